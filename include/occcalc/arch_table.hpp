@@ -1,0 +1,411 @@
+/// \file arch_table.hpp
+/// Loads the JSON tables of `data/` into a `table`. The only header that
+/// includes nlohmann/json.
+///
+/// A table file is one object: `schema_version` (1), and any of `sources`,
+/// `architectures` and `gpus`, each an array of entries with an explicit
+/// `id`. The loader rejects malformed JSON, duplicate keys, unknown or
+/// missing fields, values out of range, duplicate ids, inconsistent limits and
+/// dangling references, naming the file, the entry and the field.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "occcalc/arch.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/parse.hpp"
+
+namespace occcalc {
+
+/// The table format version this loader reads.
+inline constexpr std::int64_t table_schema_version = 1;
+
+/// The text of one table file and where it came from (a path, or a name for
+/// an embedded table), for error messages.
+struct table_text {
+  std::string origin;
+  std::string_view json;
+};
+
+namespace detail {
+
+/// Largest value of any count or size in a table.
+inline constexpr std::int64_t max_table_value = std::numeric_limits<std::int32_t>::max();
+/// Largest warp size a table may give: keeps every product of request values
+/// and table values inside 64 bits.
+inline constexpr std::int64_t max_table_warp_size = 1024;
+
+/// Reads the fields of one JSON object, checking types and ranges, and
+/// rejects the fields it was never asked for.
+class entry_reader {
+ public:
+  entry_reader(const nlohmann::json& object, std::string where) : object_(object), where_(std::move(where)) {
+    if (!object_.is_object()) fail_entry("is not an object");
+  }
+
+  [[noreturn]] void fail(std::string_view key, const std::string& problem) const {
+    throw table_error(where_ + ": field '" + std::string(key) + "': " + problem);
+  }
+  [[noreturn]] void fail_entry(const std::string& problem) const { throw table_error(where_ + ": " + problem); }
+
+  bool has(std::string_view key) const { return object_.contains(std::string(key)); }
+
+  std::int64_t integer(std::string_view key, int_range range) {
+    const auto& value = require(key);
+    if (!value.is_number_integer()) fail(key, value.dump() + " is not an integer");
+    const std::int64_t n = value.is_number_unsigned() && value.get<std::uint64_t>() > max_table_value
+                               ? max_table_value + 1
+                               : value.get<std::int64_t>();
+    if (n < range.min || n > range.max) fail(key, value.dump() + " is outside " + range_text(range));
+    return n;
+  }
+
+  std::optional<std::int64_t> optional_integer(std::string_view key, int_range range) {
+    if (!has(key)) return std::nullopt;
+    return integer(key, range);
+  }
+
+  std::string text(std::string_view key) {
+    const auto& value = require(key);
+    if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
+      fail(key, value.dump() + " is not a non-empty string");
+    }
+    return value.get<std::string>();
+  }
+
+  std::string optional_text(std::string_view key) { return has(key) ? text(key) : std::string(); }
+
+  std::vector<std::string> texts(std::string_view key) {
+    const auto& value = array(key);
+    std::vector<std::string> out;
+    for (const auto& item : value) {
+      if (!item.is_string() || item.get_ref<const std::string&>().empty()) {
+        fail(key, item.dump() + " is not a non-empty string");
+      }
+      out.push_back(item.get<std::string>());
+    }
+    if (out.empty()) fail(key, "must not be empty");
+    return out;
+  }
+
+  std::vector<std::int64_t> integers(std::string_view key, int_range range) {
+    std::vector<std::int64_t> out;
+    for (const auto& item : array(key)) {
+      if (!item.is_number_integer() || item.get<std::int64_t>() < range.min ||
+          item.get<std::int64_t>() > range.max) {
+        fail(key, item.dump() + " is not an integer in " + range_text(range));
+      }
+      out.push_back(item.get<std::int64_t>());
+    }
+    if (out.empty()) fail(key, "must not be empty");
+    return out;
+  }
+
+  const nlohmann::json& array(std::string_view key) {
+    const auto& value = require(key);
+    if (!value.is_array()) fail(key, "is not an array");
+    return value;
+  }
+
+  const nlohmann::json& object(std::string_view key) {
+    const auto& value = require(key);
+    if (!value.is_object()) fail(key, "is not an object");
+    return value;
+  }
+
+  /// Fails if the object has a field that was never read.
+  void finish() const {
+    for (const auto& item : object_.items()) {
+      if (read_.count(item.key()) == 0) fail(item.key(), "is not a known field");
+    }
+  }
+
+  const std::string& where() const { return where_; }
+
+ private:
+  const nlohmann::json& require(std::string_view key) {
+    const std::string name(key);
+    if (!object_.contains(name)) fail(key, "is missing");
+    read_.insert(name);
+    return object_.at(name);
+  }
+
+  const nlohmann::json& object_;
+  std::string where_;
+  std::set<std::string> read_;
+};
+
+inline constexpr int_range positive{1, max_table_value};
+inline constexpr int_range non_negative{0, max_table_value};
+
+template <typename Enum, std::size_t N>
+Enum read_enum(entry_reader& reader, std::string_view key,
+               const std::array<std::pair<std::string_view, Enum>, N>& names) {
+  const std::string value = reader.text(key);
+  std::string allowed;
+  for (const auto& [name, e] : names) {
+    if (name == value) return e;
+    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
+  }
+  reader.fail(key, "'" + value + "' is not one of " + allowed);
+}
+
+inline source read_source(entry_reader& reader) {
+  source s;
+  s.id = reader.text("id");
+  s.title = reader.text("title");
+  s.url = reader.text("url");
+  reader.finish();
+  return s;
+}
+
+inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
+  arch.registers_per_sm = reader.integer("registers_per_sm", positive);
+  arch.max_registers_per_block = reader.integer("max_registers_per_block", positive);
+  arch.max_registers_per_thread = reader.integer("max_registers_per_thread", positive);
+  arch.register_scope = read_enum(reader, "register_allocation_scope",
+                                  std::array<std::pair<std::string_view, register_allocation_scope>, 2>{
+                                      {{"warp", register_allocation_scope::warp},
+                                       {"block", register_allocation_scope::block}}});
+  arch.register_allocation_unit = reader.integer("register_allocation_unit_registers", positive);
+  const bool warp_scope = arch.register_scope == register_allocation_scope::warp;
+  const auto forbid = [&](std::string_view key, std::string_view scope) {
+    if (reader.has(key)) reader.fail(key, "does not apply to register_allocation_scope " + std::string(scope));
+  };
+  if (warp_scope) {
+    forbid("register_warp_allocation_multiple", "warp");
+    arch.register_file_partitions = reader.integer("register_file_partitions", positive);
+    arch.register_compat_partitions = reader.optional_integer("register_compat_partitions", positive);
+    if (reader.has("register_allocation_unit_overrides")) {
+      const auto& overrides = reader.array("register_allocation_unit_overrides");
+      for (std::size_t i = 0; i < overrides.size(); ++i) {
+        entry_reader item(overrides[i], reader.where() + ": register_allocation_unit_overrides[" +
+                                            std::to_string(i) + "]");
+        register_unit_override o;
+        o.registers_per_thread = item.integers("registers_per_thread", non_negative);
+        o.unit_registers = item.integer("unit_registers", positive);
+        item.finish();
+        arch.register_unit_overrides.push_back(std::move(o));
+      }
+    }
+  } else {
+    for (const auto key : {"register_file_partitions", "register_compat_partitions",
+                           "register_allocation_unit_overrides"}) {
+      forbid(key, "block");
+    }
+    arch.register_warp_allocation_multiple = reader.integer("register_warp_allocation_multiple", positive);
+  }
+}
+
+inline void read_shared_memory_fields(entry_reader& reader, nvidia_arch& arch) {
+  arch.shared_memory_per_sm_bytes = reader.integer("shared_memory_per_sm_bytes", positive);
+  arch.shared_memory_per_block_bytes = reader.integer("shared_memory_per_block_bytes", positive);
+  arch.shared_memory_per_block_optin_bytes =
+      reader.optional_integer("shared_memory_per_block_optin_bytes", positive);
+  arch.shared_memory_reserved_per_block_bytes =
+      reader.integer("shared_memory_reserved_per_block_bytes", non_negative);
+  arch.shared_memory_allocation_unit_bytes = reader.integer("shared_memory_allocation_unit_bytes", positive);
+  arch.shared_memory_config_model =
+      read_enum(reader, "shared_memory_config",
+                std::array<std::pair<std::string_view, shared_memory_config>, 3>{
+                    {{"fixed", shared_memory_config::fixed},
+                     {"cache_config", shared_memory_config::cache_config},
+                     {"carveout", shared_memory_config::carveout}}});
+  const auto model = arch.shared_memory_config_model;
+  const auto sm_bytes = arch.shared_memory_per_sm_bytes;
+  const std::string_view carveouts_key = "shared_memory_carveout_sizes_bytes";
+  const std::string_view cache_key = "shared_memory_per_sm_by_cache_config_bytes";
+  if (model == shared_memory_config::carveout) {
+    arch.carveout_sizes_bytes = reader.integers(carveouts_key, non_negative);
+    const auto& sizes = arch.carveout_sizes_bytes;
+    if (std::adjacent_find(sizes.begin(), sizes.end(), std::greater_equal<>()) != sizes.end()) {
+      reader.fail(carveouts_key, "must be strictly ascending");
+    }
+    if (sizes.back() < sm_bytes) {
+      reader.fail(carveouts_key, "the largest carveout is below shared_memory_per_sm_bytes");
+    }
+  } else if (reader.has(carveouts_key)) {
+    reader.fail(carveouts_key, "applies only to shared_memory_config carveout");
+  }
+  if (model == shared_memory_config::cache_config) {
+    entry_reader cache(reader.object(cache_key), reader.where() + ": " + std::string(cache_key));
+    for (const auto preference : {cache_preference::none, cache_preference::shared, cache_preference::l1,
+                                  cache_preference::equal}) {
+      arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(preference)] =
+          cache.integer(to_string(preference), {0, sm_bytes});
+    }
+    cache.finish();
+  } else if (reader.has(cache_key)) {
+    reader.fail(cache_key, "applies only to shared_memory_config cache_config");
+  }
+  const auto reserved = arch.shared_memory_reserved_per_block_bytes;
+  if (arch.shared_memory_per_block_bytes + reserved > sm_bytes) {
+    reader.fail("shared_memory_per_block_bytes", "plus the reserved bytes exceeds shared_memory_per_sm_bytes");
+  }
+  if (const auto optin = arch.shared_memory_per_block_optin_bytes) {
+    if (*optin < arch.shared_memory_per_block_bytes || *optin + reserved > sm_bytes) {
+      reader.fail("shared_memory_per_block_optin_bytes",
+                  std::to_string(*optin) +
+                      " must lie between shared_memory_per_block_bytes and shared_memory_per_sm_bytes "
+                      "less the reserved bytes");
+    }
+  }
+}
+
+inline nvidia_arch read_arch(entry_reader& reader) {
+  nvidia_arch arch;
+  arch.id = reader.text("id");
+  const std::string cc = reader.text("compute_capability");
+  const compute_capability parsed = [&] {
+    try {
+      return parse_compute_capability("compute_capability", cc);
+    } catch (const input_error& e) {
+      reader.fail("compute_capability", e.what());
+    }
+  }();
+  arch.cc_major = parsed.major;
+  arch.cc_minor = parsed.minor;
+  const std::string expected_id = "sm_" + std::to_string(parsed.major) + std::to_string(parsed.minor);
+  if (arch.id != expected_id || cc != arch.compute_capability()) {
+    reader.fail("id", "'" + arch.id + "' does not match compute_capability '" + cc + "' (expected '" +
+                          expected_id + "' and 'MAJOR.MINOR')");
+  }
+  arch.family = reader.text("family");
+  arch.sources = reader.texts("sources");
+  arch.notes = reader.optional_text("notes");
+  arch.warp_size_threads = reader.integer("warp_size_threads", {1, max_table_warp_size});
+  arch.max_threads_per_block = reader.integer("max_threads_per_block", positive);
+  arch.max_warps_per_sm = reader.integer("max_warps_per_sm", positive);
+  arch.max_blocks_per_sm = reader.integer("max_blocks_per_sm", positive);
+  if (arch.max_threads_per_block > arch.max_threads_per_sm()) {
+    reader.fail("max_threads_per_block", "exceeds max_warps_per_sm x warp_size_threads");
+  }
+  read_register_fields(reader, arch);
+  read_shared_memory_fields(reader, arch);
+  arch.block_barriers_per_sm = reader.optional_integer("block_barriers_per_sm", positive);
+  arch.max_barriers_per_block = reader.integer("max_barriers_per_block", positive);
+  reader.finish();
+  return arch;
+}
+
+inline gpu read_gpu(entry_reader& reader) {
+  gpu g;
+  g.id = reader.text("id");
+  g.name = reader.text("name");
+  g.arch_id = reader.text("arch");
+  g.sm_count = reader.integer("sm_count", positive);
+  g.sources = reader.texts("sources");
+  reader.finish();
+  return g;
+}
+
+/// Parses JSON, rejecting an object with the same key twice (nlohmann would
+/// silently keep the last).
+inline nlohmann::json parse_strict(const table_text& text) {
+  std::vector<std::set<std::string>> keys_per_object;
+  const auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
+    using event_t = nlohmann::json::parse_event_t;
+    if (event == event_t::object_start) keys_per_object.emplace_back();
+    if (event == event_t::object_end) keys_per_object.pop_back();
+    if (event == event_t::key && !keys_per_object.back().insert(parsed.get<std::string>()).second) {
+      throw table_error(text.origin + ": duplicate key '" + parsed.get<std::string>() + "' in an object");
+    }
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text.json.begin(), text.json.end(), callback);
+  } catch (const nlohmann::json::exception& e) {
+    throw table_error(text.origin + ": " + e.what());
+  }
+}
+
+/// Reads each entry of the array `key` with `read`, naming the entry by index
+/// and id in errors.
+template <typename Entry, typename Read>
+std::vector<Entry> read_entries(entry_reader& top, const std::string& origin, std::string_view key,
+                                Read read) {
+  std::vector<Entry> out;
+  if (!top.has(key)) return out;
+  const auto& items = top.array(key);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::string where = origin + ": " + std::string(key) + "[" + std::to_string(i) + "]";
+    if (items[i].is_object() && items[i].contains("id") && items[i]["id"].is_string()) {
+      where += " (" + items[i]["id"].get<std::string>() + ")";
+    }
+    entry_reader reader(items[i], where);
+    out.push_back(read(reader));
+  }
+  return out;
+}
+
+template <typename Entry>
+void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins, std::vector<Entry>&& more,
+                   const std::string& origin, std::string_view kind) {
+  for (auto& entry : more) {
+    const auto same = std::find_if(into.begin(), into.end(), [&](const Entry& e) { return e.id == entry.id; });
+    if (same != into.end()) {
+      throw table_error(origin + ": " + std::string(kind) + " '" + entry.id + "' is already defined in " +
+                        origins[static_cast<std::size_t>(same - into.begin())]);
+    }
+    into.push_back(std::move(entry));
+    origins.push_back(origin);
+  }
+}
+
+}  // namespace detail
+
+/// Loads table files in order into one table. Ids must be unique across all
+/// of them; a later file may refer to sources and architectures of an earlier
+/// one. Throws `table_error` naming the file, entry and field of the first
+/// problem.
+inline table load_tables(const std::vector<table_text>& texts) {
+  table out;
+  std::vector<std::string> source_origins, arch_origins, gpu_origins;
+  for (const auto& text : texts) {
+    const nlohmann::json document = detail::parse_strict(text);
+    detail::entry_reader top(document, text.origin);
+    top.integer("schema_version", {table_schema_version, table_schema_version});
+    auto sources = detail::read_entries<source>(top, text.origin, "sources", detail::read_source);
+    auto archs = detail::read_entries<nvidia_arch>(top, text.origin, "architectures", detail::read_arch);
+    auto gpus = detail::read_entries<gpu>(top, text.origin, "gpus", detail::read_gpu);
+    top.finish();
+    detail::append_unique(out.sources, source_origins, std::move(sources), text.origin, "source");
+    detail::append_unique(out.architectures, arch_origins, std::move(archs), text.origin, "architecture");
+    detail::append_unique(out.gpus, gpu_origins, std::move(gpus), text.origin, "gpu");
+  }
+  const auto check_sources = [&](const std::vector<std::string>& ids, const std::string& where) {
+    for (const auto& id : ids) {
+      const bool known = std::any_of(out.sources.begin(), out.sources.end(),
+                                     [&](const source& s) { return s.id == id; });
+      if (!known) throw table_error(where + ": field 'sources': '" + id + "' is not a known source id");
+    }
+  };
+  for (std::size_t i = 0; i < out.architectures.size(); ++i) {
+    check_sources(out.architectures[i].sources, arch_origins[i] + ": architecture '" + out.architectures[i].id + "'");
+  }
+  for (std::size_t i = 0; i < out.gpus.size(); ++i) {
+    const auto& g = out.gpus[i];
+    const std::string where = gpu_origins[i] + ": gpu '" + g.id + "'";
+    check_sources(g.sources, where);
+    const bool known = std::any_of(out.architectures.begin(), out.architectures.end(),
+                                   [&](const nvidia_arch& a) { return a.id == g.arch_id; });
+    if (!known) throw table_error(where + ": field 'arch': '" + g.arch_id + "' is not a known architecture id");
+  }
+  std::stable_sort(out.architectures.begin(), out.architectures.end(), [](const auto& a, const auto& b) {
+    return std::pair(a.cc_major, a.cc_minor) < std::pair(b.cc_major, b.cc_minor);
+  });
+  return out;
+}
+
+}  // namespace occcalc

@@ -1,0 +1,150 @@
+/// \file lookup.hpp
+/// Finding architectures and named GPUs in a loaded table, with "did you
+/// mean" suggestions for names that match nothing.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "occcalc/arch.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/parse.hpp"
+
+namespace occcalc {
+
+namespace detail {
+
+/// Lower-case words separated by single spaces; punctuation separates words.
+inline std::string normalize_name(std::string_view name) {
+  std::string out;
+  bool pending_space = false;
+  for (const char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      if (pending_space && !out.empty()) out += ' ';
+      pending_space = false;
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      pending_space = true;
+    }
+  }
+  return out;
+}
+
+/// Levenshtein distance between two strings.
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// Whether `words` occurs in `text` on word boundaries (both normalized).
+inline bool contains_words(std::string_view text, std::string_view words) {
+  for (std::size_t at = text.find(words); at != std::string_view::npos; at = text.find(words, at + 1)) {
+    const bool starts = at == 0 || text[at - 1] == ' ';
+    const std::size_t end = at + words.size();
+    const bool ends = end == text.size() || text[end] == ' ';
+    if (starts && ends) return true;
+  }
+  return false;
+}
+
+inline std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// The candidates closest to `query` by edit distance (case and punctuation
+/// ignored), best first; at most `limit`, and only reasonably close ones.
+inline std::vector<std::string> closest_names(std::string_view query,
+                                              const std::vector<std::string>& candidates,
+                                              std::size_t limit = 3) {
+  const std::string wanted = detail::normalize_name(query);
+  std::vector<std::pair<std::size_t, std::string>> scored;
+  for (const auto& candidate : candidates) {
+    const std::size_t distance = detail::edit_distance(wanted, detail::normalize_name(candidate));
+    // Accept up to a third of the longer name wrong: close enough to be a typo.
+    if (distance * 3 <= std::max(wanted.size(), candidate.size())) scored.emplace_back(distance, candidate);
+  }
+  std::stable_sort(scored.begin(), scored.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(scored[i].second);
+  return out;
+}
+
+/// The architecture with this compute capability, or nullptr.
+inline const nvidia_arch* find_arch(const table& tables, compute_capability cc) noexcept {
+  for (const auto& arch : tables.architectures) {
+    if (arch.cc_major == cc.major && arch.cc_minor == cc.minor) return &arch;
+  }
+  return nullptr;
+}
+
+/// The architecture with this id (`sm_70`), or nullptr.
+inline const nvidia_arch* find_arch_by_id(const table& tables, std::string_view id) noexcept {
+  for (const auto& arch : tables.architectures) {
+    if (arch.id == id) return &arch;
+  }
+  return nullptr;
+}
+
+/// The architecture a compute capability names; throws `input_error` for
+/// `field` listing the supported ones when there is none.
+inline const nvidia_arch& require_arch(const table& tables, const std::string& field, std::string_view text) {
+  const compute_capability cc = parse_compute_capability(field, text);
+  if (const nvidia_arch* arch = find_arch(tables, cc)) return *arch;
+  std::vector<std::string> supported;
+  for (const auto& arch : tables.architectures) supported.push_back(arch.compute_capability());
+  throw input_error(field, detail::quoted(detail::trim(text)) +
+                               " is not a supported compute capability; supported: " +
+                               detail::join(supported, ", "));
+}
+
+/// The GPU `query` names: an exact match of its name or id (case and
+/// punctuation ignored), else the only GPU whose name contains the query's
+/// words. Throws `input_error` for `field` when none or several match, with
+/// the candidates or the closest names.
+inline const gpu& require_gpu(const table& tables, const std::string& field, std::string_view query) {
+  const std::string wanted = detail::normalize_name(query);
+  std::vector<const gpu*> partial;
+  for (const auto& candidate : tables.gpus) {
+    const std::string name = detail::normalize_name(candidate.name);
+    if (name == wanted || detail::normalize_name(candidate.id) == wanted) return candidate;
+    if (!wanted.empty() && detail::contains_words(name, wanted)) partial.push_back(&candidate);
+  }
+  if (partial.size() == 1) return *partial.front();
+  const std::string shown = detail::quoted(detail::trim(query));
+  if (partial.size() > 1) {
+    std::vector<std::string> names;
+    for (const gpu* candidate : partial) names.push_back(candidate->name);
+    throw input_error(field, shown + " matches several GPUs: " + detail::join(names, ", "));
+  }
+  std::vector<std::string> names;
+  for (const auto& candidate : tables.gpus) names.push_back(candidate.name);
+  const auto suggestions = closest_names(query, names);
+  std::string message = shown + " is not a known GPU";
+  if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
+  message += " (occcalc list gpus shows them all)";
+  throw input_error(field, message);
+}
+
+}  // namespace occcalc

@@ -1,0 +1,14 @@
+/// \file occcalc.hpp
+/// Umbrella header: the whole occcalc core.
+#pragma once
+
+#include "occcalc/arch.hpp"
+#include "occcalc/arch_table.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/explain.hpp"
+#include "occcalc/launch.hpp"
+#include "occcalc/lookup.hpp"
+#include "occcalc/occupancy.hpp"
+#include "occcalc/parse.hpp"
+#include "occcalc/request.hpp"
+#include "occcalc/version.hpp"

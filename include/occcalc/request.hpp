@@ -1,0 +1,122 @@
+/// \file request.hpp
+/// A calculator request as the user writes it (every field as text), and its
+/// resolution against a table into an architecture and a launch.
+///
+/// The command line and each line of `occcalc batch` build the same
+/// `request`, so both accept the same values and report the same errors.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "occcalc/arch.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/launch.hpp"
+#include "occcalc/lookup.hpp"
+#include "occcalc/parse.hpp"
+
+namespace occcalc {
+
+/// A request as typed: each field's text, empty when not given. The keys are
+/// the long flag names with `_` for `-`.
+struct request {
+  std::optional<std::string> cc;
+  std::optional<std::string> gpu;
+  std::optional<std::string> threads;
+  std::optional<std::string> regs;
+  std::optional<std::string> smem;
+  std::optional<std::string> dyn_smem;
+  std::optional<std::string> carveout;
+  std::optional<std::string> cache;
+  std::optional<std::string> barriers;
+};
+
+/// A request field: its key and where it lives in `request`.
+struct request_field {
+  std::string_view key;
+  std::optional<std::string> request::*member;
+};
+
+/// Every request field, in the order results echo them.
+inline const std::array<request_field, 9> request_fields = {{
+    {"cc", &request::cc},
+    {"gpu", &request::gpu},
+    {"threads", &request::threads},
+    {"regs", &request::regs},
+    {"smem", &request::smem},
+    {"dyn_smem", &request::dyn_smem},
+    {"carveout", &request::carveout},
+    {"cache", &request::cache},
+    {"barriers", &request::barriers},
+}};
+
+/// A request resolved against a table.
+struct resolved_request {
+  /// The architecture (from `cc`, or the GPU's).
+  const nvidia_arch* arch = nullptr;
+  /// The named GPU, when the request gave one.
+  const occcalc::gpu* named_gpu = nullptr;
+  /// The launch, every field parsed and defaulted.
+  launch_config launch;
+};
+
+/// Checks that `launch` is meaningful on `arch`: a carveout only where the
+/// architecture has carveouts, a cache preference only where it has a cache
+/// configuration, and no more barriers than a block may use. Throws
+/// `input_error` naming the field otherwise.
+inline void validate_launch(const nvidia_arch& arch, const launch_config& launch) {
+  const auto model = arch.shared_memory_config_model;
+  if (launch.carveout_percent && model != shared_memory_config::carveout) {
+    throw input_error("carveout", std::to_string(*launch.carveout_percent) + " does not apply to " + arch.id +
+                                      ": its shared memory has no carveout (carveouts start with 7.0)");
+  }
+  if (launch.cache != cache_preference::none && model == shared_memory_config::fixed) {
+    throw input_error("cache", std::string(to_string(launch.cache)) + " does not apply to " + arch.id +
+                                   ": its shared memory is a fixed " +
+                                   std::to_string(arch.shared_memory_per_sm_bytes) + " bytes per SM");
+  }
+  if (launch.barriers > arch.max_barriers_per_block) {
+    throw input_error("barriers", std::to_string(launch.barriers) + " is outside [0, " +
+                                      std::to_string(arch.max_barriers_per_block) + "] for " + arch.id);
+  }
+}
+
+/// Resolves a request: exactly one of `cc` and `gpu`, `threads` and `regs`
+/// required; `smem`, `dyn_smem` default to 0, `carveout` to default, `cache`
+/// to none, `barriers` to 1. Throws `input_error` naming the first bad field.
+inline resolved_request resolve(const table& tables, const request& req) {
+  resolved_request out;
+  if (req.cc && req.gpu) throw input_error("gpu", "cannot be given together with cc; give one of them");
+  if (req.gpu) {
+    out.named_gpu = &require_gpu(tables, "gpu", *req.gpu);
+    out.arch = find_arch_by_id(tables, out.named_gpu->arch_id);
+  } else if (req.cc) {
+    out.arch = &require_arch(tables, "cc", *req.cc);
+  } else {
+    throw input_error("cc", "is required (or gpu); e.g. 7.0, sm_70 or a GPU name");
+  }
+  if (!req.threads) throw input_error("threads", "is required: threads per block");
+  if (!req.regs) throw input_error("regs", "is required: registers per thread, as ptxas -v reports them");
+
+  auto& launch = out.launch;
+  launch.threads_per_block = parse_count("threads", *req.threads, {1, max_request_value});
+  launch.registers_per_thread = parse_count("regs", *req.regs, {0, max_request_registers});
+  if (req.smem) launch.static_shared_memory_bytes = parse_bytes("smem", *req.smem, {0, max_request_value});
+  if (req.dyn_smem) {
+    launch.dynamic_shared_memory_bytes = parse_bytes("dyn_smem", *req.dyn_smem, {0, max_request_value});
+  }
+  if (launch.requested_shared_memory_bytes() > max_request_value) {
+    throw input_error("dyn_smem", std::to_string(launch.dynamic_shared_memory_bytes) +
+                                      " makes static + dynamic shared memory exceed " +
+                                      std::to_string(max_request_value) + " bytes");
+  }
+  if (req.carveout) launch.carveout_percent = parse_carveout("carveout", *req.carveout);
+  if (req.cache) launch.cache = parse_cache("cache", *req.cache);
+  if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
+  validate_launch(*out.arch, launch);
+  return out;
+}
+
+}  // namespace occcalc

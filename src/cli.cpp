@@ -1,0 +1,276 @@
+#include "cli.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "embedded_tables.hpp"
+#include "occcalc/arch_table.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/lookup.hpp"
+#include "occcalc/request.hpp"
+#include "occcalc/version.hpp"
+#include "query.hpp"
+#include "render_json.hpp"
+#include "render_text.hpp"
+#include "terminal.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+/// What the command line asked for, filled by CLI11.
+struct options {
+  occcalc::request request;
+  std::vector<std::string> table_files;
+  std::string min_occupancy;
+  std::string colour = "auto";
+  bool json = false;
+  std::string list_what = "all";
+};
+
+/// The subcommands, with one line each for `--help` and "did you mean".
+struct subcommand_info {
+  const char* name;
+  const char* description;
+};
+constexpr subcommand_info subcommands[] = {
+    {"list", "List the supported architectures and named GPUs"},
+    {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line"},
+};
+
+/// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
+std::string flag_name(std::string_view key) {
+  std::string flag = "--" + std::string(key);
+  for (char& c : flag) c = c == '_' ? '-' : c;
+  return flag;
+}
+
+/// The one line main prints for an error.
+std::string error_line(const occcalc::input_error& e, bool as_flag) {
+  return fmt::format("{} {}", as_flag ? flag_name(e.field()) : e.field(), e.what());
+}
+
+/// The gate threshold in percent, if --min-occupancy was given.
+std::optional<double> parse_min_occupancy(const std::string& text) {
+  if (text.empty()) return std::nullopt;
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || !std::isfinite(value)) {
+    throw occcalc::input_error("min_occupancy", "'" + text + "' is not a number; expected a percentage in [0, 100]");
+  }
+  if (value < 0.0 || value > 100.0) throw occcalc::input_error("min_occupancy", text + " is outside [0, 100]");
+  return value;
+}
+
+bool below(const query& q, const std::optional<double>& min_percent) {
+  return min_percent && q.result.occupancy() * 100.0 < *min_percent;
+}
+
+occcalc::table load(const options& opts) {
+  std::vector<occcalc::table_text> texts = embedded_tables();
+  std::vector<std::string> contents;
+  contents.reserve(opts.table_files.size());
+  for (const auto& path : opts.table_files) {
+    std::ifstream file(path, std::ios::binary);
+    std::ostringstream buffer;
+    if (!file || !(buffer << file.rdbuf())) {
+      throw occcalc::table_error(fmt::format("{}: cannot read the table file", path));
+    }
+    contents.push_back(buffer.str());
+  }
+  for (std::size_t i = 0; i < contents.size(); ++i) texts.push_back({opts.table_files[i], contents[i]});
+  return occcalc::load_tables(texts);
+}
+
+exit_status run_query(const options& opts, const occcalc::table& tables, std::ostream& out, std::ostream& err) {
+  const auto min_percent = parse_min_occupancy(opts.min_occupancy);
+  const query q = evaluate(tables, opts.request);
+  if (opts.json) {
+    out << result_json(q).dump(2) << "\n";
+  } else {
+    render_text(out, q, use_colour(colour_mode_from(opts.colour), stdout));
+  }
+  if (below(q, min_percent)) {
+    err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
+                       occupancy_percent(q.result), opts.min_occupancy);
+    return exit_status::gate_failed;
+  }
+  return exit_status::ok;
+}
+
+/// Builds a request from one JSON Lines object; throws input_error.
+occcalc::request request_from_json(const nlohmann::json& line) {
+  if (!line.is_object()) throw occcalc::input_error("", "a request must be a JSON object");
+  occcalc::request req;
+  for (const auto& item : line.items()) {
+    const auto field = std::find_if(occcalc::request_fields.begin(), occcalc::request_fields.end(),
+                                    [&](const auto& f) { return f.key == item.key(); });
+    if (field == occcalc::request_fields.end()) {
+      std::string known;
+      for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
+      throw occcalc::input_error(item.key(), "is not a known field; known fields: " + known);
+    }
+    const auto& value = item.value();
+    if (value.is_string()) {
+      req.*(field->member) = value.get<std::string>();
+    } else if (value.is_number_integer()) {
+      req.*(field->member) = value.dump();
+    } else {
+      throw occcalc::input_error(item.key(), value.dump() + " is not an integer or a string");
+    }
+  }
+  return req;
+}
+
+exit_status run_batch(const options& opts, const occcalc::table& tables, std::istream& in, std::ostream& out) {
+  const auto min_percent = parse_min_occupancy(opts.min_occupancy);
+  bool any_bad = false;
+  bool any_below = false;
+  std::string line;
+  std::string output;
+  while (std::getline(in, line)) {
+    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    nlohmann::ordered_json result;
+    try {
+      nlohmann::json parsed;
+      try {
+        parsed = nlohmann::json::parse(line);
+      } catch (const nlohmann::json::parse_error&) {
+        throw occcalc::input_error("", "the line is not valid JSON");
+      }
+      const query q = evaluate(tables, request_from_json(parsed));
+      any_below = any_below || below(q, min_percent);
+      result = result_json(q);
+    } catch (const occcalc::input_error& e) {
+      any_bad = true;
+      result = error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false));
+    }
+    output += result.dump();
+    output += '\n';
+    // Flush in chunks: one write per line is the cost of a large batch.
+    constexpr std::size_t flush_bytes = 1 << 16;
+    if (output.size() >= flush_bytes) {
+      out << output;
+      output.clear();
+    }
+  }
+  out << output;
+  if (any_bad) return exit_status::bad_input;
+  return any_below ? exit_status::gate_failed : exit_status::ok;
+}
+
+exit_status run_list(const options& opts, const occcalc::table& tables, std::ostream& out) {
+  const bool archs = opts.list_what != "gpus";
+  const bool gpus = opts.list_what != "archs";
+  if (opts.json) {
+    nlohmann::ordered_json j;
+    if (archs) {
+      j["architectures"] = nlohmann::ordered_json::array();
+      for (const auto& arch : tables.architectures) j["architectures"].push_back(arch_json(arch));
+    }
+    if (gpus) {
+      j["gpus"] = nlohmann::ordered_json::array();
+      for (const auto& g : tables.gpus) j["gpus"].push_back(gpu_json(g));
+    }
+    out << j.dump(2) << "\n";
+    return exit_status::ok;
+  }
+  const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
+  if (archs) render_arch_list(out, tables, colour);
+  if (archs && gpus) out << "\n";
+  if (gpus) render_gpu_list(out, tables, colour);
+  return exit_status::ok;
+}
+
+/// "did you mean" for a mistyped subcommand given as the first positional.
+std::string suggest_subcommand(const std::vector<std::string>& extras) {
+  if (extras.empty() || extras.front().rfind("-", 0) == 0) return {};
+  std::vector<std::string> names;
+  for (const auto& s : subcommands) names.emplace_back(s.name);
+  const auto close = occcalc::closest_names(extras.front(), names, 1);
+  return close.empty() ? std::string() : fmt::format("; did you mean '{}'?", close.front());
+}
+
+}  // namespace
+
+exit_status run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  options opts;
+  CLI::App app{"occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1)", "occcalc"};
+  app.set_version_flag("--version", occcalc::version_string);
+  app.require_subcommand(0, 1);
+  app.fallthrough();
+
+  std::vector<std::string> values(occcalc::request_fields.size());
+  std::vector<CLI::Option*> request_options;
+  const char* help[] = {
+      "Compute capability: 7.0, 70, sm_70 or compute_70",
+      "A named GPU (occcalc list gpus); implies its compute capability",
+      "Threads per block",
+      "Registers per thread (ptxas -v 'Used N registers')",
+      "Static shared memory per block in bytes (K or KiB suffix for KiB)",
+      "Dynamic shared memory per block in bytes (K or KiB suffix for KiB)",
+      "Shared memory carveout: default, 0-100 (percent), max-shared or max-l1",
+      "Cache preference (Fermi/Kepler; a carveout on Volta+): none, shared, l1, equal",
+      "Block barriers the kernel uses (default 1)",
+  };
+  for (std::size_t i = 0; i < occcalc::request_fields.size(); ++i) {
+    request_options.push_back(
+        app.add_option(flag_name(occcalc::request_fields[i].key), values[i], help[i])->group("Kernel"));
+  }
+  app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
+  app.add_option("--min-occupancy", opts.min_occupancy,
+                 "Gate: exit 1 when the occupancy (percent) is below this");
+  app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file");
+  app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}));
+
+  CLI::App* list = app.add_subcommand(subcommands[0].name, subcommands[0].description);
+  list->add_option("what", opts.list_what, "archs, gpus or all (default)")
+      ->check(CLI::IsMember({"archs", "gpus", "all"}));
+  CLI::App* batch = app.add_subcommand(subcommands[1].name, subcommands[1].description);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return static_cast<exit_status>(app.exit(e, out, err));
+  } catch (const CLI::CallForAllHelp& e) {
+    return static_cast<exit_status>(app.exit(e, out, err));
+  } catch (const CLI::CallForVersion& e) {
+    return static_cast<exit_status>(app.exit(e, out, err));
+  } catch (const CLI::ExtrasError& e) {
+    err << "occcalc: error: " << e.what() << suggest_subcommand(app.remaining()) << "\n";
+    return exit_status::bad_input;
+  } catch (const CLI::ParseError& e) {
+    err << "occcalc: error: " << e.what() << "\n";
+    return exit_status::bad_input;
+  }
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (request_options[i]->count() > 0) opts.request.*(occcalc::request_fields[i].member) = values[i];
+  }
+
+  try {
+    const occcalc::table tables = load(opts);
+    if (*list) return run_list(opts, tables, out);
+    if (*batch) return run_batch(opts, tables, in, out);
+    return run_query(opts, tables, out, err);
+  } catch (const occcalc::input_error& e) {
+    err << "occcalc: error: " << error_line(e, true) << "\n";
+  } catch (const occcalc::error& e) {
+    err << "occcalc: error: " << e.what() << "\n";
+  }
+  return exit_status::bad_input;
+}
+
+}  // namespace occcalc::cli

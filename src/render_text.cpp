@@ -1,0 +1,203 @@
+#include "render_text.hpp"
+
+#include <ostream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "occcalc/explain.hpp"
+#include "occcalc/parse.hpp"
+#include "terminal.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+using occcalc::infeasibility;
+using occcalc::resource;
+
+constexpr int label_width = 26;
+
+std::string bytes_text(std::int64_t bytes) {
+  if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
+    return fmt::format("{} B ({} KiB)", bytes, bytes / occcalc::bytes_per_kib);
+  }
+  return fmt::format("{} B", bytes);
+}
+
+std::string carveout_text(const occcalc::launch_config& launch) {
+  return launch.carveout_percent ? fmt::format("{}%", *launch.carveout_percent) : std::string("default");
+}
+
+std::string row(std::string_view label, std::string_view value, std::string_view note = {}) {
+  std::string line = fmt::format("  {:<{}}{}", label, label_width, value);
+  if (!note.empty()) line += fmt::format("  {}", note);
+  return line + "\n";
+}
+
+std::string shared_memory_config_text(const query& q) {
+  const auto& arch = *q.request.arch;
+  const auto& launch = q.request.launch;
+  switch (arch.shared_memory_config_model) {
+    case occcalc::shared_memory_config::fixed: return "fixed";
+    case occcalc::shared_memory_config::cache_config:
+      return fmt::format("cache preference {}", occcalc::to_string(launch.cache));
+    case occcalc::shared_memory_config::carveout:
+      if (!launch.carveout_percent && launch.cache != occcalc::cache_preference::none) {
+        return fmt::format("cache preference {} (as a carveout)", occcalc::to_string(launch.cache));
+      }
+      return fmt::format("carveout {}", carveout_text(launch));
+  }
+  return {};
+}
+
+/// How the limit of `r` came about, or why it is absent or 0.
+std::string limit_note(const query& q, resource r) {
+  const auto& arch = *q.request.arch;
+  const auto& launch = q.request.launch;
+  const auto& result = q.result;
+  const auto& limit = result.limit(r);
+  if (limit.reason != infeasibility::none) return occcalc::explain(limit.reason, arch, launch, result);
+  switch (r) {
+    case resource::warps:
+      return fmt::format("{} warps per SM / {} per block", arch.max_warps_per_sm, result.warps_per_block);
+    case resource::registers:
+      if (!limit.blocks) return "no registers used";
+      if (arch.register_scope == occcalc::register_allocation_scope::block) {
+        return fmt::format("{} per SM / {} per block", arch.registers_per_sm, result.registers.per_block);
+      }
+      return fmt::format("{} partitions x {} warps of {} registers each / {} warps per block",
+                         arch.register_file_partitions,
+                         arch.registers_per_sm / arch.register_file_partitions / result.registers.per_warp,
+                         result.registers.per_warp, result.warps_per_block);
+    case resource::shared_memory:
+      if (!limit.blocks) return "no shared memory used";
+      return fmt::format("{} B per SM / {} B per block", result.shared_memory.per_sm_bytes.value_or(0),
+                         result.shared_memory.per_block_bytes);
+    case resource::blocks: return fmt::format("at most {} blocks per SM on {}", arch.max_blocks_per_sm, arch.id);
+    case resource::barriers:
+      if (!arch.block_barriers_per_sm) return fmt::format("not a limit on {}", arch.id);
+      if (!limit.blocks) return "no barriers used";
+      return fmt::format("{} barriers per SM / {} per block", *arch.block_barriers_per_sm, launch.barriers);
+  }
+  return {};
+}
+
+std::string registers_allocation_note(const query& q) {
+  const auto& arch = *q.request.arch;
+  const auto& launch = q.request.launch;
+  const auto& result = q.result;
+  const std::int64_t unit = occcalc::register_allocation_unit(arch, launch.registers_per_thread);
+  if (arch.register_scope == occcalc::register_allocation_scope::block) {
+    return fmt::format("{} x {} threads x {} warps (a multiple of {}), rounded up to a multiple of {}",
+                       launch.registers_per_thread, arch.warp_size_threads,
+                       occcalc::detail::round_up(result.warps_per_block, arch.register_warp_allocation_multiple),
+                       arch.register_warp_allocation_multiple, unit);
+  }
+  return fmt::format("{} per warp ({} x {} threads, rounded up to a multiple of {}) x {} warps",
+                     result.registers.per_warp, launch.registers_per_thread, arch.warp_size_threads, unit,
+                     result.warps_per_block);
+}
+
+std::string shared_memory_allocation_note(const query& q) {
+  const auto& arch = *q.request.arch;
+  const auto& launch = q.request.launch;
+  std::string note = fmt::format("{} requested", launch.requested_shared_memory_bytes());
+  if (arch.shared_memory_reserved_per_block_bytes > 0) {
+    note += fmt::format(" + {} reserved by the driver", arch.shared_memory_reserved_per_block_bytes);
+  }
+  return note + fmt::format(", rounded up to a multiple of {}", arch.shared_memory_allocation_unit_bytes);
+}
+
+}  // namespace
+
+void render_text(std::ostream& out, const query& q, bool colour) {
+  const auto& arch = *q.request.arch;
+  const auto& launch = q.request.launch;
+  const auto& result = q.result;
+  std::string text;
+  std::string title = fmt::format("{} ({}, compute capability {})", arch.id, arch.family, arch.compute_capability());
+  if (q.request.named_gpu) {
+    title = fmt::format("{}, {} SMs: {}", q.request.named_gpu->name, q.request.named_gpu->sm_count, title);
+  }
+  text += paint(title, style::bold, colour) + "\n\n";
+
+  text += paint("Launch", style::bold, colour) + "\n";
+  text += row("threads per block", std::to_string(launch.threads_per_block),
+              fmt::format("{} warps", result.warps_per_block));
+  text += row("registers per thread", std::to_string(launch.registers_per_thread));
+  text += row("shared memory per block", fmt::format("{} B", launch.requested_shared_memory_bytes()),
+              fmt::format("{} static + {} dynamic", launch.static_shared_memory_bytes,
+                          launch.dynamic_shared_memory_bytes));
+  text += row("block barriers", std::to_string(launch.barriers));
+  text += row("shared memory config", shared_memory_config_text(q));
+
+  text += "\n" + paint("Allocated per block", style::bold, colour) + "\n";
+  text += row("warps", std::to_string(result.warps_per_block));
+  text += row("registers", std::to_string(result.registers.per_block), registers_allocation_note(q));
+  text += row("shared memory", fmt::format("{} B", result.shared_memory.per_block_bytes),
+              shared_memory_allocation_note(q));
+  if (result.shared_memory.per_sm_bytes) {
+    text += row("shared memory per SM", bytes_text(*result.shared_memory.per_sm_bytes), "configuration in use");
+  }
+
+  text += "\n" + paint("Block limit per SM", style::bold, colour) + "\n";
+  for (const auto r : occcalc::nvidia_resources) {
+    const auto& limit = result.limit(r);
+    std::string name(occcalc::to_string(r));
+    for (char& c : name) c = c == '_' ? ' ' : c;
+    const std::string value = fmt::format("{:<6}", limit.blocks ? std::to_string(*limit.blocks) : "-");
+    const bool limiter = result.limiters.contains(r);
+    const std::string marker = paint(fmt::format("{:<7}", limiter ? "limiter" : ""), style::limiter, colour && limiter);
+    text += row(name, limiter ? paint(value, style::limiter, colour) + marker : value + marker, limit_note(q, r));
+  }
+
+  text += "\n" + paint("Active per SM", style::bold, colour) + "\n";
+  text += row("blocks", std::to_string(result.blocks_per_sm));
+  text += row("warps", fmt::format("{} of {}", result.active_warps_per_sm, result.max_warps_per_sm));
+  text += row("threads", fmt::format("{} of {}", result.active_threads_per_sm, arch.max_threads_per_sm()));
+
+  std::string limiters;
+  for (const auto r : occcalc::nvidia_resources) {
+    if (!result.limiters.contains(r)) continue;
+    if (!limiters.empty()) limiters += ", ";
+    std::string name(occcalc::to_string(r));
+    for (char& c : name) c = c == '_' ? ' ' : c;
+    limiters += name;
+  }
+  const double percent = result.occupancy() * 100.0;
+  const style level = result.blocks_per_sm == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
+  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
+                             label_width + 2 + (colour ? 8 : 0),
+                             paint(fmt::format("{:.1f}%", percent), level, colour), limiters);
+  out << text;
+}
+
+void render_arch_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+  std::string text = paint(fmt::format("{:<8}{:<6}{:<14}{:>7}{:>8}{:>8}{:>9}{:>10}{:>10}  {}", "id", "cc", "family",
+                                       "warps", "blocks", "thr/blk", "regs", "smem/SM", "optin", "config"),
+                           style::bold, colour) +
+                     "\n";
+  for (const auto& arch : tables.architectures) {
+    const std::string optin =
+        arch.shared_memory_per_block_optin_bytes ? std::to_string(*arch.shared_memory_per_block_optin_bytes) : "-";
+    const char* config = arch.shared_memory_config_model == occcalc::shared_memory_config::carveout ? "carveout"
+                         : arch.shared_memory_config_model == occcalc::shared_memory_config::cache_config
+                             ? "cache config"
+                             : "fixed";
+    text += fmt::format("{:<8}{:<6}{:<14}{:>7}{:>8}{:>8}{:>9}{:>10}{:>10}  {}\n", arch.id, arch.compute_capability(),
+                        arch.family, arch.max_warps_per_sm, arch.max_blocks_per_sm, arch.max_threads_per_block,
+                        arch.registers_per_sm, arch.shared_memory_per_sm_bytes, optin, config);
+  }
+  out << text;
+}
+
+void render_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+  std::string text = paint(fmt::format("{:<28}{:<8}{:>5}  {}", "name", "arch", "SMs", "id"), style::bold, colour) + "\n";
+  for (const auto& g : tables.gpus) {
+    text += fmt::format("{:<28}{:<8}{:>5}  {}\n", g.name, g.arch_id, g.sm_count, g.id);
+  }
+  out << text;
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,21 @@
+// Human-readable output: the limiter breakdown and the table listing.
+#pragma once
+
+#include <iosfwd>
+
+#include "occcalc/arch.hpp"
+#include "query.hpp"
+
+namespace occcalc::cli {
+
+/// Writes the breakdown of one query, in the spirit of the CUDA Occupancy
+/// Calculator and Nsight Compute's Occupancy section.
+void render_text(std::ostream& out, const query& q, bool colour);
+
+/// Writes the supported architectures as a table.
+void render_arch_list(std::ostream& out, const occcalc::table& tables, bool colour);
+
+/// Writes the named GPUs as a table.
+void render_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour);
+
+}  // namespace occcalc::cli
