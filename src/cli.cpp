@@ -194,11 +194,17 @@ exit_status run_list(const options& opts, const occcalc::table& tables, std::ost
   return exit_status::ok;
 }
 
-/// "did you mean" for a mistyped subcommand given as the first positional.
-std::string suggest_subcommand(const std::vector<std::string>& extras) {
-  if (extras.empty() || extras.front().rfind("-", 0) == 0) return {};
+/// "did you mean" for a mistyped subcommand or long flag.
+std::string suggest(const CLI::App& app, const std::vector<std::string>& extras) {
+  if (extras.empty()) return {};
   std::vector<std::string> names;
-  for (const auto& s : subcommands) names.emplace_back(s.name);
+  if (extras.front().rfind("--", 0) == 0) {
+    for (const CLI::Option* option : app.get_options()) {
+      for (const auto& name : option->get_lnames()) names.push_back("--" + name);
+    }
+  } else {
+    for (const auto& s : subcommands) names.emplace_back(s.name);
+  }
   const auto close = occcalc::closest_names(extras.front(), names, 1);
   return close.empty() ? std::string() : fmt::format("; did you mean '{}'?", close.front());
 }
@@ -211,6 +217,7 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   app.set_version_flag("--version", occcalc::version_string);
   app.require_subcommand(0, 1);
   app.fallthrough();
+  app.allow_extras();  // reported below, with "did you mean" for subcommands
 
   std::vector<std::string> values(occcalc::request_fields.size());
   std::vector<CLI::Option*> request_options;
@@ -249,11 +256,12 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     return static_cast<exit_status>(app.exit(e, out, err));
   } catch (const CLI::CallForVersion& e) {
     return static_cast<exit_status>(app.exit(e, out, err));
-  } catch (const CLI::ExtrasError& e) {
-    err << "occcalc: error: " << e.what() << suggest_subcommand(app.remaining()) << "\n";
-    return exit_status::bad_input;
   } catch (const CLI::ParseError& e) {
     err << "occcalc: error: " << e.what() << "\n";
+    return exit_status::bad_input;
+  }
+  if (const auto extras = app.remaining(); !extras.empty()) {
+    err << "occcalc: error: unexpected argument '" << extras.front() << "'" << suggest(app, extras) << "\n";
     return exit_status::bad_input;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {

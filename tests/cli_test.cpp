@@ -1,1 +1,160 @@
+// The command line in-process: exit codes, error lines, batch and the gate.
 #include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli.hpp"
+
+using occcalc::cli::exit_status;
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+
+namespace {
+
+struct outcome {
+  exit_status status;
+  std::string out;
+  std::string err;
+};
+
+outcome run(std::vector<std::string> args, const std::string& input = {}) {
+  args.insert(args.begin(), "occcalc");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::istringstream in(input);
+  std::ostringstream out, err;
+  const exit_status status = occcalc::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+  return {status, out.str(), err.str()};
+}
+
+}  // namespace
+
+TEST_CASE("cli: the main job answers 75% with exit 0", "[cli]") {
+  const auto r = run({"--cc", "7.0", "--threads", "128", "--regs", "37"});
+  CHECK(r.status == exit_status::ok);
+  CHECK_THAT(r.out, Contains("Theoretical occupancy") && Contains("75.0%") && Contains("limited by registers"));
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("cli: bad input is one line naming the field, value and range, exit 2", "[cli][errors]") {
+  using row = std::tuple<std::vector<std::string>, std::string>;
+  const auto [args, message] = GENERATE(table<std::vector<std::string>, std::string>({
+      row{{"--cc", "7.0", "--threads", "0", "--regs", "37"}, "occcalc: error: --threads 0 is outside [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "-5", "--regs", "37"}, "occcalc: error: --threads -5 is outside [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "abc", "--regs", "37"},
+          "occcalc: error: --threads 'abc' is not an integer; expected an integer in [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "70000"}, "occcalc: error: --regs 70000 is outside [0, 65535]\n"},
+      row{{"--cc", "7.7", "--threads", "128", "--regs", "37"},
+          "occcalc: error: --cc '7.7' is not a supported compute capability; supported: 1.0, 1.1, 1.2, 1.3, 2.0, "
+          "2.1, 3.0, 3.2, 3.5, 3.7, 5.0, 5.2, 5.3, 6.0, 6.1, 6.2, 7.0, 7.2, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, "
+          "10.3, 11.0, 12.0, 12.1\n"},
+      row{{"--cc", "7.0", "--threads", "128"}, "occcalc: error: --regs is required: registers per thread, as ptxas -v reports them\n"},
+      row{{"--threads", "128", "--regs", "1"}, "occcalc: error: --cc is required (or gpu); e.g. 7.0, sm_70 or a GPU name\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--smem", "1G"},
+          "occcalc: error: --smem '1G' is not a size; expected bytes, or KiB with a K or KiB suffix, in [0, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--min-occupancy", "120"},
+          "occcalc: error: --min-occupancy 120 is outside [0, 100]\n"},
+      row{{"--cc", "6.1", "--threads", "128", "--regs", "37", "--carveout", "max-shared"},
+          "occcalc: error: --carveout 100 does not apply to sm_61: its shared memory has no carveout (carveouts start with 7.0)\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--table", "/nonexistent.json"},
+          "occcalc: error: /nonexistent.json: cannot read the table file\n"},
+  }));
+  CAPTURE(args);
+  const auto r = run(args);
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == message);
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("cli: unknown flags and subcommands exit 2, with a suggestion", "[cli][errors]") {
+  const auto flag = run({"--cc", "7.0", "--thread", "128"});
+  CHECK(flag.status == exit_status::bad_input);
+  CHECK_THAT(flag.err, StartsWith("occcalc: error: "));
+  const auto sub = run({"lsit"});
+  CHECK(sub.status == exit_status::bad_input);
+  CHECK_THAT(sub.err, Contains("did you mean 'list'?"));
+}
+
+TEST_CASE("cli: a launch that cannot run is a result, not an error", "[cli]") {
+  const auto r = run({"--cc", "8.6", "--threads", "2048", "--regs", "32", "--json"});
+  CHECK(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["blocks_per_sm"] == 0);
+  CHECK(j["occupancy"] == 0.0);
+  CHECK(j["limiters"] == nlohmann::json::array({"warps"}));
+  CHECK(j["reasons"]["warps"] == "a block of 2048 threads exceeds the 1024-thread maximum of sm_86");
+}
+
+TEST_CASE("cli: --min-occupancy gates: exit 1 below, 0 at or above", "[cli][gate]") {
+  const std::vector<std::string> query = {"--cc", "7.0", "--threads", "128", "--regs", "37"};
+  auto below = query;
+  below.insert(below.end(), {"--min-occupancy", "80"});
+  const auto failed = run(below);
+  CHECK(failed.status == exit_status::gate_failed);
+  CHECK(failed.err == "occcalc: gate failed: occupancy 75.00% is below --min-occupancy 80\n");
+  auto at = query;
+  at.insert(at.end(), {"--min-occupancy", "75"});
+  CHECK(run(at).status == exit_status::ok);
+}
+
+TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any line was bad", "[cli][batch]") {
+  const std::string input =
+      R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n"
+      R"({"cc": 70, "threads": "320", "regs": 37, "smem": "4K"})" "\n"
+      "\n"
+      R"({"cc": "7.0", "threads": 0, "regs": 37})" "\n"
+      "not json\n"
+      R"({"gpu": "RTX 4090", "threads": 256, "regs": 64, "wat": 1})" "\n"
+      R"({"gpu": "RTX 4090", "threads": 256, "regs": 64.5})" "\n"
+      R"({"gpu": "RTX 4090", "threads": 256, "regs": 64})" "\n";
+  const auto r = run({"batch"}, input);
+  CHECK(r.status == exit_status::bad_input);
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::json> results;
+  for (std::string line; std::getline(lines, line);) results.push_back(nlohmann::json::parse(line));
+  REQUIRE(results.size() == 7);
+  CHECK(results[0]["occupancy"] == 0.75);
+  CHECK(results[1]["blocks_per_sm"] == 4);
+  CHECK(results[1]["input"]["smem"] == 4096);
+  CHECK(results[2]["error"]["field"] == "threads");
+  CHECK(results[2]["error"]["message"] == "threads 0 is outside [1, 2147483647]");
+  CHECK(results[3]["error"]["field"] == nullptr);
+  CHECK(results[4]["error"]["field"] == "wat");
+  CHECK(results[5]["error"]["field"] == "regs");
+  CHECK(results[6]["gpu"]["sm_count"] == 128);
+  CHECK(results[6]["occupancy_percent"] == 66.67);
+}
+
+TEST_CASE("cli: batch with a gate exits 1 when a line is below it and none is bad", "[cli][batch][gate]") {
+  const std::string input = R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n"
+                            R"({"cc": "7.0", "threads": 128, "regs": 32})" "\n";
+  CHECK(run({"--min-occupancy", "80", "batch"}, input).status == exit_status::gate_failed);
+  CHECK(run({"--min-occupancy", "75", "batch"}, input).status == exit_status::ok);
+}
+
+TEST_CASE("cli: --table adds a hypothetical GPU", "[cli][table]") {
+  const std::string path = "occcalc_cli_test_table.json";
+  {
+    std::ofstream file(path);
+    file << R"({"schema_version": 1, "gpus": [{"id": "lab-gpu", "name": "Lab GPU", "arch": "sm_80", "sm_count": 3, "sources": ["PG13"]}]})";
+  }
+  const auto r = run({"--table", path, "--gpu", "lab gpu", "--threads", "128", "--regs", "37", "--json"});
+  std::remove(path.c_str());
+  CHECK(r.status == exit_status::ok);
+  CHECK(nlohmann::json::parse(r.out)["gpu"]["sm_count"] == 3);
+}
+
+TEST_CASE("cli: list shows every architecture and GPU", "[cli][list]") {
+  const auto r = run({"list", "--json"});
+  CHECK(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["architectures"].size() == 29);
+  CHECK(j["gpus"].size() >= 50);
+  CHECK_THAT(run({"list", "gpus"}).out, Contains("GeForce RTX 4090"));
+}

@@ -1,1 +1,132 @@
+// Parsing of the values users type, and finding architectures and GPUs.
 #include <catch2/catch.hpp>
+
+#include <string>
+
+#include "occcalc/lookup.hpp"
+#include "occcalc/parse.hpp"
+#include "occcalc/request.hpp"
+#include "test_tables.hpp"
+
+using occcalc::input_error;
+using Catch::Matchers::Contains;
+
+TEST_CASE("compute capabilities parse in every accepted spelling", "[parse]") {
+  using row = std::tuple<std::string, int, int>;
+  const auto [text, major, minor] = GENERATE(table<std::string, int, int>({
+      row{"7.0", 7, 0}, row{"70", 7, 0}, row{"sm_70", 7, 0}, row{"compute_70", 7, 0}, row{"SM_86", 8, 6},
+      row{"sm_90a", 9, 0}, row{"sm_100f", 10, 0}, row{"10.3", 10, 3}, row{"120", 12, 0}, row{"7", 7, 0},
+      row{" 12.1 ", 12, 1},
+  }));
+  CAPTURE(text);
+  const auto cc = occcalc::parse_compute_capability("cc", text);
+  CHECK(cc.major == major);
+  CHECK(cc.minor == minor);
+}
+
+TEST_CASE("malformed compute capabilities are errors naming the field", "[parse]") {
+  for (const std::string text : {"", "seven", "7.", ".5", "7.0.1", "sm_", "sm_7.0", "-7.0", "7.10", "sm_70b"}) {
+    CAPTURE(text);
+    try {
+      occcalc::parse_compute_capability("cc", text);
+      FAIL("no error for " << text);
+    } catch (const input_error& e) {
+      CHECK(e.field() == "cc");
+      CHECK_THAT(e.what(), Contains("is not a compute capability"));
+    }
+  }
+}
+
+TEST_CASE("an unknown compute capability lists the supported ones", "[lookup]") {
+  REQUIRE_THROWS_WITH(occcalc::require_arch(occcalc::test::default_tables(), "cc", "7.7"),
+                      Contains("'7.7' is not a supported compute capability; supported: 1.0, 1.1,") &&
+                          Contains("12.1"));
+}
+
+TEST_CASE("sizes take bytes, K or KiB", "[parse]") {
+  const occcalc::int_range range{0, occcalc::max_request_value};
+  CHECK(occcalc::parse_bytes("smem", "4096", range) == 4096);
+  CHECK(occcalc::parse_bytes("smem", "48K", range) == 49152);
+  CHECK(occcalc::parse_bytes("smem", "48k", range) == 49152);
+  CHECK(occcalc::parse_bytes("smem", "48KiB", range) == 49152);
+  CHECK(occcalc::parse_bytes("smem", "100 B", range) == 100);
+  REQUIRE_THROWS_WITH(occcalc::parse_bytes("smem", "48M", range), Contains("'48M' is not a size"));
+  REQUIRE_THROWS_WITH(occcalc::parse_bytes("smem", "-1", range), "-1 is outside [0, 2147483647] bytes");
+  REQUIRE_THROWS_WITH(occcalc::parse_bytes("smem", "2097152K", range),
+                      "2097152K is outside [0, 2147483647] bytes");
+}
+
+TEST_CASE("counts reject non-numbers, negatives and values out of range", "[parse]") {
+  const occcalc::int_range range{1, occcalc::max_request_value};
+  CHECK(occcalc::parse_count("threads", "128", range) == 128);
+  REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "0", range), "0 is outside [1, 2147483647]");
+  REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "-5", range), "-5 is outside [1, 2147483647]");
+  REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "12abc", range),
+                      "'12abc' is not an integer; expected an integer in [1, 2147483647]");
+  REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "99999999999999999999", range),
+                      Contains("is not an integer"));
+  REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "1.5", range), Contains("is not an integer"));
+}
+
+TEST_CASE("carveouts and cache preferences", "[parse]") {
+  CHECK(occcalc::parse_carveout("carveout", "default") == std::nullopt);
+  CHECK(occcalc::parse_carveout("carveout", "max-shared") == 100);
+  CHECK(occcalc::parse_carveout("carveout", "MAX-L1") == 0);
+  CHECK(occcalc::parse_carveout("carveout", "50") == 50);
+  CHECK(occcalc::parse_carveout("carveout", "25%") == 25);
+  REQUIRE_THROWS_WITH(occcalc::parse_carveout("carveout", "101"), Contains("percentage in [0, 100]"));
+  CHECK(occcalc::parse_cache("cache", "L1") == occcalc::cache_preference::l1);
+  REQUIRE_THROWS_WITH(occcalc::parse_cache("cache", "big"), Contains("expected none, shared, l1 or equal"));
+}
+
+TEST_CASE("GPU names match case- and punctuation-insensitively, or by unique words", "[lookup]") {
+  const auto& tables = occcalc::test::default_tables();
+  CHECK(occcalc::require_gpu(tables, "gpu", "geforce rtx 4090").arch_id == "sm_89");
+  CHECK(occcalc::require_gpu(tables, "gpu", "RTX 4090").name == "GeForce RTX 4090");
+  CHECK(occcalc::require_gpu(tables, "gpu", "a100-sxm4-80gb").sm_count == 108);
+  CHECK(occcalc::require_gpu(tables, "gpu", "Tesla T4").sm_count == 40);
+  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "H100"),
+                      Contains("'H100' matches several GPUs: H100 SXM5 80GB, H100 PCIe, H100 NVL"));
+  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "GeForce RTX 4900"),
+                      Contains("'GeForce RTX 4900' is not a known GPU; did you mean ") && Contains("GeForce RTX 4090"));
+}
+
+TEST_CASE("requests: required fields, defaults and flags that do not apply", "[request]") {
+  const auto& tables = occcalc::test::default_tables();
+  occcalc::request req;
+  req.cc = "8.0";
+  req.threads = "256";
+  req.regs = "32";
+  const auto resolved = occcalc::resolve(tables, req);
+  CHECK(resolved.arch->id == "sm_80");
+  CHECK(resolved.launch.barriers == 1);
+  CHECK(resolved.launch.static_shared_memory_bytes == 0);
+  CHECK_FALSE(resolved.launch.carveout_percent.has_value());
+
+  auto missing = req;
+  missing.regs.reset();
+  REQUIRE_THROWS_WITH(occcalc::resolve(tables, missing), Contains("is required"));
+
+  auto carveout_on_pascal = req;
+  carveout_on_pascal.cc = "6.1";
+  carveout_on_pascal.carveout = "50";
+  REQUIRE_THROWS_WITH(occcalc::resolve(tables, carveout_on_pascal), Contains("50 does not apply to sm_61"));
+
+  auto cache_on_maxwell = req;
+  cache_on_maxwell.cc = "5.2";
+  cache_on_maxwell.cache = "l1";
+  REQUIRE_THROWS_WITH(occcalc::resolve(tables, cache_on_maxwell), Contains("l1 does not apply to sm_52"));
+
+  auto too_many_barriers = req;
+  too_many_barriers.barriers = "17";
+  REQUIRE_THROWS_WITH(occcalc::resolve(tables, too_many_barriers), "17 is outside [0, 16] for sm_80");
+
+  auto both = req;
+  both.gpu = "A100-PCIE-40GB";
+  REQUIRE_THROWS_WITH(occcalc::resolve(tables, both), Contains("cannot be given together with cc"));
+
+  auto by_gpu = req;
+  by_gpu.cc.reset();
+  by_gpu.gpu = "RTX 3090";
+  CHECK(occcalc::resolve(tables, by_gpu).arch->id == "sm_86");
+}

@@ -1,1 +1,140 @@
+// The default tables' coverage, and the loader's rejection of bad tables.
 #include <catch2/catch.hpp>
+
+#include <set>
+#include <string>
+
+#include "occcalc/arch_table.hpp"
+#include "test_tables.hpp"
+
+using Catch::Matchers::Contains;
+
+namespace {
+
+const char* const minimal_arch = R"({
+  "id": "sm_99", "compute_capability": "9.9", "family": "Test", "sources": ["S"],
+  "warp_size_threads": 32, "max_threads_per_block": 1024, "max_warps_per_sm": 64, "max_blocks_per_sm": 32,
+  "registers_per_sm": 65536, "max_registers_per_block": 65536, "max_registers_per_thread": 255,
+  "register_allocation_scope": "warp", "register_allocation_unit_registers": 256, "register_file_partitions": 4,
+  "shared_memory_per_sm_bytes": 102400, "shared_memory_per_block_bytes": 49152,
+  "shared_memory_reserved_per_block_bytes": 1024, "shared_memory_allocation_unit_bytes": 128,
+  "shared_memory_config": "fixed", "max_barriers_per_block": 16})";
+
+std::string document(const std::string& arch) {
+  return R"({"schema_version": 1, "sources": [{"id": "S", "title": "t", "url": "u"}], "architectures": [)" + arch +
+         "]}";
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+void load(const std::string& json) {
+  occcalc::load_tables({{"test.json", json}});
+}
+
+}  // namespace
+
+TEST_CASE("the default tables cover every compute capability from 1.0 to 12.1", "[table]") {
+  std::set<std::string> ids;
+  for (const auto& arch : occcalc::test::default_tables().architectures) {
+    ids.insert(arch.compute_capability());
+    CHECK_FALSE(arch.sources.empty());
+  }
+  const std::set<std::string> expected = {"1.0", "1.1", "1.2", "1.3", "2.0", "2.1", "3.0", "3.2", "3.5", "3.7",
+                                          "5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0", "7.2", "7.5", "8.0",
+                                          "8.6", "8.7", "8.9", "9.0", "10.0", "10.3", "11.0", "12.0", "12.1"};
+  CHECK(ids == expected);
+}
+
+TEST_CASE("the default tables name at least 50 GPUs, each with a source", "[table]") {
+  const auto& gpus = occcalc::test::default_tables().gpus;
+  CHECK(gpus.size() >= 50);
+  for (const auto& g : gpus) CHECK_FALSE(g.sources.empty());
+}
+
+TEST_CASE("a well-formed user table loads", "[table]") {
+  const auto tables = occcalc::load_tables({{"test.json", document(minimal_arch)}});
+  REQUIRE(tables.architectures.size() == 1);
+  CHECK(tables.architectures[0].max_warps_per_sm == 64);
+}
+
+TEST_CASE("the loader rejects bad tables, naming file, entry and field", "[table]") {
+  const std::string good = document(minimal_arch);
+  SECTION("unknown field") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("family": "Test")", R"("family": "Test", "colour": 1)")),
+                        "test.json: architectures[0] (sm_99): field 'colour': is not a known field");
+  }
+  SECTION("missing field") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("max_blocks_per_sm": 32,)", "")),
+                        "test.json: architectures[0] (sm_99): field 'max_blocks_per_sm': is missing");
+  }
+  SECTION("out-of-range value") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("max_warps_per_sm": 64)", R"("max_warps_per_sm": 0)")),
+                        "test.json: architectures[0] (sm_99): field 'max_warps_per_sm': 0 is outside [1, 2147483647]");
+  }
+  SECTION("wrong type") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("max_warps_per_sm": 64)", R"("max_warps_per_sm": "64")")),
+                        Contains("field 'max_warps_per_sm': \"64\" is not an integer"));
+  }
+  SECTION("unknown mode name") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("shared_memory_config": "fixed")", R"("shared_memory_config": "x")")),
+                        Contains("field 'shared_memory_config': 'x' is not one of fixed, cache_config, carveout"));
+  }
+  SECTION("duplicate key inside an entry") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("family": "Test")", R"("family": "Test", "family": "Other")")),
+                        "test.json: duplicate key 'family' in an object");
+  }
+  SECTION("id that does not match the compute capability") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("id": "sm_99")", R"("id": "sm_98")")),
+                        Contains("field 'id': 'sm_98' does not match compute_capability '9.9'"));
+  }
+  SECTION("inconsistent limits") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("max_threads_per_block": 1024)", R"("max_threads_per_block": 4096)")),
+                        Contains("field 'max_threads_per_block': exceeds max_warps_per_sm x warp_size_threads"));
+  }
+  SECTION("a field of the other register scope") {
+    REQUIRE_THROWS_WITH(
+        load(replace(good, R"("register_file_partitions": 4)", R"("register_file_partitions": 4, "register_warp_allocation_multiple": 2)")),
+        Contains("field 'register_warp_allocation_multiple': does not apply to register_allocation_scope warp"));
+  }
+  SECTION("carveouts not ascending") {
+    const std::string carveout = replace(good, R"("shared_memory_config": "fixed")",
+                                         R"("shared_memory_config": "carveout", "shared_memory_carveout_sizes_bytes": [0, 65536, 32768, 102400])");
+    REQUIRE_THROWS_WITH(load(carveout), Contains("field 'shared_memory_carveout_sizes_bytes': must be strictly ascending"));
+  }
+  SECTION("unknown source") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("sources": ["S"])", R"("sources": ["NOPE"])")),
+                        "test.json: architecture 'sm_99': field 'sources': 'NOPE' is not a known source id");
+  }
+  SECTION("malformed JSON") {
+    REQUIRE_THROWS_WITH(load(good.substr(0, good.size() - 3)), Contains("test.json: [json.exception.parse_error"));
+  }
+  SECTION("wrong schema version") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("schema_version": 1)", R"("schema_version": 2)")),
+                        "test.json: field 'schema_version': 2 is outside [1, 1]");
+  }
+}
+
+TEST_CASE("ids must be unique across table files", "[table]") {
+  const std::string extra = R"({"schema_version": 1, "architectures": [)" +
+                            replace(replace(minimal_arch, "sm_99", "sm_70"), "9.9", "7.0") + "]}";
+  std::vector<occcalc::table_text> texts = occcalc::cli::embedded_tables();
+  texts.push_back({"mine.json", extra});
+  REQUIRE_THROWS_WITH(occcalc::load_tables(texts),
+                      Contains("mine.json: architecture 'sm_70' is already defined in embedded:nvidia-architectures.json"));
+}
+
+TEST_CASE("a user's GPU may use a built-in architecture; an unknown one is rejected", "[table]") {
+  std::vector<occcalc::table_text> texts = occcalc::cli::embedded_tables();
+  const std::string mine = R"({"schema_version": 1, "gpus": [
+    {"id": "my-gpu", "name": "My GPU", "arch": "sm_90", "sm_count": 7, "sources": ["PG13"]}]})";
+  texts.push_back({"mine.json", mine});
+  CHECK(occcalc::load_tables(texts).gpus.back().sm_count == 7);
+  const std::string bad = replace(mine, "sm_90", "sm_91");
+  texts.back() = {"mine.json", bad};
+  REQUIRE_THROWS_WITH(occcalc::load_tables(texts),
+                      "mine.json: gpu 'my-gpu': field 'arch': 'sm_91' is not a known architecture id");
+}

@@ -80,9 +80,22 @@ inline std::vector<std::string> closest_names(std::string_view query,
   const std::string wanted = detail::normalize_name(query);
   std::vector<std::pair<std::size_t, std::string>> scored;
   for (const auto& candidate : candidates) {
-    const std::size_t distance = detail::edit_distance(wanted, detail::normalize_name(candidate));
-    // Accept up to a third of the longer name wrong: close enough to be a typo.
-    if (distance * 3 <= std::max(wanted.size(), candidate.size())) scored.emplace_back(distance, candidate);
+    // Compare with the name and with its trailing words ("RTX 4090" for
+    // "GeForce RTX 4090"), keeping the closest.
+    const std::string full = detail::normalize_name(candidate);
+    std::string_view name = full;
+    std::size_t distance = detail::edit_distance(wanted, full);
+    for (std::size_t space = full.find(' '); space != std::string::npos; space = full.find(' ', space + 1)) {
+      const std::string_view tail = std::string_view(full).substr(space + 1);
+      const std::size_t tail_distance = detail::edit_distance(wanted, tail);
+      if (tail_distance < distance) {
+        distance = tail_distance;
+        name = tail;
+      }
+    }
+    // A typo: two edits, or up to a third of the longer name.
+    const std::size_t tolerated = std::max<std::size_t>(2, std::max(wanted.size(), name.size()) / 3);
+    if (distance <= tolerated) scored.emplace_back(distance, candidate);
   }
   std::stable_sort(scored.begin(), scored.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });

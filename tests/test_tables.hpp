@@ -1,0 +1,22 @@
+// The default tables, loaded once for the tests.
+#pragma once
+
+#include <string>
+
+#include "embedded_tables.hpp"
+#include "occcalc/arch_table.hpp"
+#include "occcalc/lookup.hpp"
+
+namespace occcalc::test {
+
+inline const occcalc::table& default_tables() {
+  static const occcalc::table tables = occcalc::load_tables(occcalc::cli::embedded_tables());
+  return tables;
+}
+
+/// The architecture of a compute capability such as "7.0".
+inline const occcalc::nvidia_arch& arch(const std::string& cc) {
+  return occcalc::require_arch(default_tables(), "cc", cc);
+}
+
+}  // namespace occcalc::test
