@@ -1,1 +1,26 @@
-message(STATUS "consumer")
+cmake_minimum_required(VERSION 3.21)
+# Installs occcalc into a scratch prefix, then configures, builds and runs a
+# separate project that uses find_package(occcalc CONFIG REQUIRED).
+#   -DSOURCE_DIR -DBINARY_DIR -DWORK_DIR -DCONFIG
+file(REMOVE_RECURSE "${WORK_DIR}")
+set(prefix "${WORK_DIR}/prefix")
+function(step)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed (${rc}): ${ARGN}\n${out}")
+  endif()
+endfunction()
+set(config_args)
+if(CONFIG)
+  set(config_args --config "${CONFIG}")
+endif()
+step("${CMAKE_COMMAND}" --install "${BINARY_DIR}" --prefix "${prefix}" ${config_args})
+step("${CMAKE_COMMAND}" -S "${SOURCE_DIR}/tests/consumer" -B "${WORK_DIR}/build"
+     "-DCMAKE_PREFIX_PATH=${prefix}" -DCMAKE_BUILD_TYPE=Release)
+step("${CMAKE_COMMAND}" --build "${WORK_DIR}/build" ${config_args})
+find_program(consumer occcalc_consumer PATHS "${WORK_DIR}/build" "${WORK_DIR}/build/${CONFIG}" NO_DEFAULT_PATH)
+step("${consumer}")
+if(NOT EXISTS "${prefix}/bin/occcalc")
+  message(FATAL_ERROR "the occcalc executable was not installed")
+endif()
+step("${prefix}/bin/occcalc" --cc 7.0 --threads 128 --regs 37)

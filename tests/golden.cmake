@@ -1,0 +1,32 @@
+# Golden CLI outputs: each test runs the occcalc binary and compares what it
+# prints with an approved file under tests/golden/, byte for byte.
+set(golden_dir ${CMAKE_CURRENT_SOURCE_DIR}/golden)
+
+function(occcalc_golden name expected rc)
+  cmake_parse_arguments(PARSE_ARGV 3 golden "" "INPUT;STREAM" "ARGS")
+  list(JOIN golden_ARGS "|" joined)
+  add_test(NAME golden.${name}
+    COMMAND ${CMAKE_COMMAND} -DOCCCALC=$<TARGET_FILE:occcalc_cli> "-DARGS=${joined}"
+            -DEXPECTED=${golden_dir}/${expected} -DEXPECT_RC=${rc}
+            -DINPUT=${golden_INPUT} -DSTREAM=${golden_STREAM}
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/run_golden.cmake)
+  set_tests_properties(golden.${name} PROPERTIES LABELS golden)
+endfunction()
+
+occcalc_golden(main_text main.txt 0 ARGS --cc 7.0 --threads 128 --regs 37)
+occcalc_golden(main_json main.json 0 ARGS --cc 7.0 --threads 128 --regs 37 --json)
+occcalc_golden(hopper_text hopper.txt 0
+  ARGS --gpu "H100 SXM5 80GB" --threads 256 --regs 64 --smem 2K --dyn-smem 48K --barriers 3)
+occcalc_golden(hopper_json hopper.json 0
+  ARGS --gpu "H100 SXM5 80GB" --threads 256 --regs 64 --smem 2K --dyn-smem 48K --barriers 3 --json)
+occcalc_golden(kepler_cache_text kepler.txt 0 ARGS --cc 3.5 --threads 192 --regs 40 --smem 12K --cache l1)
+occcalc_golden(tesla_text tesla.txt 0 ARGS --cc 1.0 --threads 256 --regs 10)
+occcalc_golden(cannot_run_text cannot_run.txt 0 ARGS --cc 8.6 --threads 128 --regs 32 --dyn-smem 100K)
+occcalc_golden(cannot_run_json cannot_run.json 0 ARGS --cc 8.6 --threads 128 --regs 32 --dyn-smem 100K --json)
+occcalc_golden(batch batch.jsonl 0 ARGS batch INPUT ${PROJECT_SOURCE_DIR}/examples/requests.jsonl)
+occcalc_golden(batch_errors batch_errors.jsonl 2 ARGS batch INPUT ${golden_dir}/batch_errors.in.jsonl)
+occcalc_golden(list_archs list_archs.txt 0 ARGS list archs)
+occcalc_golden(gate_failed gate_failed.err 1 STREAM stderr
+  ARGS --cc 7.0 --threads 128 --regs 37 --min-occupancy 80)
+occcalc_golden(bad_threads bad_threads.err 2 STREAM stderr ARGS --cc 7.0 --threads 2048x --regs 37)
+occcalc_golden(bad_gpu bad_gpu.err 2 STREAM stderr ARGS --gpu "RTX 4900" --threads 128 --regs 37)
