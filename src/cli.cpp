@@ -140,9 +140,9 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
   bool any_below = false;
   std::string line;
   std::string output;
+  result_writer writer;
   while (std::getline(in, line)) {
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    nlohmann::ordered_json result;
     try {
       nlohmann::json parsed;
       try {
@@ -152,12 +152,11 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
       }
       const query q = evaluate(tables, request_from_json(parsed));
       any_below = any_below || below(q, min_percent);
-      result = result_json(q);
+      writer.append(output, q);
     } catch (const occcalc::input_error& e) {
       any_bad = true;
-      result = error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false));
+      output += error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false)).dump();
     }
-    output += result.dump();
     output += '\n';
     // Flush in chunks: one write per line is the cost of a large batch.
     constexpr std::size_t flush_bytes = 1 << 16;

@@ -1,6 +1,10 @@
 #include "render_json.hpp"
 
 #include <cmath>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
 
 #include "occcalc/explain.hpp"
 #include "occcalc/parse.hpp"
@@ -87,60 +91,134 @@ nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
   return j;
 }
 
-nlohmann::ordered_json result_json(const query& q) {
+namespace {
+
+void append_string(std::string& out, std::string_view text) {
+  out += nlohmann::json(text).dump();
+}
+
+void append_double(std::string& out, double value) {
+  // Shortest round-trip digits, always with a fraction or exponent so the
+  // value stays a JSON float (as nlohmann writes it).
+  std::string digits = fmt::format("{}", value);
+  if (digits.find_first_of(".e") == std::string::npos) digits += ".0";
+  out += digits;
+}
+
+void append_optional(std::string& out, const std::optional<std::int64_t>& value) {
+  out += value ? std::to_string(*value) : "null";
+}
+
+/// Appends `,"key":` (without the comma for the first key of an object).
+void key(std::string& out, std::string_view name) {
+  if (out.back() != '{') out += ',';
+  out += '"';
+  out += name;
+  out += "\":";
+}
+
+}  // namespace
+
+void result_writer::append(std::string& out, const query& q) {
   const auto& arch = *q.request.arch;
   const auto& launch = q.request.launch;
   const auto& result = q.result;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::result_schema_version;
-
-  auto& input = j["input"];
-  input["cc"] = arch.compute_capability();
-  input["gpu"] = q.request.named_gpu ? nlohmann::ordered_json(q.request.named_gpu->name) : nullptr;
-  input["threads"] = launch.threads_per_block;
-  input["regs"] = launch.registers_per_thread;
-  input["smem"] = launch.static_shared_memory_bytes;
-  input["dyn_smem"] = launch.dynamic_shared_memory_bytes;
-  input["carveout"] = launch.carveout_percent ? nlohmann::ordered_json(*launch.carveout_percent)
-                                              : nlohmann::ordered_json("default");
-  input["cache"] = occcalc::to_string(launch.cache);
-  input["barriers"] = launch.barriers;
-
-  j["arch"] = arch_json(arch);
-  j["gpu"] = q.request.named_gpu ? gpu_json(*q.request.named_gpu) : nlohmann::ordered_json(nullptr);
-  j["model"] = "nvidia";
-  j["unit"] = "sm";
-  j["blocks_per_sm"] = result.blocks_per_sm;
-  j["warps_per_block"] = result.warps_per_block;
-  j["active_warps_per_sm"] = result.active_warps_per_sm;
-  j["active_threads_per_sm"] = result.active_threads_per_sm;
-  j["max_warps_per_sm"] = result.max_warps_per_sm;
-  j["occupancy"] = result.occupancy();
-  j["occupancy_percent"] = occupancy_percent(result);
-
-  auto& limits = j["limits"];
-  auto limiters = nlohmann::ordered_json::array();
-  auto reasons = nlohmann::ordered_json::object();
-  for (const auto r : occcalc::nvidia_resources) {
-    const auto& limit = result.limit(r);
-    const std::string name(occcalc::to_string(r));
-    limits[name] = optional_json(limit.blocks);
-    if (result.limiters.contains(r)) limiters.push_back(name);
-    if (limit.reason != occcalc::infeasibility::none) {
-      reasons[name] = occcalc::explain(limit.reason, arch, launch, result);
-    }
+  const auto cached = [&](const void* entry, const auto& make) -> const std::string& {
+    auto [it, inserted] = serialized_.try_emplace(entry);
+    if (inserted) it->second = make().dump();
+    return it->second;
+  };
+  out += '{';
+  key(out, "schema_version");
+  out += std::to_string(occcalc::result_schema_version);
+  key(out, "input");
+  out += '{';
+  key(out, "cc");
+  append_string(out, arch.compute_capability());
+  key(out, "gpu");
+  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
+  else out += "null";
+  key(out, "threads");
+  out += std::to_string(launch.threads_per_block);
+  key(out, "regs");
+  out += std::to_string(launch.registers_per_thread);
+  key(out, "smem");
+  out += std::to_string(launch.static_shared_memory_bytes);
+  key(out, "dyn_smem");
+  out += std::to_string(launch.dynamic_shared_memory_bytes);
+  key(out, "carveout");
+  out += launch.carveout_percent ? std::to_string(*launch.carveout_percent) : "\"default\"";
+  key(out, "cache");
+  append_string(out, occcalc::to_string(launch.cache));
+  key(out, "barriers");
+  out += std::to_string(launch.barriers);
+  out += '}';
+  key(out, "arch");
+  out += cached(&arch, [&] { return arch_json(arch); });
+  key(out, "gpu");
+  if (q.request.named_gpu) out += cached(q.request.named_gpu, [&] { return gpu_json(*q.request.named_gpu); });
+  else out += "null";
+  key(out, "model");
+  out += "\"nvidia\"";
+  key(out, "unit");
+  out += "\"sm\"";
+  for (const auto& [name, value] :
+       {std::pair<std::string_view, std::int64_t>{"blocks_per_sm", result.blocks_per_sm},
+        {"warps_per_block", result.warps_per_block},
+        {"active_warps_per_sm", result.active_warps_per_sm},
+        {"active_threads_per_sm", result.active_threads_per_sm},
+        {"max_warps_per_sm", result.max_warps_per_sm}}) {
+    key(out, name);
+    out += std::to_string(value);
   }
-  j["limiters"] = limiters;
-  j["reasons"] = reasons;
+  key(out, "occupancy");
+  append_double(out, result.occupancy());
+  key(out, "occupancy_percent");
+  append_double(out, occupancy_percent(result));
 
-  auto& allocated = j["allocated"];
-  allocated["registers_per_warp"] = arch.register_scope == occcalc::register_allocation_scope::warp
-                                        ? nlohmann::ordered_json(result.registers.per_warp)
-                                        : nlohmann::ordered_json(nullptr);
-  allocated["registers_per_block"] = result.registers.per_block;
-  allocated["shared_memory_per_block"] = result.shared_memory.per_block_bytes;
-  allocated["shared_memory_per_sm"] = optional_json(result.shared_memory.per_sm_bytes);
-  return j;
+  key(out, "limits");
+  out += '{';
+  for (const auto r : occcalc::nvidia_resources) {
+    key(out, occcalc::to_string(r));
+    append_optional(out, result.limit(r).blocks);
+  }
+  out += '}';
+  key(out, "limiters");
+  out += '[';
+  for (const auto r : occcalc::nvidia_resources) {
+    if (!result.limiters.contains(r)) continue;
+    if (out.back() != '[') out += ',';
+    append_string(out, occcalc::to_string(r));
+  }
+  out += ']';
+  key(out, "reasons");
+  out += '{';
+  for (const auto r : occcalc::nvidia_resources) {
+    const auto reason = result.limit(r).reason;
+    if (reason == occcalc::infeasibility::none) continue;
+    key(out, occcalc::to_string(r));
+    append_string(out, occcalc::explain(reason, arch, launch, result));
+  }
+  out += '}';
+
+  key(out, "allocated");
+  out += '{';
+  key(out, "registers_per_warp");
+  if (arch.register_scope == occcalc::register_allocation_scope::warp) out += std::to_string(result.registers.per_warp);
+  else out += "null";
+  key(out, "registers_per_block");
+  out += std::to_string(result.registers.per_block);
+  key(out, "shared_memory_per_block");
+  out += std::to_string(result.shared_memory.per_block_bytes);
+  key(out, "shared_memory_per_sm");
+  append_optional(out, result.shared_memory.per_sm_bytes);
+  out += "}}";
+}
+
+nlohmann::ordered_json result_json(const query& q) {
+  std::string text;
+  result_writer().append(text, q);
+  return nlohmann::ordered_json::parse(text);
 }
 
 nlohmann::ordered_json error_json(const std::string& field, const std::string& message) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
 
 #include <nlohmann/json.hpp>
 
@@ -11,7 +12,19 @@
 
 namespace occcalc::cli {
 
-/// The result object of one query.
+/// Writes result objects as compact JSON, one per line in a batch. The
+/// architecture and GPU objects, the same for many results, are serialized
+/// once each and reused.
+class result_writer {
+ public:
+  /// Appends the result object of `q` (no newline) to `out`.
+  void append(std::string& out, const query& q);
+
+ private:
+  std::unordered_map<const void*, std::string> serialized_;
+};
+
+/// The result object of one query, parsed (for pretty-printing).
 nlohmann::ordered_json result_json(const query& q);
 
 /// `{"error": {"field": ..., "message": ...}}`; a null field when the error
