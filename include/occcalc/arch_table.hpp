@@ -14,7 +14,6 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -59,7 +58,7 @@ class entry_reader {
   }
   [[noreturn]] void fail_entry(const std::string& problem) const { throw table_error(where_ + ": " + problem); }
 
-  bool has(std::string_view key) const { return object_.contains(std::string(key)); }
+  bool has(std::string_view key) const { return object_.find(key) != object_.end(); }
 
   std::int64_t integer(std::string_view key, int_range range) {
     const auto& value = require(key);
@@ -126,8 +125,9 @@ class entry_reader {
 
   /// Fails if the object has a field that was never read.
   void finish() const {
+    if (read_.size() == object_.size()) return;  // every field was read once
     for (const auto& item : object_.items()) {
-      if (read_.count(item.key()) == 0) fail(item.key(), "is not a known field");
+      if (std::find(read_.begin(), read_.end(), item.key()) == read_.end()) fail(item.key(), "is not a known field");
     }
   }
 
@@ -135,15 +135,16 @@ class entry_reader {
 
  private:
   const nlohmann::json& require(std::string_view key) {
-    const std::string name(key);
-    if (!object_.contains(name)) fail(key, "is missing");
-    read_.insert(name);
-    return object_.at(name);
+    const auto it = object_.find(key);
+    if (it == object_.end()) fail(key, "is missing");
+    if (std::find(read_.begin(), read_.end(), key) == read_.end()) read_.push_back(key);
+    return *it;
   }
 
   const nlohmann::json& object_;
   std::string where_;
-  std::set<std::string> read_;
+  /// Fields read so far (the keys are the callers' literals).
+  std::vector<std::string_view> read_;
 };
 
 inline constexpr int_range positive{1, max_table_value};
@@ -153,11 +154,11 @@ template <typename Enum, std::size_t N>
 Enum read_enum(entry_reader& reader, std::string_view key,
                const std::array<std::pair<std::string_view, Enum>, N>& names) {
   const std::string value = reader.text(key);
-  std::string allowed;
   for (const auto& [name, e] : names) {
     if (name == value) return e;
-    allowed += (allowed.empty() ? "" : ", ") + std::string(name);
   }
+  std::string allowed;
+  for (const auto& entry : names) allowed += (allowed.empty() ? "" : ", ") + std::string(entry.first);
   reader.fail(key, "'" + value + "' is not one of " + allowed);
 }
 
@@ -313,13 +314,18 @@ inline gpu read_gpu(entry_reader& reader) {
 /// Parses JSON, rejecting an object with the same key twice (nlohmann would
 /// silently keep the last).
 inline nlohmann::json parse_strict(const table_text& text) {
-  std::vector<std::set<std::string>> keys_per_object;
+  std::vector<std::vector<std::string>> keys_per_object;
   const auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
     using event_t = nlohmann::json::parse_event_t;
     if (event == event_t::object_start) keys_per_object.emplace_back();
     if (event == event_t::object_end) keys_per_object.pop_back();
-    if (event == event_t::key && !keys_per_object.back().insert(parsed.get<std::string>()).second) {
-      throw table_error(text.origin + ": duplicate key '" + parsed.get<std::string>() + "' in an object");
+    if (event == event_t::key) {
+      auto& keys = keys_per_object.back();
+      const auto& name = parsed.get_ref<const std::string&>();
+      if (std::find(keys.begin(), keys.end(), name) != keys.end()) {
+        throw table_error(text.origin + ": duplicate key '" + name + "' in an object");
+      }
+      keys.push_back(name);
     }
     return true;
   };
