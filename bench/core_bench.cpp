@@ -11,7 +11,7 @@
 #include "occcalc/occupancy.hpp"
 
 #ifdef OCCCALC_BENCH_WITH_HEADER
-#include <cuda_occupancy.h>
+#include "cuda_occupancy_bridge.hpp"
 #endif
 
 namespace {
@@ -55,25 +55,10 @@ int main() {
     c.launch.registers_per_thread = std::uniform_int_distribution<std::int64_t>(0, c.arch->max_registers_per_thread)(rng);
     c.launch.dynamic_shared_memory_bytes = std::uniform_int_distribution<std::int64_t>(0, 65536)(rng);
 #ifdef OCCCALC_BENCH_WITH_HEADER
-    const auto& a = *c.arch;
-    c.props.computeMajor = a.cc_major;
-    c.props.computeMinor = a.cc_minor;
-    c.props.maxThreadsPerBlock = static_cast<int>(a.max_threads_per_block);
-    c.props.maxThreadsPerMultiprocessor = static_cast<int>(a.max_threads_per_sm());
-    c.props.regsPerBlock = static_cast<int>(a.max_registers_per_block);
-    c.props.regsPerMultiprocessor = static_cast<int>(a.registers_per_sm);
-    c.props.warpSize = static_cast<int>(a.warp_size_threads);
-    c.props.sharedMemPerBlock = static_cast<size_t>(a.shared_memory_per_block_bytes);
-    c.props.sharedMemPerMultiprocessor = static_cast<size_t>(a.shared_memory_per_sm_bytes);
-    c.props.numSms = 1;
-    c.props.sharedMemPerBlockOptin =
-        static_cast<size_t>(a.shared_memory_per_block_optin_bytes.value_or(a.shared_memory_per_block_bytes));
-    c.props.reservedSharedMemPerBlock = static_cast<size_t>(a.shared_memory_reserved_per_block_bytes);
-    c.attributes.maxThreadsPerBlock = static_cast<int>(a.max_threads_per_block);
-    c.attributes.numRegs = static_cast<int>(c.launch.registers_per_thread);
-    c.attributes.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-    c.attributes.maxDynamicSharedSizeBytes = static_cast<size_t>(c.launch.dynamic_shared_memory_bytes);
-    c.attributes.numBlockBarriers = 1;
+    c.launch.barriers = 1;
+    c.props = occcalc::test::device_properties(*c.arch);
+    c.attributes = occcalc::test::function_attributes(*c.arch, c.launch);
+    c.state = occcalc::test::device_state(c.launch);
 #endif
   }
 

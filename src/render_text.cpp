@@ -18,6 +18,13 @@ using occcalc::resource;
 
 constexpr int label_width = 26;
 
+/// A resource's name for people: `shared memory`.
+std::string display_name(resource r) {
+  std::string name(occcalc::to_string(r));
+  for (char& c : name) c = c == '_' ? ' ' : c;
+  return name;
+}
+
 std::string bytes_text(std::int64_t bytes) {
   if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
     return fmt::format("{} B ({} KiB)", bytes, bytes / occcalc::bytes_per_kib);
@@ -144,8 +151,7 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   text += "\n" + paint("Block limit per SM", style::bold, colour) + "\n";
   for (const auto r : occcalc::nvidia_resources) {
     const auto& limit = result.limit(r);
-    std::string name(occcalc::to_string(r));
-    for (char& c : name) c = c == '_' ? ' ' : c;
+    const std::string name = display_name(r);
     const std::string value = fmt::format("{:<6}", limit.blocks ? std::to_string(*limit.blocks) : "-");
     const bool limiter = result.limiters.contains(r);
     const std::string marker = paint(fmt::format("{:<7}", limiter ? "limiter" : ""), style::limiter, colour && limiter);
@@ -161,9 +167,7 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   for (const auto r : occcalc::nvidia_resources) {
     if (!result.limiters.contains(r)) continue;
     if (!limiters.empty()) limiters += ", ";
-    std::string name(occcalc::to_string(r));
-    for (char& c : name) c = c == '_' ? ' ' : c;
-    limiters += name;
+    limiters += display_name(r);
   }
   const double percent = result.occupancy() * 100.0;
   const style level = result.blocks_per_sm == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;

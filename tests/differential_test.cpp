@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "cuda_occupancy_bridge.hpp"
 #include "embedded_tables.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/occupancy.hpp"
@@ -38,48 +39,17 @@
 namespace {
 
 using occcalc::resource;
+using occcalc::test::device_properties;
 
 struct header_answer {
   cudaOccError status = CUDA_OCC_SUCCESS;
   cudaOccResult result{};
 };
 
-cudaOccDeviceProp device_properties(const occcalc::nvidia_arch& arch) {
-  cudaOccDeviceProp props;
-  props.computeMajor = arch.cc_major;
-  props.computeMinor = arch.cc_minor;
-  props.maxThreadsPerBlock = static_cast<int>(arch.max_threads_per_block);
-  props.maxThreadsPerMultiprocessor = static_cast<int>(arch.max_threads_per_sm());
-  props.regsPerBlock = static_cast<int>(arch.max_registers_per_block);
-  props.regsPerMultiprocessor = static_cast<int>(arch.registers_per_sm);
-  props.warpSize = static_cast<int>(arch.warp_size_threads);
-  props.sharedMemPerBlock = static_cast<size_t>(arch.shared_memory_per_block_bytes);
-  props.sharedMemPerMultiprocessor = static_cast<size_t>(arch.shared_memory_per_sm_bytes);
-  props.numSms = 1;
-  props.sharedMemPerBlockOptin =
-      static_cast<size_t>(arch.shared_memory_per_block_optin_bytes.value_or(arch.shared_memory_per_block_bytes));
-  props.reservedSharedMemPerBlock = static_cast<size_t>(arch.shared_memory_reserved_per_block_bytes);
-  return props;
-}
-
 header_answer ask_header(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props,
                          const occcalc::launch_config& launch) {
-  cudaOccFuncAttributes attributes;
-  attributes.maxThreadsPerBlock = static_cast<int>(arch.max_threads_per_block);
-  attributes.numRegs = static_cast<int>(launch.registers_per_thread);
-  attributes.sharedSizeBytes = static_cast<size_t>(launch.static_shared_memory_bytes);
-  attributes.partitionedGCConfig = PARTITIONED_GC_OFF;
-  attributes.shmemLimitConfig = FUNC_SHMEM_LIMIT_OPTIN;
-  attributes.maxDynamicSharedSizeBytes = static_cast<size_t>(launch.dynamic_shared_memory_bytes);
-  attributes.numBlockBarriers = static_cast<int>(launch.barriers);
-  attributes.virtualResourceCount = 0;
-
-  cudaOccDeviceState state;
-  constexpr cudaOccCacheConfig caches[] = {CACHE_PREFER_NONE, CACHE_PREFER_SHARED, CACHE_PREFER_L1,
-                                           CACHE_PREFER_EQUAL};
-  state.cacheConfig = caches[static_cast<int>(launch.cache)];
-  state.carveoutConfig = launch.carveout_percent.value_or(SHAREDMEM_CARVEOUT_DEFAULT);
-
+  const cudaOccFuncAttributes attributes = occcalc::test::function_attributes(arch, launch);
+  const cudaOccDeviceState state = occcalc::test::device_state(launch);
   header_answer answer;
   answer.status = cudaOccMaxActiveBlocksPerMultiprocessor(
       &answer.result, &props, &attributes, &state, static_cast<int>(launch.threads_per_block),
