@@ -220,20 +220,10 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
 
   std::vector<std::string> values(occcalc::request_fields.size());
   std::vector<CLI::Option*> request_options;
-  const char* help[] = {
-      "Compute capability: 7.0, 70, sm_70 or compute_70",
-      "A named GPU (occcalc list gpus); implies its compute capability",
-      "Threads per block",
-      "Registers per thread (ptxas -v 'Used N registers')",
-      "Static shared memory per block in bytes (K or KiB suffix for KiB)",
-      "Dynamic shared memory per block in bytes (K or KiB suffix for KiB)",
-      "Shared memory carveout: default, 0-100 (percent), max-shared or max-l1",
-      "Cache preference (Fermi/Kepler; a carveout on Volta+): none, shared, l1, equal",
-      "Block barriers the kernel uses (default 1)",
-  };
   for (std::size_t i = 0; i < occcalc::request_fields.size(); ++i) {
+    const auto& field = occcalc::request_fields[i];
     request_options.push_back(
-        app.add_option(flag_name(occcalc::request_fields[i].key), values[i], help[i])->group("Kernel"));
+        app.add_option(flag_name(field.key), values[i], std::string(field.description))->group("Kernel"));
   }
   app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
   app.add_option("--min-occupancy", opts.min_occupancy,

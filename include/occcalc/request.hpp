@@ -33,23 +33,25 @@ struct request {
   std::optional<std::string> barriers;
 };
 
-/// A request field: its key and where it lives in `request`.
+/// A request field: its key, where it lives in `request`, and one line
+/// describing it (the command line's help).
 struct request_field {
   std::string_view key;
   std::optional<std::string> request::*member;
+  std::string_view description;
 };
 
 /// Every request field, in the order results echo them.
 inline const std::array<request_field, 9> request_fields = {{
-    {"cc", &request::cc},
-    {"gpu", &request::gpu},
-    {"threads", &request::threads},
-    {"regs", &request::regs},
-    {"smem", &request::smem},
-    {"dyn_smem", &request::dyn_smem},
-    {"carveout", &request::carveout},
-    {"cache", &request::cache},
-    {"barriers", &request::barriers},
+    {"cc", &request::cc, "Compute capability: 7.0, 70, sm_70 or compute_70"},
+    {"gpu", &request::gpu, "A named GPU (occcalc list gpus); implies its compute capability"},
+    {"threads", &request::threads, "Threads per block"},
+    {"regs", &request::regs, "Registers per thread (ptxas -v 'Used N registers')"},
+    {"smem", &request::smem, "Static shared memory per block in bytes (K or KiB suffix for KiB)"},
+    {"dyn_smem", &request::dyn_smem, "Dynamic shared memory per block in bytes (K or KiB suffix for KiB)"},
+    {"carveout", &request::carveout, "Shared memory carveout: default, 0-100 (percent), max-shared or max-l1"},
+    {"cache", &request::cache, "Cache preference (Fermi/Kepler; a carveout on Volta+): none, shared, l1, equal"},
+    {"barriers", &request::barriers, "Block barriers the kernel uses (default 1)"},
 }};
 
 /// A request resolved against a table.
