@@ -16,3 +16,24 @@ endif()
 if(OCCCALC_BUILD_TESTS)
   occcalc_require(Catch2 catch2 2.13)
 endif()
+
+# A C library found by its header and library file, as an imported target
+# `occcalc_dep::<name>`: zstd and LZ4 decompress fat binary entries.
+function(occcalc_require_c_library name header library debian_package)
+  find_path(OCCCALC_${name}_INCLUDE_DIR ${header})
+  find_library(OCCCALC_${name}_LIBRARY ${library})
+  if(NOT OCCCALC_${name}_INCLUDE_DIR OR NOT OCCCALC_${name}_LIBRARY)
+    message(FATAL_ERROR "occcalc needs ${name}: install the Debian package ${debian_package} "
+                        "(apt-get install ${debian_package})")
+  endif()
+  add_library(occcalc_dep::${name} UNKNOWN IMPORTED)
+  set_target_properties(occcalc_dep::${name} PROPERTIES
+    IMPORTED_LOCATION ${OCCCALC_${name}_LIBRARY}
+    INTERFACE_INCLUDE_DIRECTORIES ${OCCCALC_${name}_INCLUDE_DIR})
+endfunction()
+
+if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
+  occcalc_require_c_library(zstd zstd.h zstd libzstd-dev)
+  occcalc_require_c_library(lz4 lz4.h lz4 liblz4-dev)
+  find_package(Threads REQUIRED)
+endif()

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "embedded_tables.hpp"
+#include "inspect_command.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/lookup.hpp"
@@ -33,6 +34,8 @@ struct options {
   std::string colour = "auto";
   bool json = false;
   std::string list_what = "all";
+  inspect_command inspect;
+  bool csv = false;
 };
 
 /// The subcommands, with one line each for `--help` and "did you mean".
@@ -43,7 +46,13 @@ struct subcommand_info {
 constexpr subcommand_info subcommands[] = {
     {"list", "List the supported architectures and named GPUs"},
     {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line"},
+    {"inspect", "Read kernels' resource usage from cubins, fat binaries, ELF files or ptxas/nvlink logs"},
+    {"check", "CI gate: check the kernels of build outputs against a policy file"},
 };
+
+/// The request fields `inspect` and `check` take from the command line; the
+/// others come from the input.
+constexpr std::string_view inspect_fields[] = {"threads", "dyn_smem", "carveout"};
 
 /// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
 std::string flag_name(std::string_view key) {
@@ -193,6 +202,34 @@ exit_status run_list(const options& opts, const occcalc::table& tables, std::ost
   return exit_status::ok;
 }
 
+exit_status run_inspect_or_check(options& opts, bool is_check, const std::vector<CLI::Option*>& request_options,
+                                 const occcalc::table& tables, std::istream& in, std::ostream& out,
+                                 std::ostream& err) {
+  const std::string_view name = is_check ? "check" : "inspect";
+  for (std::size_t i = 0; i < occcalc::request_fields.size(); ++i) {
+    const auto key = occcalc::request_fields[i].key;
+    if (request_options[i]->count() == 0 ||
+        std::find(std::begin(inspect_fields), std::end(inspect_fields), key) != std::end(inspect_fields)) {
+      continue;
+    }
+    throw occcalc::input_error(std::string(key), fmt::format("does not apply to {}: it comes from each kernel of "
+                                                             "the input",
+                                                             name));
+  }
+  if (!opts.min_occupancy.empty()) {
+    throw occcalc::input_error("min_occupancy", fmt::format("does not apply to {}; put a min_occupancy in a policy "
+                                                            "file for occcalc check",
+                                                            name));
+  }
+  if (opts.json && opts.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
+  auto& command = opts.inspect;
+  command.format = opts.json ? inspect_format::json : opts.csv ? inspect_format::csv : inspect_format::text;
+  command.overrides = {opts.request.threads, opts.request.dyn_smem, opts.request.carveout};
+  const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
+  return is_check ? run_check(tables, command, in, out, err, colour)
+                  : run_inspect(tables, command, in, out, err, colour);
+}
+
 /// "did you mean" for a mistyped subcommand or long flag.
 std::string suggest(const CLI::App& app, const std::vector<std::string>& extras) {
   if (extras.empty()) return {};
@@ -236,6 +273,19 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   list->add_option("what", opts.list_what, "archs, gpus or all (default)")
       ->check(CLI::IsMember({"archs", "gpus", "all"}));
   CLI::App* batch = app.add_subcommand(subcommands[1].name, subcommands[1].description);
+  CLI::App* inspect = app.add_subcommand(subcommands[2].name, subcommands[2].description);
+  CLI::App* check = app.add_subcommand(subcommands[3].name, subcommands[3].description);
+  check->add_option("--policy", opts.inspect.policy_file, "The policy file (JSON; see examples/)")->required();
+  for (CLI::App* sub : {inspect, check}) {
+    sub->add_option("inputs", opts.inspect.inputs,
+                    "Cubins, fat binaries, objects, executables, shared libraries, or ptxas/nvlink logs (- for "
+                    "stdin)")
+        ->required();
+    sub->add_option("--kernel", opts.inspect.kernel_pattern,
+                    "Only kernels whose demangled or mangled name matches this regular expression");
+    sub->add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0)");
+  }
+  inspect->add_flag("--csv", opts.csv, "Print CSV instead of a table");
 
   try {
     app.parse(argc, argv);
@@ -261,6 +311,7 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     const occcalc::table tables = load(opts);
     if (*list) return run_list(opts, tables, out);
     if (*batch) return run_batch(opts, tables, in, out);
+    if (*inspect || *check) return run_inspect_or_check(opts, check->parsed(), request_options, tables, in, out, err);
     return run_query(opts, tables, out, err);
   } catch (const occcalc::input_error& e) {
     err << "occcalc: error: " << error_line(e, true) << "\n";

@@ -91,11 +91,11 @@ nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
   return j;
 }
 
+void append_json_string(std::string& out, std::string_view text) { out += nlohmann::json(text).dump(); }
+
 namespace {
 
-void append_string(std::string& out, std::string_view text) {
-  out += nlohmann::json(text).dump();
-}
+void append_string(std::string& out, std::string_view text) { append_json_string(out, text); }
 
 void append_double(std::string& out, double value) {
   // Shortest round-trip digits, always with a fraction or exponent so the

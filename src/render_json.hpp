@@ -24,6 +24,9 @@ class result_writer {
   std::unordered_map<const void*, std::string> serialized_;
 };
 
+/// Appends `text` as a JSON string, quoted and escaped.
+void append_json_string(std::string& out, std::string_view text);
+
 /// The result object of one query, parsed (for pretty-printing).
 nlohmann::ordered_json result_json(const query& q);
 

@@ -75,6 +75,24 @@ class entry_reader {
     return integer(key, range);
   }
 
+  std::optional<double> optional_number(std::string_view key, double min, double max) {
+    if (!has(key)) return std::nullopt;
+    const auto& value = require(key);
+    if (!value.is_number()) fail(key, value.dump() + " is not a number");
+    const double n = value.get<double>();
+    if (!(n >= min && n <= max)) {
+      fail(key, value.dump() + " is outside [" + nlohmann::json(min).dump() + ", " + nlohmann::json(max).dump() + "]");
+    }
+    return n;
+  }
+
+  bool optional_boolean(std::string_view key) {
+    if (!has(key)) return false;
+    const auto& value = require(key);
+    if (!value.is_boolean()) fail(key, value.dump() + " is not true or false");
+    return value.get<bool>();
+  }
+
   std::string text(std::string_view key) {
     const auto& value = require(key);
     if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
@@ -216,6 +234,7 @@ inline void read_shared_memory_fields(entry_reader& reader, nvidia_arch& arch) {
       reader.optional_integer("shared_memory_per_block_optin_bytes", positive);
   arch.shared_memory_reserved_per_block_bytes =
       reader.integer("shared_memory_reserved_per_block_bytes", non_negative);
+  arch.binary_shared_section_includes_reserved = reader.optional_boolean("binary_shared_section_includes_reserved");
   arch.shared_memory_allocation_unit_bytes = reader.integer("shared_memory_allocation_unit_bytes", positive);
   arch.shared_memory_config_model =
       read_enum(reader, "shared_memory_config",

@@ -1,0 +1,218 @@
+#include "inspect/compiler_log.hpp"
+
+#include <charconv>
+#include <optional>
+#include <string>
+
+namespace occcalc::inspect {
+
+namespace {
+
+constexpr std::string_view ptxas_prefix = "ptxas info";
+constexpr std::string_view nvlink_prefix = "nvlink info";
+
+bool starts_with(std::string_view text, std::string_view prefix) noexcept {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+/// The message after `ptxas info    : `.
+std::string_view message_of(std::string_view line) noexcept {
+  const auto colon = line.find(':');
+  return colon == std::string_view::npos ? std::string_view{} : trim(line.substr(colon + 1));
+}
+
+/// The text between the first pair of single quotes.
+std::optional<std::string_view> quoted(std::string_view text, std::size_t from = 0) noexcept {
+  const auto open = text.find('\'', from);
+  if (open == std::string_view::npos) return std::nullopt;
+  const auto close = text.find('\'', open + 1);
+  if (close == std::string_view::npos) return std::nullopt;
+  return text.substr(open + 1, close - open - 1);
+}
+
+/// Removes a trailing `(target: sm_80)` and returns the target.
+std::string_view take_target(std::string_view& text) noexcept {
+  constexpr std::string_view marker = "(target: ";
+  const auto at = text.rfind(marker);
+  if (at == std::string_view::npos) return {};
+  const auto end = text.find(')', at);
+  const auto target = text.substr(at + marker.size(), end == std::string_view::npos ? end : end - at - marker.size());
+  text = trim(text.substr(0, at));
+  return trim(target);
+}
+
+class log_reader {
+ public:
+  explicit log_reader(const reserved_in_section_fn& reserved) : reserved_(reserved) {}
+
+  void line(std::string_view text, std::size_t number) {
+    number_ = number;
+    const auto line = trim(text);
+    if (starts_with(line, ptxas_prefix)) {
+      ptxas(message_of(line));
+    } else if (starts_with(line, nvlink_prefix)) {
+      nvlink(message_of(line));
+    } else if (line.find("bytes stack frame") != std::string_view::npos && properties_) {
+      figures(line, kernels_[*properties_], false);
+      properties_.reset();
+    }
+  }
+
+  std::vector<kernel_resources> take() { return std::move(kernels_); }
+
+ private:
+  void ptxas(std::string_view message) {
+    constexpr std::string_view entry = "Compiling entry function";
+    constexpr std::string_view properties = "Function properties for ";
+    constexpr std::string_view used = "Used ";
+    properties_.reset();
+    if (starts_with(message, entry)) {
+      const auto name = quoted(message);
+      if (!name) return;
+      kernel_resources k;
+      k.name = std::string(*name);
+      if (const auto arch = quoted(message, message.find(" for '"))) k.arch = std::string(*arch);
+      k.origin = "line " + std::to_string(number_);
+      kernels_.push_back(std::move(k));
+      current_ = kernels_.size() - 1;
+    } else if (starts_with(message, properties)) {
+      // A device function has properties but no "Compiling entry function".
+      const auto name = trim(message.substr(properties.size()));
+      if (current_ && kernels_[*current_].name == name) properties_ = current_;
+    } else if (starts_with(message, used) && current_) {
+      // ptxas leaves out "N bytes smem" when it is 0.
+      kernels_[*current_].static_shared_memory_bytes = 0;
+      figures(message, kernels_[*current_], false);
+      current_.reset();
+    }
+  }
+
+  void nvlink(std::string_view message) {
+    properties_.reset();
+    constexpr std::string_view properties = "Function properties for ";
+    constexpr std::string_view used = "used ";
+    auto rest = message;
+    const auto target = take_target(rest);
+    if (starts_with(rest, properties)) {
+      const auto name = quoted(rest);
+      if (!name) return;
+      kernel_resources k;
+      k.name = std::string(*name);
+      k.arch = std::string(target);
+      k.origin = "line " + std::to_string(number_);
+      kernels_.push_back(std::move(k));
+      current_ = kernels_.size() - 1;
+    } else if (starts_with(rest, used) && current_) {
+      auto& k = kernels_[*current_];
+      if (k.arch.empty()) k.arch = std::string(target);
+      figures(rest, k, true);
+      current_.reset();
+    }
+  }
+
+  /// Reads the comma-separated "N unit" items of a figures line.
+  void figures(std::string_view text, kernel_resources& k, bool shared_is_section) {
+    while (!text.empty()) {
+      const auto comma = text.find(',');
+      auto item = trim(text.substr(0, comma));
+      text = comma == std::string_view::npos ? std::string_view{} : text.substr(comma + 1);
+      for (const std::string_view verb : {"Used ", "used "}) {
+        if (starts_with(item, verb)) item.remove_prefix(verb.size());
+      }
+      const auto space = item.find(' ');
+      if (space == std::string_view::npos) continue;
+      const auto value = number(item.substr(0, space));
+      if (!value) continue;
+      const auto unit = trim(item.substr(space + 1));
+      if (unit == "registers") {
+        k.registers = value;
+      } else if (unit == "barriers") {
+        k.barriers = value;
+      } else if (unit == "bytes smem") {
+        k.static_shared_memory_bytes = shared_is_section ? without_reserved(*value, k) : value;
+      } else if (unit == "bytes stack frame") {
+        k.stack_frame_bytes = value;
+      } else if (unit == "bytes spill stores") {
+        k.spill_store_bytes = value;
+      } else if (unit == "bytes spill loads") {
+        k.spill_load_bytes = value;
+      } else if (unit == "bytes cumulative stack size" || unit == "stack") {
+        k.stack_size_bytes = value;
+      } else if (unit == "bytes lmem") {
+        k.local_memory_bytes = value;
+      }
+    }
+  }
+
+  std::optional<std::int64_t> without_reserved(std::int64_t section_bytes, const kernel_resources& k) const {
+    const auto reserved = reserved_(sm_number(k.arch));
+    if (!reserved) return std::nullopt;
+    // A kernel without static shared memory may have no section at all: 0.
+    return section_bytes >= *reserved ? section_bytes - *reserved : section_bytes;
+  }
+
+  std::optional<std::int64_t> number(std::string_view digits) const {
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+    if (end != digits.data() + digits.size()) return std::nullopt;
+    if (ec == std::errc::result_out_of_range || value < 0) {
+      throw format_error(fmt::format("line {}: the figure {} is out of range", number_, digits));
+    }
+    if (ec != std::errc()) return std::nullopt;
+    return value;
+  }
+
+  const reserved_in_section_fn& reserved_;
+  std::vector<kernel_resources> kernels_;
+  std::optional<std::size_t> current_;
+  /// The kernel a "bytes stack frame" line belongs to, if the previous line
+  /// announced one.
+  std::optional<std::size_t> properties_;
+  std::size_t number_ = 0;
+};
+
+}  // namespace
+
+bool is_compiler_log(std::string_view text) noexcept {
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto end = text.find('\n', at);
+    const auto line = trim(text.substr(at, end == std::string_view::npos ? end : end - at));
+    if (starts_with(line, ptxas_prefix) || starts_with(line, nvlink_prefix)) return true;
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+  }
+  return false;
+}
+
+std::vector<kernel_resources> read_compiler_log(std::string_view text,
+                                                const reserved_in_section_fn& reserved_in_section) {
+  log_reader reader(reserved_in_section);
+  std::size_t number = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const auto end = text.find('\n', at);
+    reader.line(text.substr(at, end == std::string_view::npos ? end : end - at), ++number);
+    if (end == std::string_view::npos) break;
+    at = end + 1;
+  }
+  return reader.take();
+}
+
+int sm_number(std::string_view arch) noexcept {
+  constexpr std::string_view prefix = "sm_";
+  if (!starts_with(arch, prefix)) return 0;
+  arch.remove_prefix(prefix.size());
+  int value = 0;
+  const auto [end, ec] = std::from_chars(arch.data(), arch.data() + arch.size(), value);
+  if (ec != std::errc() || end == arch.data()) return 0;
+  return value;
+}
+
+}  // namespace occcalc::inspect

@@ -1,0 +1,31 @@
+// Kernels' resource usage read from the text the CUDA compiler prints:
+// `nvcc -Xptxas -v` / `--resource-usage` (ptxas) and the device linker's
+// `nvlink --verbose` (`-rdc=true --resource-usage`).
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include "inspect/cubin.hpp"
+#include "inspect/kernel_resources.hpp"
+
+namespace occcalc::inspect {
+
+/// Whether `text` looks like ptxas or nvlink output (a line starting with
+/// `ptxas info` or `nvlink info`).
+bool is_compiler_log(std::string_view text) noexcept;
+
+/// Reads every kernel the log reports, in order. ptxas names kernels with
+/// "Compiling entry function"; its device functions are left out. nvlink
+/// reports every function it keeps, and its `smem` figure is the shared
+/// memory section, so the reserved bytes are taken out as for a cubin.
+/// Lines that are neither are ignored; a figure that does not fit in 64
+/// bits throws `format_error` naming the line.
+std::vector<kernel_resources> read_compiler_log(std::string_view text,
+                                                const reserved_in_section_fn& reserved_in_section);
+
+/// The SM number of an architecture name (`sm_90a` -> 90), or 0 if it is
+/// not one.
+int sm_number(std::string_view arch) noexcept;
+
+}  // namespace occcalc::inspect

@@ -1,0 +1,197 @@
+#include "inspect/cubin.hpp"
+
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "inspect/elf.hpp"
+
+namespace occcalc::inspect {
+
+namespace {
+
+/// `.nv.info` attribute codes (EIATTR_*), as public cubin readers and
+/// cuobjdump name them; see docs/cubin-format.md.
+enum class attribute : std::uint8_t {
+  max_threads = 0x05,
+  required_threads = 0x10,
+  frame_size = 0x11,
+  min_stack_size = 0x12,
+  max_register_count = 0x1b,
+  register_count = 0x2f,
+  cta_per_cluster = 0x3d,
+  num_barriers = 0x4c,
+};
+
+/// `.nv.info` record formats (EIFMT_*).
+enum class record_format : std::uint8_t { none = 1, byte_value = 2, half_value = 3, sized = 4 };
+
+/// STO_CUDA_ENTRY: the symbol is a kernel, not a device function.
+constexpr std::uint8_t symbol_other_entry = 0x10;
+/// ELF ABI version from which the SM moved to e_flags bits 8-15.
+constexpr std::uint8_t abi_version_sm_in_second_byte = 8;
+/// MAXREG_COUNT when no cap applies.
+constexpr std::int64_t no_register_cap = 255;
+/// Pre-CUDA-13 cubins: registers in `.text.<k>` sh_info bits 24-31 and
+/// barriers in sh_flags bits 20-24.
+constexpr unsigned text_info_register_shift = 24;
+constexpr unsigned text_flags_barrier_shift = 20;
+constexpr std::uint64_t text_flags_barrier_mask = 0x1f;
+
+struct record {
+  attribute code;
+  record_format format;
+  std::uint32_t value = 0;  // byte and half values
+  byte_view data;           // sized values
+};
+
+/// Calls `visit` for each record of a `.nv.info` section. Unknown
+/// attributes are passed on and skipped by the caller; an unknown format has
+/// no known length, so it ends the section with an error.
+template <typename Visit>
+void for_each_record(byte_view info, Visit&& visit) {
+  std::uint64_t at = 0;
+  while (at + 4 <= info.size()) {
+    const auto format = static_cast<record_format>(info.read<std::uint8_t>(at, "an .nv.info record"));
+    const auto code = static_cast<attribute>(info.read<std::uint8_t>(at + 1, "an .nv.info record"));
+    const auto half = info.read<std::uint16_t>(at + 2, "an .nv.info record");
+    switch (format) {
+      case record_format::none:
+        visit(record{code, format, 0, {}});
+        at += 4;
+        break;
+      case record_format::byte_value:
+      case record_format::half_value:
+        visit(record{code, format, format == record_format::byte_value ? half & 0xffu : half, {}});
+        at += 4;
+        break;
+      case record_format::sized:
+        visit(record{code, format, 0, info.sub(at + 4, half, "an .nv.info record's value")});
+        at += 4 + std::uint64_t{half};
+        break;
+      default:
+        throw format_error(fmt::format("corrupt .nv.info: unknown record format {} at offset {:#x}",
+                                       static_cast<unsigned>(format), at));
+    }
+  }
+}
+
+std::optional<dim3> read_dim3(const record& r) {
+  if (r.data.size() < 12) throw format_error("corrupt .nv.info: a block-dimension record is shorter than 12 bytes");
+  return dim3{r.data.read<std::uint32_t>(0, "x"), r.data.read<std::uint32_t>(4, "y"),
+              r.data.read<std::uint32_t>(8, "z")};
+}
+
+/// Module-wide per-function figures, keyed by symbol index.
+struct function_figures {
+  std::optional<std::int64_t> registers;
+  std::optional<std::int64_t> frame;
+  std::optional<std::int64_t> stack;
+};
+
+std::string arch_name(int sm) { return "sm_" + std::to_string(sm); }
+
+}  // namespace
+
+int cubin_sm(std::uint8_t abi_version, std::uint32_t flags) noexcept {
+  return static_cast<int>(abi_version >= abi_version_sm_in_second_byte ? (flags >> 8) & 0xffu : flags & 0xffu);
+}
+
+std::vector<kernel_resources> read_cubin(byte_view cubin, const reserved_in_section_fn& reserved_in_section) {
+  const elf_file file(cubin);
+  if (file.machine() != elf::machine_cuda) {
+    throw format_error(fmt::format("not a cubin: ELF machine {} is not EM_CUDA ({})", file.machine(),
+                                   elf::machine_cuda));
+  }
+  const int sm = cubin_sm(file.abi_version(), file.flags());
+  // Only a linked cubin's sections hold the reserved bytes: the linker adds
+  // them, so a relocatable (-rdc) cubin's sections are the kernel's own.
+  const std::optional<std::int64_t> reserved =
+      file.type() == elf::type_executable ? reserved_in_section(sm) : std::optional<std::int64_t>(0);
+
+  const elf_section* symtab = nullptr;
+  std::unordered_map<std::string_view, const elf_section*> kernel_sections;
+  for (const auto& s : file.sections()) {
+    if (s.type == elf::section_symtab && symtab == nullptr) symtab = &s;
+    if (s.name.rfind(".nv.info.", 0) == 0 || s.name.rfind(".nv.shared.", 0) == 0) kernel_sections[s.name] = &s;
+  }
+  if (symtab == nullptr) return {};  // nothing to name a kernel by
+  const auto symbols = file.symbols(*symtab);
+
+  std::unordered_map<std::uint32_t, function_figures> figures;
+  if (const elf_section* info = file.find_section(".nv.info")) {
+    for_each_record(file.contents(*info), [&](const record& r) {
+      if (r.format != record_format::sized || r.data.size() < 8) return;
+      const auto symbol = r.data.read<std::uint32_t>(0, "a symbol index");
+      const std::int64_t value = r.data.read<std::uint32_t>(4, "a value");
+      switch (r.code) {
+        case attribute::register_count: figures[symbol].registers = value; break;
+        case attribute::frame_size: figures[symbol].frame = value; break;
+        // MIN_STACK_SIZE is the stack with callees, in linked cubins; a
+        // relocatable cubin has MAX_STACK_SIZE (0x23) instead, which is not
+        // that figure (ptxas reports no cumulative stack for -rdc), so it
+        // is not read.
+        case attribute::min_stack_size: figures[symbol].stack = value; break;
+        default: break;
+      }
+    });
+  }
+
+  std::vector<kernel_resources> kernels;
+  for (std::size_t index = 0; index < symbols.size(); ++index) {
+    const auto& sym = symbols[index];
+    if (sym.type() != elf::symbol_type_func || sym.section_index == 0 || (sym.other & symbol_other_entry) == 0) {
+      continue;
+    }
+    kernel_resources k;
+    k.name = std::string(sym.name);
+    k.arch = arch_name(sm);
+    const elf_section& text = file.section(sym.section_index);
+    const auto found = figures.find(static_cast<std::uint32_t>(index));
+    const function_figures f = found == figures.end() ? function_figures{} : found->second;
+    k.registers = f.registers;
+    if (!k.registers && file.abi_version() < abi_version_sm_in_second_byte) {
+      k.registers = static_cast<std::int64_t>(text.info >> text_info_register_shift);
+    }
+    k.stack_frame_bytes = f.frame;
+    k.stack_size_bytes = f.stack;
+
+    std::string key = ".nv.shared." + k.name;
+    if (const auto s = kernel_sections.find(key); s == kernel_sections.end()) {
+      k.static_shared_memory_bytes = 0;
+    } else if (reserved) {
+      const auto section_bytes = static_cast<std::int64_t>(s->second->size);
+      if (section_bytes < *reserved) {
+        throw format_error(fmt::format("section {} holds {} bytes, fewer than the {} reserved bytes {} cubins "
+                                       "include",
+                                       key, section_bytes, *reserved, k.arch));
+      }
+      k.static_shared_memory_bytes = section_bytes - *reserved;
+    }
+
+    if (file.abi_version() < abi_version_sm_in_second_byte) {
+      k.barriers = static_cast<std::int64_t>((text.flags >> text_flags_barrier_shift) & text_flags_barrier_mask);
+    } else {
+      k.barriers = 0;  // CUDA 13 writes EIATTR_NUM_BARRIERS only when nonzero
+    }
+    key = ".nv.info." + k.name;
+    if (const auto s = kernel_sections.find(key); s != kernel_sections.end()) {
+      for_each_record(file.contents(*s->second), [&](const record& r) {
+        switch (r.code) {
+          case attribute::max_threads: k.max_threads = read_dim3(r); break;
+          case attribute::required_threads: k.required_threads = read_dim3(r); break;
+          case attribute::cta_per_cluster: k.cluster_dims = read_dim3(r); break;
+          case attribute::num_barriers: k.barriers = r.value; break;
+          case attribute::max_register_count:
+            if (r.value != no_register_cap) k.register_cap = r.value;
+            break;
+          default: break;
+        }
+      });
+    }
+    kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
+
+}  // namespace occcalc::inspect

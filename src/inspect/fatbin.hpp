@@ -1,0 +1,55 @@
+// CUDA fat binaries: the container nvcc puts cubins and PTX in, standalone
+// (`.fatbin`) or inside a host ELF's `.nv_fatbin` / `__nv_relfatbin` section.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "inspect/bytes.hpp"
+
+namespace occcalc::inspect {
+
+/// How an entry's payload is compressed.
+enum class compression { none, zstd, lz4 };
+
+std::string_view to_string(compression c) noexcept;
+
+/// One entry of a fat binary.
+struct fatbin_entry {
+  /// 1 PTX, 2 ELF (cubin); other kinds are skipped by the reader.
+  std::uint16_t kind = 0;
+  /// The SM or compute version (75, 90, 120).
+  std::uint32_t arch = 0;
+  compression compressed = compression::none;
+  /// The payload as stored (compressed or not).
+  byte_view payload;
+  /// The payload's size once decompressed.
+  std::uint64_t decompressed_bytes = 0;
+  /// Offset of the entry header from the start of the scanned region.
+  std::uint64_t offset = 0;
+};
+
+/// Entry kinds.
+inline constexpr std::uint16_t fatbin_kind_ptx = 1;
+inline constexpr std::uint16_t fatbin_kind_elf = 2;
+
+/// The most bytes one entry may decompress to: guards against decompression
+/// bombs. Real cubins are at most tens of MiB.
+inline constexpr std::uint64_t max_decompressed_entry_bytes = std::uint64_t{256} << 20;
+
+/// Whether `bytes` begins with a fat binary header.
+bool is_fatbin(byte_view bytes) noexcept;
+
+/// Every entry of every fat binary in `region`: one fat binary, or several
+/// back to back with padding between them (as in `.nv_fatbin`). Throws
+/// `format_error` on a header that lies outside the region.
+std::vector<fatbin_entry> fatbin_entries(byte_view region);
+
+/// The entry's payload, decompressed into `buffer` (reused between calls) if
+/// it is compressed; a view of the stored payload otherwise. Throws
+/// `format_error` when the data is corrupt or expands past its declared or
+/// the maximum size.
+byte_view entry_contents(const fatbin_entry& entry, std::vector<unsigned char>& buffer);
+
+}  // namespace occcalc::inspect

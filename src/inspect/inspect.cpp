@@ -1,0 +1,124 @@
+#include "inspect/inspect.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#include "inspect/compiler_log.hpp"
+#include "inspect/demangle.hpp"
+#include "inspect/elf.hpp"
+#include "inspect/fatbin.hpp"
+
+namespace occcalc::inspect {
+
+namespace {
+
+/// Host ELF sections that hold fat binaries: `.nv_fatbin` in objects,
+/// executables and libraries, `__nv_relfatbin` in `-rdc` objects
+/// (fatbinary_section.h).
+constexpr std::string_view fatbin_sections[] = {".nv_fatbin", "__nv_relfatbin"};
+
+constexpr std::string_view archive_magic = "!<arch>\n";
+
+std::vector<inspected_kernel> with_names(std::vector<kernel_resources> kernels, const std::string& origin) {
+  std::vector<inspected_kernel> out;
+  out.reserve(kernels.size());
+  for (auto& k : kernels) {
+    if (!origin.empty()) k.origin = k.origin.empty() ? origin : origin + ", " + k.origin;
+    std::string demangled = demangle(k.name);
+    out.push_back({std::move(k), std::move(demangled)});
+  }
+  return out;
+}
+
+/// A fat binary entry to read, and where it came from.
+struct work_item {
+  fatbin_entry entry;
+  std::string origin;
+};
+
+/// Reads the cubin entries, `options.workers` at a time, keeping their order.
+void read_entries(const std::vector<work_item>& items, const inspect_options& options, inspection& out) {
+  std::vector<std::vector<inspected_kernel>> results(items.size());
+  std::vector<std::exception_ptr> errors(items.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    std::vector<unsigned char> buffer;
+    for (std::size_t i = next++; i < items.size(); i = next++) {
+      try {
+        const auto& item = items[i];
+        const byte_view cubin = entry_contents(item.entry, buffer);
+        results[i] = with_names(read_cubin(cubin, options.reserved_in_section), item.origin);
+        if (options.done_with) options.done_with(item.entry.payload);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const unsigned workers = std::max(1u, std::min<unsigned>(options.workers, static_cast<unsigned>(items.size())));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < workers; ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (errors[i]) {
+      try {
+        std::rethrow_exception(errors[i]);
+      } catch (const format_error& e) {
+        throw format_error(items[i].origin + ": " + e.what());
+      }
+    }
+  }
+  for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
+}
+
+void add_entries(byte_view region, const std::string& where, std::vector<work_item>& items, inspection& out) {
+  std::size_t index = 0;
+  for (const auto& entry : fatbin_entries(region)) {
+    ++index;
+    if (entry.kind != fatbin_kind_elf) {
+      ++out.skipped_entries;
+      continue;
+    }
+    std::string origin = fmt::format("{}entry {} (sm_{}", where, index, entry.arch);
+    if (entry.compressed != compression::none) origin += fmt::format(", {}", to_string(entry.compressed));
+    items.push_back({entry, origin + ")"});
+  }
+}
+
+}  // namespace
+
+inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
+  inspection out;
+  std::vector<work_item> items;
+  if (is_elf(bytes)) {
+    const elf_file file(bytes);
+    if (file.machine() == elf::machine_cuda) {
+      out.kind = "cubin";
+      out.kernels = with_names(read_cubin(bytes, options.reserved_in_section), "");
+      return out;
+    }
+    out.kind = "host ELF";
+    for (const auto& section : file.sections()) {
+      for (const auto name : fatbin_sections) {
+        if (section.name == name) add_entries(file.contents(section), std::string(name) + " ", items, out);
+      }
+    }
+  } else if (is_fatbin(bytes)) {
+    out.kind = "fatbin";
+    add_entries(bytes, "", items, out);
+  } else if (bytes.as_text().substr(0, archive_magic.size()) == archive_magic) {
+    throw format_error("a static library (ar archive); extract its objects with 'ar x' and inspect those");
+  } else if (is_compiler_log(bytes.as_text())) {
+    out.kind = "compiler log";
+    out.kernels = with_names(read_compiler_log(bytes.as_text(), options.reserved_in_section), "");
+    return out;
+  } else {
+    throw format_error("not a cubin, fat binary, ELF file, or ptxas / nvlink output");
+  }
+  read_entries(items, options, out);
+  return out;
+}
+
+}  // namespace occcalc::inspect

@@ -1,0 +1,47 @@
+// Reads every kernel's resource usage from one input, whatever its kind:
+// cubin, fat binary, host ELF (object, executable, shared library) or
+// compiler log.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "inspect/bytes.hpp"
+#include "inspect/cubin.hpp"
+#include "inspect/kernel_resources.hpp"
+
+namespace occcalc::inspect {
+
+/// A kernel and its demangled name.
+struct inspected_kernel {
+  kernel_resources resources;
+  /// The demangled name (the symbol itself for C names).
+  std::string demangled;
+};
+
+/// What one input held.
+struct inspection {
+  /// What the input is: `cubin`, `fatbin`, `host ELF`, `compiler log`.
+  std::string kind;
+  std::vector<inspected_kernel> kernels;
+  /// Fat binary entries that are not cubins (PTX, LTO IR): not read.
+  std::size_t skipped_entries = 0;
+};
+
+/// How to read an input.
+struct inspect_options {
+  reserved_in_section_fn reserved_in_section;
+  /// Threads that decompress and read fat binary entries (at least 1).
+  unsigned workers = 1;
+  /// Called with each compressed payload once read, so a mapped file can
+  /// drop its pages; may be empty.
+  std::function<void(byte_view)> done_with;
+};
+
+/// Reads `bytes`. Kernels come in the order the input holds them. Throws
+/// `format_error` for an input that is none of the known kinds or is
+/// malformed.
+inspection inspect_bytes(byte_view bytes, const inspect_options& options);
+
+}  // namespace occcalc::inspect

@@ -1,0 +1,56 @@
+// What a build output says about one kernel on one architecture.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace occcalc::inspect {
+
+/// Block or cluster dimensions (x, y, z).
+using dim3 = std::array<std::int64_t, 3>;
+
+/// A kernel's resource usage as its binary or compiler log states it. Every
+/// figure is optional: each source holds a different subset (spills are only
+/// in logs; launch bounds only in binaries), and a missing figure is shown as
+/// unknown, never as 0.
+struct kernel_resources {
+  /// The kernel's symbol (mangled for C++).
+  std::string name;
+  /// The target as the source spells it: `sm_90`, `sm_90a`.
+  std::string arch;
+  /// Registers per thread (ptxas "Used N registers").
+  std::optional<std::int64_t> registers;
+  /// Static shared memory per block in bytes, as ptxas reports it: without
+  /// the bytes the driver reserves per block.
+  std::optional<std::int64_t> static_shared_memory_bytes;
+  /// The kernel's own stack frame per thread in bytes ("bytes stack frame").
+  std::optional<std::int64_t> stack_frame_bytes;
+  /// Stack per thread including callees in bytes ("cumulative stack size",
+  /// nvlink's "stack").
+  std::optional<std::int64_t> stack_size_bytes;
+  /// Local memory per thread in bytes (nvlink's "lmem").
+  std::optional<std::int64_t> local_memory_bytes;
+  /// Register spill stores and loads in bytes (compiler logs only).
+  std::optional<std::int64_t> spill_store_bytes;
+  std::optional<std::int64_t> spill_load_bytes;
+  /// Block barriers the kernel uses.
+  std::optional<std::int64_t> barriers;
+  /// `__launch_bounds__` maximum block size (`.maxntid`).
+  std::optional<dim3> max_threads;
+  /// Required block size (`.reqntid`).
+  std::optional<dim3> required_threads;
+  /// The register cap the compiler applied (`__maxnreg__`, `-maxrregcount`
+  /// or one derived from `__launch_bounds__` minimum blocks); empty when none.
+  std::optional<std::int64_t> register_cap;
+  /// `__cluster_dims__`.
+  std::optional<dim3> cluster_dims;
+  /// Where in the input the record came from, e.g. `fatbin entry 3 (zstd)`.
+  std::string origin;
+};
+
+/// The product of the dimensions.
+inline std::int64_t volume(const dim3& d) noexcept { return d[0] * d[1] * d[2]; }
+
+}  // namespace occcalc::inspect

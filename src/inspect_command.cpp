@@ -1,0 +1,182 @@
+#include "inspect_command.hpp"
+
+#include <iterator>
+#include <optional>
+#include <ostream>
+#include <regex>
+#include <sstream>
+#include <fstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "inspect/compiler_log.hpp"
+#include "inspect/mapped_file.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/parse.hpp"
+#include "policy.hpp"
+#include "render_inspect.hpp"
+#include "terminal.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+/// Which kernels to keep.
+class kernel_filter {
+ public:
+  explicit kernel_filter(const inspect_command& command) {
+    if (!command.kernel_pattern.empty()) {
+      try {
+        pattern_.emplace(command.kernel_pattern, std::regex::ECMAScript | std::regex::optimize);
+      } catch (const std::regex_error& e) {
+        throw occcalc::input_error("kernel", "'" + command.kernel_pattern +
+                                                 "' is not a valid regular expression: " + e.what());
+      }
+    }
+    if (!command.arch.empty()) {
+      const auto cc = occcalc::parse_compute_capability("arch", command.arch);
+      sm_ = cc.major * 10 + cc.minor;
+    }
+  }
+
+  bool keep(const inspect::inspected_kernel& k) const {
+    if (sm_ && inspect::sm_number(k.resources.arch) != *sm_) return false;
+    return !pattern_ || std::regex_search(k.demangled, *pattern_) || std::regex_search(k.resources.name, *pattern_);
+  }
+
+ private:
+  std::optional<std::regex> pattern_;
+  std::optional<int> sm_;
+};
+
+inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in) {
+  inspect::inspect_options options;
+  options.reserved_in_section = reserved_in_section(tables);
+  options.workers = std::max(1u, std::thread::hardware_concurrency());
+  try {
+    if (path == "-") {
+      const std::string text(std::istreambuf_iterator<char>(in), {});
+      return inspect::inspect_bytes({reinterpret_cast<const unsigned char*>(text.data()), text.size()}, options);
+    }
+    const inspect::mapped_file file(path);
+    options.done_with = [&file](inspect::byte_view used) { file.release(used); };
+    return inspect::inspect_bytes(file.bytes(), options);
+  } catch (const inspect::format_error& e) {
+    throw occcalc::error(fmt::format("{}: {}", path == "-" ? "standard input" : path, e.what()));
+  }
+}
+
+/// Reads every input and reports the kernels that pass the filter, each at
+/// the block size `threads_for` gives.
+template <typename Threads>
+std::vector<input_report> read_inputs(const occcalc::table& tables, const inspect_command& command,
+                                      std::istream& in, Threads&& threads_for) {
+  const kernel_filter filter(command);
+  validate_overrides(command.overrides);
+  std::vector<input_report> reports;
+  for (const auto& path : command.inputs) {
+    auto inspected = read_input(tables, path, in);
+    input_report report{path, inspected.kind, inspected.skipped_entries, {}};
+    for (auto& k : inspected.kernels) {
+      if (!filter.keep(k)) continue;
+      auto [overrides, from] = threads_for(k);
+      report.kernels.push_back(report_kernel(tables, path, std::move(k), overrides, from));
+    }
+    reports.push_back(std::move(report));
+  }
+  return reports;
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  std::ostringstream buffer;
+  if (!file || !(buffer << file.rdbuf())) throw occcalc::error(fmt::format("{}: cannot read the policy file", path));
+  return buffer.str();
+}
+
+}  // namespace
+
+exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                        std::ostream& out, std::ostream& err, bool colour) {
+  const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel&) {
+    return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
+  });
+  switch (command.format) {
+    case inspect_format::json: render_inspect_json(out, reports); break;
+    case inspect_format::csv: render_inspect_csv(out, reports); break;
+    case inspect_format::text: render_inspect_text(out, reports, colour); break;
+  }
+  for (const auto& r : reports) {
+    if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {
+      err << fmt::format("occcalc: note: {}: no CUDA kernels found\n", r.file);
+    }
+  }
+  return exit_status::ok;
+}
+
+exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                      std::ostream& out, std::ostream& err, bool colour) {
+  const policy p = parse_policy(command.policy_file, read_text_file(command.policy_file));
+  const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel& k) {
+    const auto applied = limits_for(p, k);
+    launch_overrides o = command.overrides;
+    if (applied.limits.threads) o.threads = std::to_string(*applied.limits.threads);
+    return std::pair<launch_overrides, std::string>{o, "policy"};
+  });
+  std::vector<violation> violations;
+  std::size_t checked = 0;
+  for (const auto& r : reports) {
+    if (r.kernels.empty()) {
+      throw occcalc::error(fmt::format("{}: no CUDA kernels {}to check", r.file,
+                                       command.kernel_pattern.empty() && command.arch.empty() ? "" : "left "));
+    }
+    for (const auto& k : r.kernels) {
+      check_kernel(p, limits_for(p, k.kernel), k, violations);
+      ++checked;
+    }
+  }
+  const auto failed = static_cast<std::size_t>(
+      std::count_if(violations.begin(), violations.end(), [](const violation& v) { return !v.allowed_by; }));
+  if (command.format == inspect_format::json) {
+    nlohmann::ordered_json j;
+    j["passed"] = failed == 0;
+    j["kernels_checked"] = checked;
+    j["violations"] = nlohmann::ordered_json::array();
+    for (const auto& v : violations) {
+      nlohmann::ordered_json item;
+      item["file"] = v.kernel->file;
+      item["kernel"] = v.kernel->kernel.resources.name;
+      item["name"] = v.kernel->kernel.demangled;
+      item["arch"] = v.kernel->kernel.resources.arch;
+      item["check"] = v.check;
+      item["message"] = v.message;
+      item["rule"] = v.rule;
+      item["allowed"] = v.allowed_by != nullptr;
+      item["allowed_by"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->label) : nlohmann::ordered_json();
+      item["reason"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->reason) : nlohmann::ordered_json();
+      j["violations"].push_back(std::move(item));
+    }
+    out << j.dump(2) << "\n";
+  } else {
+    for (const auto& v : violations) {
+      const auto& k = v.kernel->kernel;
+      std::string line = fmt::format("{} {} {} {}: {} [{}]", v.allowed_by ? paint("allowed", style::dim, colour)
+                                                                           : paint("FAIL", style::bad, colour),
+                                     v.kernel->file, k.resources.arch, k.demangled, v.message, v.rule);
+      if (v.allowed_by) line += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
+      out << line << "\n";
+    }
+    const std::size_t allowed = violations.size() - failed;
+    out << paint(fmt::format("{}: {} kernel{} checked, {} violation{}{}", failed == 0 ? "passed" : "failed", checked,
+                             checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s",
+                             allowed > 0 ? fmt::format(", {} allowed", allowed) : ""),
+                 failed == 0 ? style::good : style::bad, colour)
+        << "\n";
+  }
+  (void)err;
+  return failed == 0 ? exit_status::ok : exit_status::gate_failed;
+}
+
+}  // namespace occcalc::cli

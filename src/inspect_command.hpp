@@ -1,0 +1,43 @@
+// `occcalc inspect` and `occcalc check`: kernels read from build outputs,
+// printed or judged against a policy.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "kernel_report.hpp"
+#include "occcalc/arch.hpp"
+
+namespace occcalc::cli {
+
+/// Output formats of `inspect`.
+enum class inspect_format { text, json, csv };
+
+/// What `inspect` and `check` were asked.
+struct inspect_command {
+  /// Files to read; `-` is standard input (a compiler log).
+  std::vector<std::string> inputs;
+  /// Keep kernels whose demangled or mangled name matches (ECMAScript).
+  std::string kernel_pattern;
+  /// Keep kernels for this architecture (`sm_90`, `9.0`).
+  std::string arch;
+  inspect_format format = inspect_format::text;
+  launch_overrides overrides;
+  /// `check`: the policy file.
+  std::string policy_file;
+};
+
+/// Prints every kernel of every input. Throws `occcalc::error` for an
+/// unreadable input or a bad option.
+exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                        std::ostream& out, std::ostream& err, bool colour);
+
+/// Checks every kernel of every input against the policy: ok when all pass,
+/// gate_failed on any violation not allowed. Throws `occcalc::error` for a
+/// bad policy, an unreadable input or an input without kernels.
+exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                      std::ostream& out, std::ostream& err, bool colour);
+
+}  // namespace occcalc::cli

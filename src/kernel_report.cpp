@@ -1,0 +1,79 @@
+#include "kernel_report.hpp"
+
+#include <fmt/format.h>
+
+#include "inspect/compiler_log.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/lookup.hpp"
+#include "occcalc/parse.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+const occcalc::nvidia_arch* arch_of(const occcalc::table& tables, int sm) {
+  return occcalc::find_arch_by_id(tables, "sm_" + std::to_string(sm));
+}
+
+}  // namespace
+
+inspect::reserved_in_section_fn reserved_in_section(const occcalc::table& tables) {
+  return [&tables](int sm) -> std::optional<std::int64_t> {
+    const auto* arch = arch_of(tables, sm);
+    if (arch == nullptr) return std::nullopt;
+    return arch->binary_shared_section_includes_reserved ? arch->shared_memory_reserved_per_block_bytes : 0;
+  };
+}
+
+void validate_overrides(const launch_overrides& overrides) {
+  if (overrides.threads) occcalc::parse_count("threads", *overrides.threads, {1, occcalc::max_request_value});
+  if (overrides.dyn_smem) occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
+  if (overrides.carveout) occcalc::parse_carveout("carveout", *overrides.carveout);
+}
+
+kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
+                            const launch_overrides& overrides, const std::string& threads_from) {
+  kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, std::nullopt, {}};
+  const auto& k = r.kernel.resources;
+  if (overrides.threads) {
+    r.block_size = occcalc::parse_count("threads", *overrides.threads, {1, occcalc::max_request_value});
+    r.block_size_from = threads_from;
+  } else if (k.required_threads) {
+    r.block_size = inspect::volume(*k.required_threads);
+    r.block_size_from = "required";
+  } else if (k.max_threads) {
+    r.block_size = inspect::volume(*k.max_threads);
+    r.block_size_from = "launch bounds";
+  }
+
+  const int sm = inspect::sm_number(k.arch);
+  const occcalc::nvidia_arch* arch = sm == 0 ? nullptr : arch_of(tables, sm);
+  if (arch == nullptr) {
+    r.unavailable = k.arch.empty() ? "the log does not name the architecture"
+                                   : fmt::format("{} is not in the architecture table", k.arch);
+  } else if (!r.block_size) {
+    r.unavailable = "no block size known: give --threads (the kernel declares no launch bounds)";
+  } else if (!k.registers) {
+    r.unavailable = "the input does not record the register count";
+  } else if (!k.static_shared_memory_bytes) {
+    r.unavailable = "the input does not record the static shared memory";
+  }
+  if (!r.unavailable.empty()) return r;
+
+  occcalc::request req;
+  req.cc = arch->id;
+  req.threads = std::to_string(*r.block_size);
+  req.regs = std::to_string(*k.registers);
+  req.smem = std::to_string(*k.static_shared_memory_bytes);
+  req.dyn_smem = overrides.dyn_smem;
+  req.carveout = overrides.carveout;
+  req.barriers = std::to_string(k.barriers.value_or(1));
+  try {
+    r.occupancy = evaluate(tables, req);
+  } catch (const occcalc::input_error& e) {
+    r.unavailable = fmt::format("{}: {}", e.field(), e.what());
+  }
+  return r;
+}
+
+}  // namespace occcalc::cli

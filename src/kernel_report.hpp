@@ -1,0 +1,53 @@
+// A kernel read from a build output, with its occupancy: what `inspect`
+// prints and `check` judges.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inspect/inspect.hpp"
+#include "occcalc/arch.hpp"
+#include "occcalc/request.hpp"
+#include "query.hpp"
+
+namespace occcalc::cli {
+
+/// Launch figures the user gives for every kernel (the binary cannot know
+/// them): each as typed, empty when not given.
+struct launch_overrides {
+  std::optional<std::string> threads;
+  std::optional<std::string> dyn_smem;
+  std::optional<std::string> carveout;
+};
+
+/// One kernel of one input, and its occupancy if it can be computed.
+struct kernel_report {
+  /// The input file as given (`-` for standard input).
+  std::string file;
+  inspect::inspected_kernel kernel;
+  /// The block size occupancy was computed at, and where it came from:
+  /// `--threads`, `policy`, `required` (`.reqntid`) or `launch bounds`
+  /// (`.maxntid`).
+  std::optional<std::int64_t> block_size;
+  std::string block_size_from;
+  /// The calculator's result; empty when it cannot be computed, with the
+  /// reason in `unavailable`.
+  std::optional<query> occupancy;
+  std::string unavailable;
+};
+
+/// The reserved bytes the compiler puts in each kernel's shared memory
+/// section for an SM version, from the table.
+inspect::reserved_in_section_fn reserved_in_section(const occcalc::table& tables);
+
+/// Checks the launch overrides once, before any kernel is read, so a bad
+/// value is one error rather than one per kernel. Throws `input_error`.
+void validate_overrides(const launch_overrides& overrides);
+
+/// Computes the occupancy of `kernel` at the block size `threads` (if given),
+/// else its required block size, else its launch bounds' maximum.
+kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
+                            const launch_overrides& overrides, const std::string& threads_from = "--threads");
+
+}  // namespace occcalc::cli

@@ -1,0 +1,199 @@
+#include "policy.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "inspect/compiler_log.hpp"
+#include "occcalc/arch_table.hpp"
+#include "occcalc/parse.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+using occcalc::detail::entry_reader;
+
+constexpr std::int64_t policy_version = 1;
+constexpr double percent_max = 100.0;
+
+std::regex compile(entry_reader& reader, const std::string& pattern) {
+  try {
+    return std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
+  } catch (const std::regex_error& e) {
+    reader.fail("kernel", "'" + pattern + "' is not a valid regular expression: " + e.what());
+  }
+}
+
+std::optional<int> read_arch_filter(entry_reader& reader) {
+  const std::string text = reader.optional_text("arch");
+  if (text.empty()) return std::nullopt;
+  try {
+    const auto cc = occcalc::parse_compute_capability("arch", text);
+    return cc.major * 10 + cc.minor;
+  } catch (const occcalc::input_error& e) {
+    reader.fail("arch", e.what());
+  }
+}
+
+policy_limits read_limits(entry_reader& reader) {
+  policy_limits l;
+  l.threads = reader.optional_integer("threads", {1, occcalc::max_request_value});
+  l.min_occupancy_percent = reader.optional_number("min_occupancy", 0.0, percent_max);
+  l.max_registers = reader.optional_integer("max_registers", {0, occcalc::max_request_registers});
+  l.max_stack_bytes = reader.optional_integer("max_stack_bytes", {0, occcalc::max_request_value});
+  if (reader.has("no_spills")) l.no_spills = reader.optional_boolean("no_spills");
+  return l;
+}
+
+bool matches(const std::regex& pattern, const std::optional<int>& arch_sm, const inspect::inspected_kernel& k) {
+  if (arch_sm && inspect::sm_number(k.resources.arch) != *arch_sm) return false;
+  return std::regex_search(k.demangled, pattern) || std::regex_search(k.resources.name, pattern);
+}
+
+template <typename T>
+void take(std::optional<T>& into, std::string& from, const std::optional<T>& value, const std::string& label) {
+  if (!value) return;
+  into = value;
+  from = label;
+}
+
+}  // namespace
+
+policy parse_policy(const std::string& origin, const std::string& json) {
+  const nlohmann::json parsed = occcalc::detail::parse_strict({origin, json});
+  entry_reader top(parsed, origin);
+  const auto version = top.integer("version", {policy_version, policy_version});
+  (void)version;
+  policy p;
+  if (top.has("defaults")) {
+    entry_reader reader(top.object("defaults"), origin + ": defaults");
+    p.defaults = read_limits(reader);
+    reader.finish();
+  }
+  if (top.has("rules")) {
+    const auto& items = top.array("rules");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      entry_reader reader(items[i], fmt::format("{}: rules[{}]", origin, i));
+      policy_rule rule;
+      rule.kernel_pattern = reader.text("kernel");
+      rule.kernel = compile(reader, rule.kernel_pattern);
+      rule.arch_sm = read_arch_filter(reader);
+      rule.limits = read_limits(reader);
+      rule.label = fmt::format("rules[{}] ({})", i, rule.kernel_pattern);
+      reader.finish();
+      p.rules.push_back(std::move(rule));
+    }
+  }
+  if (top.has("allow")) {
+    const auto& items = top.array("allow");
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      entry_reader reader(items[i], fmt::format("{}: allow[{}]", origin, i));
+      policy_allowance a;
+      a.kernel_pattern = reader.text("kernel");
+      a.kernel = compile(reader, a.kernel_pattern);
+      a.arch_sm = read_arch_filter(reader);
+      a.check = reader.optional_text("check");
+      if (!a.check.empty() &&
+          std::find(std::begin(policy_checks), std::end(policy_checks), a.check) == std::end(policy_checks)) {
+        reader.fail("check", "'" + a.check + "' is not one of occupancy, registers, stack, spills");
+      }
+      a.reason = reader.text("reason");
+      a.label = fmt::format("allow[{}] ({})", i, a.kernel_pattern);
+      reader.finish();
+      p.allow.push_back(std::move(a));
+    }
+  }
+  top.finish();
+  return p;
+}
+
+applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kernel) {
+  applied_limits a;
+  const std::string defaults = "defaults";
+  const auto apply = [&](const policy_limits& l, const std::string& label) {
+    take(a.limits.threads, a.threads_rule, l.threads, label);
+    take(a.limits.min_occupancy_percent, a.occupancy_rule, l.min_occupancy_percent, label);
+    take(a.limits.max_registers, a.registers_rule, l.max_registers, label);
+    take(a.limits.max_stack_bytes, a.stack_rule, l.max_stack_bytes, label);
+    take(a.limits.no_spills, a.spills_rule, l.no_spills, label);
+  };
+  apply(p.defaults, defaults);
+  for (const auto& rule : p.rules) {
+    if (matches(rule.kernel, rule.arch_sm, kernel)) apply(rule.limits, rule.label);
+  }
+  return a;
+}
+
+void check_kernel(const policy& p, const applied_limits& applied, const kernel_report& report,
+                  std::vector<violation>& out) {
+  const auto& k = report.kernel.resources;
+  const auto& l = applied.limits;
+  const auto add = [&](std::string_view check, std::string message, const std::string& rule) {
+    violation v{&report, std::string(check), std::move(message), rule, nullptr};
+    for (const auto& a : p.allow) {
+      if ((a.check.empty() || a.check == check) && matches(a.kernel, a.arch_sm, report.kernel)) {
+        v.allowed_by = &a;
+        break;
+      }
+    }
+    out.push_back(std::move(v));
+  };
+  if (l.min_occupancy_percent) {
+    if (!report.occupancy) {
+      add("occupancy", "occupancy unknown: " + report.unavailable, applied.occupancy_rule);
+    } else if (const double percent = report.occupancy->result.occupancy() * percent_max;
+               percent < *l.min_occupancy_percent) {
+      add("occupancy",
+          fmt::format("occupancy {:.1f}% at {} threads is below {}% (limited by {})", percent, *report.block_size,
+                      *l.min_occupancy_percent,
+                      [&] {
+                        std::string names;
+                        for (const auto r : occcalc::nvidia_resources) {
+                          if (!report.occupancy->result.limiters.contains(r)) continue;
+                          names += (names.empty() ? "" : ", ") + std::string(occcalc::to_string(r));
+                        }
+                        return names;
+                      }()),
+          applied.occupancy_rule);
+    }
+  }
+  if (l.max_registers) {
+    if (!k.registers) {
+      add("registers", "register count unknown", applied.registers_rule);
+    } else if (*k.registers > *l.max_registers) {
+      add("registers", fmt::format("{} registers per thread exceeds {}", *k.registers, *l.max_registers),
+          applied.registers_rule);
+    }
+  }
+  const auto stack = k.stack_size_bytes ? k.stack_size_bytes : k.stack_frame_bytes;
+  if (l.max_stack_bytes) {
+    if (!stack) {
+      add("stack", "stack size unknown", applied.stack_rule);
+    } else if (*stack > *l.max_stack_bytes) {
+      add("stack", fmt::format("{} bytes of stack per thread exceeds {}", *stack, *l.max_stack_bytes),
+          applied.stack_rule);
+    }
+  }
+  if (l.no_spills && *l.no_spills) {
+    if (k.spill_store_bytes || k.spill_load_bytes) {
+      const auto stores = k.spill_store_bytes.value_or(0);
+      const auto loads = k.spill_load_bytes.value_or(0);
+      if (stores + loads > 0) {
+        add("spills", fmt::format("spills: {} bytes stored, {} bytes loaded", stores, loads), applied.spills_rule);
+      }
+    } else if (!k.stack_frame_bytes && !stack) {
+      add("spills", "spills unknown: the input records neither spills nor a stack frame", applied.spills_rule);
+    } else if (k.stack_frame_bytes.value_or(*stack) > 0) {
+      // Spills live in the stack frame; a binary records the frame but not
+      // how much of it is spills, so a frame may hide them.
+      add("spills",
+          fmt::format("may spill: {}-byte stack frame, and a binary does not record spills (check the ptxas log, "
+                      "or allow it)",
+                      k.stack_frame_bytes.value_or(*stack)),
+          applied.spills_rule);
+    }
+  }
+}
+
+}  // namespace occcalc::cli

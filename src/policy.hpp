@@ -1,0 +1,92 @@
+// The CI gate's policy file and its verdict on inspected kernels.
+#pragma once
+
+#include <optional>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include "kernel_report.hpp"
+#include "occcalc/arch.hpp"
+
+namespace occcalc::cli {
+
+/// Limits a kernel must meet; every one optional. A rule sets some of them.
+struct policy_limits {
+  /// Block size the occupancy is computed at.
+  std::optional<std::int64_t> threads;
+  /// Lowest occupancy allowed, in percent.
+  std::optional<double> min_occupancy_percent;
+  /// Most registers per thread allowed.
+  std::optional<std::int64_t> max_registers;
+  /// Most stack per thread allowed, in bytes.
+  std::optional<std::int64_t> max_stack_bytes;
+  /// Whether any register spill is a violation.
+  std::optional<bool> no_spills;
+};
+
+/// A rule: limits for the kernels whose name (demangled or mangled) matches
+/// `kernel`, on the architecture `arch` if given.
+struct policy_rule {
+  std::string kernel_pattern;
+  std::regex kernel;
+  std::optional<int> arch_sm;
+  policy_limits limits;
+  /// `rules[2] (gemm)`: how messages name it.
+  std::string label;
+};
+
+/// A known violation that does not fail the gate, with its reason.
+struct policy_allowance {
+  std::string kernel_pattern;
+  std::regex kernel;
+  std::optional<int> arch_sm;
+  /// The check it excuses (`occupancy`, `registers`, `stack`, `spills`);
+  /// empty for all of them.
+  std::string check;
+  std::string reason;
+  std::string label;
+};
+
+/// A parsed policy file.
+struct policy {
+  policy_limits defaults;
+  std::vector<policy_rule> rules;
+  std::vector<policy_allowance> allow;
+};
+
+/// The checks a policy can make, as violations name them.
+inline constexpr std::string_view policy_checks[] = {"occupancy", "registers", "stack", "spills"};
+
+/// Parses a policy file's text. Throws `occcalc::table_error` naming the
+/// file, the entry and the field for anything malformed or unknown.
+policy parse_policy(const std::string& origin, const std::string& json);
+
+/// A kernel that breaks a limit.
+struct violation {
+  const kernel_report* kernel = nullptr;
+  /// One of `policy_checks`.
+  std::string check;
+  /// What was found and what was required, e.g. `occupancy 25.0% at 256
+  /// threads is below 50%`.
+  std::string message;
+  /// Where the limit came from: `defaults` or a rule's label.
+  std::string rule;
+  /// The allowance that excuses it, or null.
+  const policy_allowance* allowed_by = nullptr;
+};
+
+/// The limits that apply to a kernel: the defaults, overridden field by
+/// field by each matching rule in file order; and where each came from.
+struct applied_limits {
+  policy_limits limits;
+  std::string threads_rule, occupancy_rule, registers_rule, stack_rule, spills_rule;
+};
+applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kernel);
+
+/// Checks one kernel report (its occupancy computed at the policy's block
+/// size) against `limits`; appends its violations.
+void check_kernel(const policy& p, const applied_limits& limits, const kernel_report& report,
+                  std::vector<violation>& out);
+
+}  // namespace occcalc::cli

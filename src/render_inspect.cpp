@@ -1,0 +1,204 @@
+#include "render_inspect.hpp"
+
+#include <map>
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "occcalc/occupancy.hpp"
+#include "render_json.hpp"
+#include "terminal.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+using inspect::dim3;
+
+std::string optional_text(const std::optional<std::int64_t>& value) {
+  return value ? std::to_string(*value) : std::string("?");
+}
+
+std::string spill_text(const inspect::kernel_resources& k) {
+  if (!k.spill_store_bytes && !k.spill_load_bytes) return "?";
+  return std::to_string(k.spill_store_bytes.value_or(0) + k.spill_load_bytes.value_or(0));
+}
+
+std::string limiters_text(const kernel_report& r) {
+  if (!r.occupancy) return "-";
+  std::string text;
+  for (const auto res : occcalc::nvidia_resources) {
+    if (!r.occupancy->result.limiters.contains(res)) continue;
+    if (!text.empty()) text += '+';
+    text += occcalc::to_string(res);
+  }
+  return text;
+}
+
+std::string block_text(const kernel_report& r) {
+  if (!r.block_size) return "?";
+  if (r.block_size_from == "launch bounds") return fmt::format("{} (bounds)", *r.block_size);
+  if (r.block_size_from == "required") return fmt::format("{} (reqntid)", *r.block_size);
+  return std::to_string(*r.block_size);
+}
+
+void append_optional(std::string& out, const std::optional<std::int64_t>& value) {
+  out += value ? std::to_string(*value) : "null";
+}
+
+void append_dim3(std::string& out, const std::optional<dim3>& d) {
+  if (!d) {
+    out += "null";
+    return;
+  }
+  out += fmt::format("[{},{},{}]", (*d)[0], (*d)[1], (*d)[2]);
+}
+
+void key(std::string& out, std::string_view name) {
+  if (out.back() != '{') out += ',';
+  out += '"';
+  out += name;
+  out += "\":";
+}
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+std::string csv_optional(const std::optional<std::int64_t>& value) {
+  return value ? std::to_string(*value) : std::string();
+}
+
+std::string csv_dim3(const std::optional<dim3>& d) { return d ? dim3_text(*d) : std::string(); }
+
+}  // namespace
+
+std::string dim3_text(const dim3& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
+
+std::string occupancy_text(const kernel_report& r) {
+  return r.occupancy ? fmt::format("{:.1f}%", r.occupancy->result.occupancy() * 100.0) : std::string("-");
+}
+
+void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour) {
+  std::string text;
+  for (const auto& input : inputs) {
+    std::string heading = fmt::format("{} ({}): {} kernel{}", input.file, input.kind, input.kernels.size(),
+                                      input.kernels.size() == 1 ? "" : "s");
+    if (input.skipped_entries > 0) heading += fmt::format("; {} PTX or other non-cubin entries not read",
+                                                          input.skipped_entries);
+    text += paint(heading, style::bold, colour) + "\n";
+    if (input.kernels.empty()) continue;
+    text += paint(fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}", "arch",
+                              "regs", "cap", "smem B", "frame", "spill", "bar", "block", "blk/SM", "occupancy",
+                              "limited by", "kernel"),
+                  style::dim, colour) +
+            "\n";
+    std::map<std::string, std::size_t> unavailable;
+    for (const auto& r : input.kernels) {
+      const auto& k = r.kernel.resources;
+      const std::string blocks = r.occupancy ? std::to_string(r.occupancy->result.blocks_per_sm) : "-";
+      text += fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}\n", k.arch,
+                          optional_text(k.registers), k.register_cap ? std::to_string(*k.register_cap) : "-",
+                          optional_text(k.static_shared_memory_bytes), optional_text(k.stack_frame_bytes),
+                          spill_text(k), optional_text(k.barriers), block_text(r), blocks, occupancy_text(r),
+                          limiters_text(r), r.kernel.demangled);
+      if (!r.occupancy) ++unavailable[r.unavailable];
+    }
+    for (const auto& [reason, count] : unavailable) {
+      text += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s", reason),
+                    style::warn, colour) +
+              "\n";
+    }
+  }
+  out << text;
+}
+
+void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs) {
+  result_writer writer;
+  std::string text = "[";
+  bool first = true;
+  for (const auto& input : inputs) {
+    for (const auto& r : input.kernels) {
+      const auto& k = r.kernel.resources;
+      text += first ? "\n" : ",\n";
+      first = false;
+      text += '{';
+      key(text, "file");
+      append_json_string(text, r.file);
+      key(text, "origin");
+      append_json_string(text, k.origin);
+      key(text, "kernel");
+      append_json_string(text, k.name);
+      key(text, "name");
+      append_json_string(text, r.kernel.demangled);
+      key(text, "arch");
+      append_json_string(text, k.arch);
+      for (const auto& [name, value] :
+           {std::pair<std::string_view, const std::optional<std::int64_t>&>{"registers", k.registers},
+            {"register_cap", k.register_cap},
+            {"static_smem_bytes", k.static_shared_memory_bytes},
+            {"stack_frame_bytes", k.stack_frame_bytes},
+            {"stack_size_bytes", k.stack_size_bytes},
+            {"local_memory_bytes", k.local_memory_bytes},
+            {"spill_store_bytes", k.spill_store_bytes},
+            {"spill_load_bytes", k.spill_load_bytes},
+            {"barriers", k.barriers}}) {
+        key(text, name);
+        append_optional(text, value);
+      }
+      key(text, "max_threads");
+      append_dim3(text, k.max_threads);
+      key(text, "required_threads");
+      append_dim3(text, k.required_threads);
+      key(text, "cluster_dims");
+      append_dim3(text, k.cluster_dims);
+      key(text, "block_size");
+      append_optional(text, r.block_size);
+      key(text, "block_size_from");
+      if (r.block_size) append_json_string(text, r.block_size_from);
+      else text += "null";
+      key(text, "occupancy");
+      if (r.occupancy) writer.append(text, *r.occupancy);
+      else text += "null";
+      key(text, "occupancy_unavailable");
+      if (r.occupancy) text += "null";
+      else append_json_string(text, r.unavailable);
+      text += '}';
+    }
+  }
+  text += first ? "]\n" : "\n]\n";
+  out << text;
+}
+
+void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inputs) {
+  std::string text =
+      "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
+      "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
+      "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable\n";
+  for (const auto& input : inputs) {
+    for (const auto& r : input.kernels) {
+      const auto& k = r.kernel.resources;
+      const auto* result = r.occupancy ? &r.occupancy->result : nullptr;
+      text += fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.file),
+          csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
+          csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
+          csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
+          csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
+          csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims),
+          csv_optional(r.block_size), r.block_size ? csv_field(r.block_size_from) : "",
+          result ? std::to_string(result->blocks_per_sm) : "", result ? std::to_string(result->active_warps_per_sm) : "",
+          result ? fmt::format("{}", result->occupancy()) : "", csv_field(result ? limiters_text(r) : ""),
+          csv_field(r.unavailable));
+    }
+  }
+  out << text;
+}
+
+}  // namespace occcalc::cli

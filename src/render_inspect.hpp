@@ -1,0 +1,37 @@
+// Output of `occcalc inspect`: a table, JSON (an array of per-kernel
+// records) or CSV.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "kernel_report.hpp"
+
+namespace occcalc::cli {
+
+/// One input's kernels, as read and reported.
+struct input_report {
+  std::string file;
+  std::string kind;
+  std::size_t skipped_entries = 0;
+  std::vector<kernel_report> kernels;
+};
+
+/// The table: one row per kernel, grouped by input, then why some kernels
+/// have no occupancy.
+void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour);
+
+/// A JSON array with one object per kernel (schema/inspect.schema.json).
+void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs);
+
+/// CSV with a header row, one row per kernel (RFC 4180 quoting).
+void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inputs);
+
+/// `256x1x1`.
+std::string dim3_text(const inspect::dim3& d);
+
+/// `62.5%`, or `-` without a result.
+std::string occupancy_text(const kernel_report& r);
+
+}  // namespace occcalc::cli
