@@ -14,10 +14,14 @@ namespace occcalc::inspect {
 
 namespace {
 
-/// Host ELF sections that hold fat binaries: `.nv_fatbin` in objects,
-/// executables and libraries, `__nv_relfatbin` in `-rdc` objects
-/// (fatbinary_section.h).
-constexpr std::string_view fatbin_sections[] = {".nv_fatbin", "__nv_relfatbin"};
+/// Host ELF sections that hold fat binaries (fatbinary_section.h):
+/// `.nv_fatbin` in objects, executables and libraries; `__nv_relfatbin` in
+/// `-rdc` objects. An executable linked from `-rdc` objects keeps their
+/// relocatable fat binaries too, beside the linked ones in `.nv_fatbin`:
+/// those are the kernels that run, so `__nv_relfatbin` is read only where
+/// there is no `.nv_fatbin`.
+constexpr std::string_view linked_fatbin_section = ".nv_fatbin";
+constexpr std::string_view relocatable_fatbin_section = "__nv_relfatbin";
 
 constexpr std::string_view archive_magic = "!<arch>\n";
 
@@ -100,10 +104,10 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       return out;
     }
     out.kind = "host ELF";
+    const std::string_view wanted =
+        file.find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
     for (const auto& section : file.sections()) {
-      for (const auto name : fatbin_sections) {
-        if (section.name == name) add_entries(file.contents(section), std::string(name) + " ", items, out);
-      }
+      if (section.name == wanted) add_entries(file.contents(section), std::string(wanted) + " ", items, out);
     }
   } else if (is_fatbin(bytes)) {
     out.kind = "fatbin";

@@ -1,0 +1,373 @@
+// Reading kernels from build outputs: every fixture binary agrees with the
+// compiler's own log of its build, hand-checked figures, and hostile input.
+#include <catch2/catch.hpp>
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "inspect/compiler_log.hpp"
+#include "inspect/fatbin.hpp"
+#include "inspect/inspect.hpp"
+#include "inspect/mapped_file.hpp"
+#include "kernel_report.hpp"
+#include "test_tables.hpp"
+
+using namespace occcalc::inspect;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string fixtures = OCCCALC_FIXTURE_DIR;
+
+std::vector<unsigned char> file_bytes(const std::string& name) {
+  const mapped_file file(fixtures + "/" + name);
+  return {file.bytes().data(), file.bytes().data() + file.bytes().size()};
+}
+
+inspect_options options() {
+  inspect_options o;
+  o.reserved_in_section = occcalc::cli::reserved_in_section(occcalc::test::default_tables());
+  o.workers = 2;
+  return o;
+}
+
+inspection inspect_fixture(const std::string& name) {
+  const auto bytes = file_bytes(name);
+  return inspect_bytes({bytes.data(), bytes.size()}, options());
+}
+
+inspection inspect_data(const std::vector<unsigned char>& bytes) {
+  return inspect_bytes({bytes.data(), bytes.size()}, options());
+}
+
+using kernel_key = std::pair<std::string, std::string>;  // name, arch
+
+std::map<kernel_key, kernel_resources> by_key(const inspection& in) {
+  std::map<kernel_key, kernel_resources> out;
+  for (const auto& k : in.kernels) {
+    const bool inserted = out.emplace(kernel_key{k.resources.name, k.resources.arch}, k.resources).second;
+    INFO(k.resources.name << " " << k.resources.arch);
+    CHECK(inserted);
+  }
+  return out;
+}
+
+kernel_resources find(const inspection& in, const std::string& name, const std::string& arch) {
+  for (const auto& k : in.kernels) {
+    if (k.resources.name == name && k.resources.arch == arch) return k.resources;
+  }
+  FAIL("no kernel " << name << " for " << arch);
+  return {};
+}
+
+/// Checks that `figure` agrees wherever both sources state it.
+template <typename T>
+void check_same(const char* what, const std::optional<T>& from_binary, const std::optional<T>& from_log) {
+  INFO(what);
+  if (from_binary && from_log) CHECK(*from_binary == *from_log);
+}
+
+}  // namespace
+
+TEST_CASE("inspect: every fixture binary agrees with its build's ptxas or nvlink log", "[inspect]") {
+  const auto [binary, log, kind, kernels] = GENERATE(table<std::string, std::string, std::string, std::size_t>({
+      {"kernels.sm_75.cubin", "kernels.sm_75.log", "cubin", 10},
+      {"kernels.sm_80.cubin", "kernels.sm_80.log", "cubin", 10},
+      {"kernels.sm_86.cubin", "kernels.sm_86.log", "cubin", 10},
+      {"kernels.sm_89.cubin", "kernels.sm_89.log", "cubin", 10},
+      {"kernels.sm_90.cubin", "kernels.sm_90.log", "cubin", 10},
+      {"kernels.sm_100.cubin", "kernels.sm_100.log", "cubin", 10},
+      {"kernels.sm_120.cubin", "kernels.sm_120.log", "cubin", 10},
+      {"cluster.sm_90.cubin", "cluster.sm_90.log", "cubin", 1},
+      {"multiarch.fatbin", "multiarch.log", "fatbin", 30},
+      {"zstd.fatbin", "zstd.log", "fatbin", 20},
+      {"lz4.fatbin", "lz4.log", "fatbin", 20},
+      {"app", "app.log", "host ELF", 20},
+      {"libkernels.so", "libkernels.so.log", "host ELF", 10},
+      {"kernels.rdc.o", "kernels.rdc.o.log", "host ELF", 20},
+      {"app_rdc", "app_rdc.log", "host ELF", 2},
+  }));
+  INFO(binary);
+  const auto from_binary = inspect_fixture(binary);
+  const auto from_log = inspect_fixture(log);
+  CHECK(from_binary.kind == kind);
+  CHECK(from_log.kind == "compiler log");
+  CHECK(from_binary.kernels.size() == kernels);
+  const auto b = by_key(from_binary);
+  const auto l = by_key(from_log);
+  // The same kernels on the same architectures, none more, none fewer.
+  std::vector<kernel_key> binary_keys, log_keys;
+  for (const auto& [key, _] : b) binary_keys.push_back(key);
+  for (const auto& [key, _] : l) log_keys.push_back(key);
+  CHECK(binary_keys == log_keys);
+  for (const auto& [key, k] : b) {
+    const auto it = l.find(key);
+    if (it == l.end()) continue;
+    const auto& g = it->second;
+    INFO(key.first << " " << key.second);
+    // The figures occupancy needs are in both and must be equal.
+    REQUIRE(k.registers);
+    REQUIRE(g.registers);
+    CHECK(*k.registers == *g.registers);
+    REQUIRE(k.static_shared_memory_bytes);
+    REQUIRE(g.static_shared_memory_bytes);
+    CHECK(*k.static_shared_memory_bytes == *g.static_shared_memory_bytes);
+    REQUIRE(k.barriers);
+    REQUIRE(g.barriers);
+    CHECK(*k.barriers == *g.barriers);
+    check_same("stack frame", k.stack_frame_bytes, g.stack_frame_bytes);
+    check_same("cumulative stack", k.stack_size_bytes, g.stack_size_bytes);
+  }
+}
+
+TEST_CASE("inspect: hand-checked figures from kernels.cu", "[inspect]") {
+  const auto arch = GENERATE(as<std::string>{}, "sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120");
+  INFO(arch);
+  const auto in = inspect_fixture("kernels." + arch + ".cubin");
+
+  // __shared__ float tile[1024]: 4096 bytes and one __syncthreads, on every
+  // architecture (sm_90+ sections hold 5120: the reserve is taken out).
+  const auto shared = find(in, "_ZN4demo11static_smemEPKfPfi", arch);
+  CHECK(shared.static_shared_memory_bytes == 4096);
+  CHECK(shared.barriers == 1);
+  // extern __shared__ only: no static shared memory.
+  CHECK(find(in, "_ZN4demo12dynamic_smemEPf", arch).static_shared_memory_bytes == 0);
+  // bar.sync 1..3 plus __syncthreads: 4 barriers; float s[128]: 512 bytes.
+  const auto named = find(in, "_ZN4demo14named_barriersEPf", arch);
+  CHECK(named.barriers == 4);
+  CHECK(named.static_shared_memory_bytes == 512);
+  // __launch_bounds__(256): the maximum block size, no register cap.
+  const auto bounded = find(in, "_ZN4demo7boundedEPKfPfi", arch);
+  CHECK(bounded.max_threads == dim3{256, 1, 1});
+  CHECK_FALSE(bounded.register_cap);
+  CHECK_FALSE(bounded.required_threads);
+  // __launch_bounds__(256, 4): 65536 / (256 x 4) = 64 registers.
+  const auto min_blocks = find(in, "_ZN4demo18bounded_min_blocksEPKfPfi", arch);
+  CHECK(min_blocks.max_threads == dim3{256, 1, 1});
+  CHECK(min_blocks.register_cap == 64);
+  // __maxnreg__(40).
+  CHECK(find(in, "_ZN4demo6cappedEPKfPfi", arch).register_cap == 40);
+  // A kernel without launch bounds declares nothing.
+  CHECK_FALSE(find(in, "plain_c", arch).max_threads);
+  // The device function helper() is not a kernel.
+  for (const auto& k : in.kernels) CHECK_THAT(k.resources.name, !Contains("helper"));
+  CHECK(in.kernels.size() == 10);
+}
+
+TEST_CASE("inspect: spills and caps under __launch_bounds__(1024, 2)", "[inspect]") {
+  // 65536 / (1024 x 2) = 32 registers where 2 x 1024 threads fit on an SM
+  // (2048 threads: sm_75 is 1024, sm_86/89/120 are 1536, so ptxas ignores
+  // the minimum there).
+  const auto cap = GENERATE(table<std::string, std::optional<std::int64_t>>({
+      {"sm_80", 32}, {"sm_90", 32}, {"sm_100", 32}, {"sm_86", 64}, {"sm_120", 64}}));
+  const auto& [arch, expected] = cap;
+  INFO(arch);
+  const auto k = find(inspect_fixture("kernels." + arch + ".cubin"), "_ZN4demo8spillingEPKfPfii", arch);
+  CHECK(k.register_cap == expected);
+  CHECK(k.registers <= expected);
+}
+
+TEST_CASE("inspect: ptxas logs carry spills; binaries do not", "[inspect]") {
+  // kernels.sm_90.log: "280 bytes stack frame, 440 bytes spill stores, 440 bytes spill loads".
+  const auto log = find(inspect_fixture("kernels.sm_90.log"), "_ZN4demo8spillingEPKfPfii", "sm_90");
+  CHECK(log.spill_store_bytes == 440);
+  CHECK(log.spill_load_bytes == 440);
+  CHECK(log.stack_frame_bytes == 280);
+  CHECK(log.stack_size_bytes == 280);
+  CHECK(log.registers == 32);
+  const auto binary = find(inspect_fixture("kernels.sm_90.cubin"), "_ZN4demo8spillingEPKfPfii", "sm_90");
+  CHECK_FALSE(binary.spill_store_bytes);
+  CHECK(binary.stack_frame_bytes == 280);
+}
+
+TEST_CASE("inspect: cluster dimensions and demangled names", "[inspect]") {
+  const auto cluster = inspect_fixture("cluster.sm_90.cubin");
+  REQUIRE(cluster.kernels.size() == 1);
+  CHECK(cluster.kernels[0].resources.cluster_dims == dim3{2, 1, 1});
+  CHECK(cluster.kernels[0].resources.max_threads == dim3{128, 1, 1});
+  CHECK(cluster.kernels[0].demangled == "clustered(float*)");
+
+  const auto in = inspect_fixture("kernels.sm_80.cubin");
+  std::vector<std::string> names;
+  for (const auto& k : in.kernels) names.push_back(k.demangled);
+  CHECK(std::count(names.begin(), names.end(), "void demo::scale<float, 4>(float*, float)") == 1);
+  CHECK(std::count(names.begin(), names.end(), "plain_c") == 1);
+}
+
+TEST_CASE("inspect: fat binary entries name their compression and skip PTX", "[inspect]") {
+  const auto multi = inspect_fixture("multiarch.fatbin");
+  CHECK(multi.skipped_entries == 1);  // compute_90 PTX
+  const auto lz4 = inspect_fixture("lz4.fatbin");
+  CHECK(lz4.skipped_entries == 1);
+  CHECK_THAT(lz4.kernels.front().resources.origin, Contains("lz4"));
+  CHECK_THAT(inspect_fixture("zstd.fatbin").kernels.front().resources.origin, Contains("zstd"));
+  CHECK_THAT(inspect_fixture("kernels.rdc.o").kernels.front().resources.origin, Contains("__nv_relfatbin"));
+}
+
+TEST_CASE("inspect: the reserve is in linked sm_90+ sections only", "[inspect]") {
+  // nvlink reports the linked section (5120 on sm_90, 4096 on sm_80);
+  // occcalc reports ptxas's 4096 for both.
+  for (const auto& [arch, expected] : {std::pair<std::string, std::int64_t>{"sm_80", 4096}, {"sm_90", 4096}}) {
+    CHECK(find(inspect_fixture("app_rdc.log"), "_ZN4demo11static_smemEPKfPfi", arch).static_shared_memory_bytes ==
+          expected);
+    CHECK(find(inspect_fixture("kernels.rdc.o"), "_ZN4demo11static_smemEPKfPfi", arch).static_shared_memory_bytes ==
+          expected);
+  }
+  // The table marks exactly the architectures whose linked cubins carry it.
+  for (const auto& arch : occcalc::test::default_tables().architectures) {
+    INFO(arch.id);
+    CHECK(arch.binary_shared_section_includes_reserved == (arch.cc_major >= 9));
+  }
+}
+
+TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
+  const auto reserved = options().reserved_in_section;
+  SECTION("older ptxas without barriers, device functions left out") {
+    const auto kernels = read_compiler_log(
+        "ptxas info    : Function properties for _Z6helperv\n"
+        "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_61'\n"
+        "ptxas info    : Function properties for _Z1kPf\n"
+        "    0 bytes stack frame, 4 bytes spill stores, 8 bytes spill loads\n"
+        "ptxas info    : Used 30 registers, 1024 bytes smem, 328 bytes cmem[0]\n",
+        reserved);
+    REQUIRE(kernels.size() == 1);
+    CHECK(kernels[0].name == "_Z1kPf");
+    CHECK(kernels[0].arch == "sm_61");
+    CHECK(kernels[0].registers == 30);
+    CHECK(kernels[0].static_shared_memory_bytes == 1024);
+    CHECK_FALSE(kernels[0].barriers);
+    CHECK(kernels[0].spill_store_bytes == 4);
+    CHECK(kernels[0].spill_load_bytes == 8);
+  }
+  SECTION("nvlink output with targets; the sm_90 reserve taken out") {
+    const auto kernels = read_compiler_log(
+        "nvlink info    : Function properties for '_Z1kv': (target: sm_90)\r\n"
+        "nvlink info    : used 10 registers, used 1 barriers, 16 stack, 5120 bytes smem, 548 bytes cmem[0], "
+        "32 bytes lmem (target: sm_90)\r\n",
+        reserved);
+    REQUIRE(kernels.size() == 1);
+    CHECK(kernels[0].arch == "sm_90");
+    CHECK(kernels[0].static_shared_memory_bytes == 4096);
+    CHECK(kernels[0].stack_size_bytes == 16);
+    CHECK(kernels[0].local_memory_bytes == 32);
+  }
+  SECTION("an unknown architecture leaves nvlink's shared memory unknown") {
+    const auto kernels = read_compiler_log(
+        "nvlink info    : Function properties for '_Z1kv': (target: sm_99)\n"
+        "nvlink info    : used 10 registers, used 1 barriers, 0 stack, 5120 bytes smem (target: sm_99)\n",
+        reserved);
+    REQUIRE(kernels.size() == 1);
+    CHECK_FALSE(kernels[0].static_shared_memory_bytes);
+  }
+  SECTION("a figure past 64 bits names its line") {
+    CHECK_THROWS_WITH(read_compiler_log("ptxas info    : Compiling entry function '_Z1kv' for 'sm_80'\n"
+                                        "ptxas info    : Used 99999999999999999999 registers\n",
+                                        reserved),
+                      Contains("line 2"));
+  }
+  SECTION("text that is not a log is rejected") {
+    const std::string text = "hello\nworld\n";
+    const std::vector<unsigned char> bytes(text.begin(), text.end());
+    CHECK_THROWS_WITH(inspect_data(bytes), Contains("not a cubin, fat binary, ELF file"));
+  }
+}
+
+TEST_CASE("inspect: truncated files fail with a message, never a crash", "[inspect][hostile]") {
+  const auto name = GENERATE(as<std::string>{}, "kernels.sm_90.cubin", "zstd.fatbin", "lz4.fatbin", "kernels.rdc.o",
+                             "app");
+  INFO(name);
+  const auto bytes = file_bytes(name);
+  std::size_t failures = 0;
+  for (std::size_t size = 0; size < bytes.size(); size += std::max<std::size_t>(1, bytes.size() / 97)) {
+    const std::vector<unsigned char> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
+    try {
+      inspect_data(cut);
+    } catch (const format_error& e) {
+      ++failures;
+      CHECK(std::strlen(e.what()) > 0);
+      CHECK(std::string(e.what()).find('\n') == std::string::npos);
+    }
+  }
+  // Nearly every cut loses the section table at the end of the file.
+  CHECK(failures > 90);
+}
+
+TEST_CASE("inspect: corrupted bytes fail with a message or read, never crash", "[inspect][hostile]") {
+  const auto name = GENERATE(as<std::string>{}, "kernels.sm_80.cubin", "multiarch.fatbin", "zstd.fatbin",
+                             "lz4.fatbin", "libkernels.so");
+  INFO(name);
+  const auto original = file_bytes(name);
+  std::mt19937 random(12345);
+  for (int round = 0; round < 300; ++round) {
+    auto bytes = original;
+    for (int flips = 0; flips < 8; ++flips) {
+      bytes[random() % bytes.size()] = static_cast<unsigned char>(random());
+    }
+    try {
+      inspect_data(bytes);
+    } catch (const format_error&) {
+    }
+  }
+  SUCCEED("300 corrupted copies read or rejected");
+}
+
+namespace {
+
+/// A fat binary with one zstd entry declaring `declared` bytes whose frame
+/// holds `actual` zero bytes.
+std::vector<unsigned char> zstd_fatbin(std::uint64_t declared, std::size_t actual) {
+  const std::vector<unsigned char> zeros(actual);
+  std::vector<unsigned char> frame(ZSTD_compressBound(actual));
+  frame.resize(ZSTD_compress(frame.data(), frame.size(), zeros.data(), zeros.size(), 19));
+  const std::uint64_t padded = (frame.size() + 7) / 8 * 8;
+  const std::uint64_t entry_header = 64;
+  std::vector<unsigned char> out(16 + entry_header + padded);
+  const auto put = [&](std::size_t at, std::uint64_t value, int bytes) {
+    for (int i = 0; i < bytes; ++i) out[at + static_cast<std::size_t>(i)] = static_cast<unsigned char>(value >> (8 * i));
+  };
+  put(0, 0xBA55ED50, 4);
+  put(4, 1, 2);
+  put(6, 16, 2);
+  put(8, entry_header + padded, 8);
+  put(16 + 0x00, 2, 2);  // cubin
+  put(16 + 0x04, entry_header, 4);
+  put(16 + 0x08, padded, 8);
+  put(16 + 0x10, frame.size(), 4);
+  put(16 + 0x1c, 90, 4);
+  put(16 + 0x28, 0x8011, 8);
+  put(16 + 0x38, declared, 8);
+  std::copy(frame.begin(), frame.end(), out.begin() + 16 + static_cast<std::ptrdiff_t>(entry_header));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("inspect: decompression bombs are refused", "[inspect][hostile]") {
+  SECTION("an entry that expands past its declared size") {
+    // 64 MiB of zeros compress to a few KiB; the header claims 1 MiB.
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(1 << 20, 64 << 20)), Contains("zstd"));
+  }
+  SECTION("an entry that declares more than the limit") {
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(max_decompressed_entry_bytes + 1, 1024)),
+                      Contains("over the 268435456-byte limit"));
+  }
+  SECTION("an entry smaller than declared") {
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(4096, 1024)), Contains("not the declared 4096"));
+  }
+  SECTION("zeros that decompress cleanly are not a cubin") {
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(1024, 1024)), Contains("not an ELF file"));
+  }
+}
+
+TEST_CASE("inspect: a static archive is named, not misread", "[inspect][hostile]") {
+  const std::string text = "!<arch>\nsomething";
+  CHECK_THROWS_WITH(inspect_data({text.begin(), text.end()}), Contains("ar x"));
+}
