@@ -60,7 +60,7 @@ class byte_view {
 
   /// The NUL-terminated string at `offset`; it must end inside the view.
   std::string_view c_string(std::uint64_t offset, std::string_view what) const {
-    require(offset, 0, what);
+    require(offset, 1, what);
     const auto* begin = reinterpret_cast<const char*>(data_ + offset);
     const auto* end = static_cast<const char*>(std::memchr(begin, '\0', size_ - static_cast<std::size_t>(offset)));
     if (end == nullptr) throw format_error(fmt::format("{} at offset {:#x} is not NUL-terminated", what, offset));

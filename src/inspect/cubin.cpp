@@ -32,8 +32,8 @@ constexpr std::uint8_t symbol_other_entry = 0x10;
 constexpr std::uint8_t abi_version_sm_in_second_byte = 8;
 /// MAXREG_COUNT when no cap applies.
 constexpr std::int64_t no_register_cap = 255;
-/// Pre-CUDA-13 cubins: registers in `.text.<k>` sh_info bits 24-31 and
-/// barriers in sh_flags bits 20-24.
+/// Registers in `.text.<k>` sh_info bits 24-31 (where EIATTR_REGCOUNT is
+/// absent) and, before ELF ABI version 8, barriers in sh_flags bits 20-24.
 constexpr unsigned text_info_register_shift = 24;
 constexpr unsigned text_flags_barrier_shift = 20;
 constexpr std::uint64_t text_flags_barrier_mask = 0x1f;
@@ -149,9 +149,14 @@ std::vector<kernel_resources> read_cubin(byte_view cubin, const reserved_in_sect
     const elf_section& text = file.section(sym.section_index);
     const auto found = figures.find(static_cast<std::uint32_t>(index));
     const function_figures f = found == figures.end() ? function_figures{} : found->second;
+    // EIATTR_REGCOUNT where the compiler wrote it; older and some
+    // relocatable cubins (e.g. in libcublasLt) keep the count only in
+    // sh_info, which CUDA 13 leaves 0 from sm_90. A kernel always uses some
+    // registers, so 0 there means unknown.
     k.registers = f.registers;
-    if (!k.registers && file.abi_version() < abi_version_sm_in_second_byte) {
-      k.registers = static_cast<std::int64_t>(text.info >> text_info_register_shift);
+    if (const auto legacy = static_cast<std::int64_t>(text.info >> text_info_register_shift);
+        !k.registers && legacy > 0) {
+      k.registers = legacy;
     }
     k.stack_frame_bytes = f.frame;
     k.stack_size_bytes = f.stack;
