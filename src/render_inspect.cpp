@@ -88,7 +88,8 @@ std::string occupancy_text(const kernel_report& r) {
 void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour) {
   std::string text;
   for (const auto& input : inputs) {
-    std::string heading = fmt::format("{} ({}): {} kernel{}", input.file, input.kind, input.kernels.size(),
+    std::string heading = fmt::format("{} ({}): {} kernel{}", input.file == "-" ? "standard input" : input.file,
+                                      input.kind, input.kernels.size(),
                                       input.kernels.size() == 1 ? "" : "s");
     if (input.skipped_entries > 0) heading += fmt::format("; {} PTX or other non-cubin entries not read",
                                                           input.skipped_entries);

@@ -4,12 +4,13 @@ set(golden_dir ${CMAKE_CURRENT_SOURCE_DIR}/golden)
 
 function(occcalc_golden name expected rc)
   cmake_parse_arguments(PARSE_ARGV 3 golden "" "INPUT;STREAM" "ARGS")
-  list(JOIN golden_ARGS "|" joined)
+  list(JOIN golden_ARGS "@@" joined)
   add_test(NAME golden.${name}
     COMMAND ${CMAKE_COMMAND} -DOCCCALC=$<TARGET_FILE:occcalc_cli> "-DARGS=${joined}"
             -DEXPECTED=${golden_dir}/${expected} -DEXPECT_RC=${rc}
             -DINPUT=${golden_INPUT} -DSTREAM=${golden_STREAM}
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/run_golden.cmake)
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/run_golden.cmake
+    WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(golden.${name} PROPERTIES LABELS golden)
 endfunction()
 
@@ -30,3 +31,19 @@ occcalc_golden(gate_failed gate_failed.err 1 STREAM stderr
   ARGS --cc 7.0 --threads 128 --regs 37 --min-occupancy 80)
 occcalc_golden(bad_threads bad_threads.err 2 STREAM stderr ARGS --cc 7.0 --threads 2048x --regs 37)
 occcalc_golden(bad_gpu bad_gpu.err 2 STREAM stderr ARGS --gpu "RTX 4900" --threads 128 --regs 37)
+
+# inspect and check, on the fixtures (paths relative to the source tree).
+set(fx tests/fixtures/inspect)
+occcalc_golden(inspect_text inspect.txt 0 ARGS inspect ${fx}/kernels.sm_90.cubin --threads 256)
+occcalc_golden(inspect_json inspect.json 0 ARGS inspect ${fx}/cluster.sm_90.cubin ${fx}/app_rdc.log --json)
+occcalc_golden(inspect_csv inspect.csv 0 ARGS inspect ${fx}/zstd.fatbin ${fx}/lz4.fatbin --kernel static --csv)
+occcalc_golden(inspect_stdin inspect_stdin.txt 0 ARGS inspect - --arch sm_86 --threads 128
+  INPUT ${PROJECT_SOURCE_DIR}/${fx}/multiarch.log)
+occcalc_golden(check_pass check_pass.txt 0 ARGS check --policy examples/occupancy-policy.json ${fx}/app)
+occcalc_golden(check_fail check_fail.txt 1 ARGS check --policy tests/golden/strict-policy.json
+  ${fx}/kernels.sm_90.log ${fx}/kernels.sm_90.cubin ${fx}/kernels.sm_80.cubin --kernel "spill|static_smem|scale<double")
+occcalc_golden(check_fail_json check_fail.json 1 ARGS check --policy tests/golden/strict-policy.json
+  ${fx}/kernels.sm_90.cubin --kernel "static_smem|scale" --json)
+occcalc_golden(check_bad_policy check_bad_policy.err 2 STREAM stderr
+  ARGS check --policy tests/golden/bad-policy.json ${fx}/app)
+occcalc_golden(inspect_corrupt inspect_corrupt.err 2 STREAM stderr ARGS inspect ${fx}/kernels.cu)

@@ -1,8 +1,8 @@
 cmake_minimum_required(VERSION 3.21)
 # Runs occcalc and compares its stdout byte for byte with an approved file,
 # and its exit code with the expected one.
-#   -DOCCCALC=path -DARGS="a|b|c" -DEXPECTED=file -DEXPECT_RC=n [-DINPUT=file] [-DSTREAM=stderr]
-string(REPLACE "|" ";" args "${ARGS}")
+#   -DOCCCALC=path -DARGS="a@@b@@c" -DEXPECTED=file -DEXPECT_RC=n [-DINPUT=file] [-DSTREAM=stderr]
+string(REPLACE "@@" ";" args "${ARGS}")
 set(input_args)
 if(INPUT)
   set(input_args INPUT_FILE "${INPUT}")
