@@ -63,7 +63,7 @@ void take(std::optional<T>& into, std::string& from, const std::optional<T>& val
 policy parse_policy(const std::string& origin, const std::string& json) {
   const nlohmann::json parsed = occcalc::detail::parse_strict({origin, json});
   entry_reader top(parsed, origin);
-  const auto version = top.integer("version", {policy_version, policy_version});
+  const auto version = top.integer("schema_version", {policy_version, policy_version});
   (void)version;
   policy p;
   if (top.has("defaults")) {

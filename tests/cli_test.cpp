@@ -201,7 +201,7 @@ TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][in
 }
 
 TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
-  const auto policy = temp_file("policy.json", R"({"version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
+  const auto policy = temp_file("policy.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
   SECTION("an input without kernels is an error, not a pass") {
     const auto log = temp_file("empty.log", "ptxas info    : 0 bytes gmem\n");
     const auto r = run({"check", "--policy", policy, log});
@@ -222,16 +222,16 @@ TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
     CHECK_THAT(r.out, Contains("occupancy unknown: sm_99 is not in the architecture table"));
   }
   SECTION("unknown policy fields are rejected") {
-    const auto bad = temp_file("bad.json", R"({"version": 1, "defaults": {"min_ocupancy": 10}})");
+    const auto bad = temp_file("bad.json", R"({"schema_version": 1, "defaults": {"min_ocupancy": 10}})");
     const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
     CHECK(r.status == exit_status::bad_input);
     CHECK_THAT(r.err, Contains("field 'min_ocupancy': is not a known field"));
   }
   SECTION("a duplicate key is rejected") {
-    const auto bad = temp_file("dup.json", R"({"version": 1, "version": 1})");
+    const auto bad = temp_file("dup.json", R"({"schema_version": 1, "schema_version": 1})");
     const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
     CHECK(r.status == exit_status::bad_input);
-    CHECK_THAT(r.err, Contains("duplicate key 'version'"));
+    CHECK_THAT(r.err, Contains("duplicate key 'schema_version'"));
   }
 }
 
