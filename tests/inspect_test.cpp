@@ -321,12 +321,10 @@ TEST_CASE("inspect: corrupted bytes fail with a message or read, never crash", "
 
 namespace {
 
-/// A fat binary with one zstd entry declaring `declared` bytes whose frame
-/// holds `actual` zero bytes.
-std::vector<unsigned char> zstd_fatbin(std::uint64_t declared, std::size_t actual) {
-  const std::vector<unsigned char> zeros(actual);
-  std::vector<unsigned char> frame(ZSTD_compressBound(actual));
-  frame.resize(ZSTD_compress(frame.data(), frame.size(), zeros.data(), zeros.size(), 19));
+/// A fat binary with one compressed entry (`flags` 0x8000 zstd, 0x2000
+/// LZ4) declaring `declared` bytes around `frame`.
+std::vector<unsigned char> fatbin_with(std::uint64_t declared, const std::vector<unsigned char>& frame,
+                                       std::uint64_t flags) {
   const std::uint64_t padded = (frame.size() + 7) / 8 * 8;
   const std::uint64_t entry_header = 64;
   std::vector<unsigned char> out(16 + entry_header + padded);
@@ -342,25 +340,54 @@ std::vector<unsigned char> zstd_fatbin(std::uint64_t declared, std::size_t actua
   put(16 + 0x08, padded, 8);
   put(16 + 0x10, frame.size(), 4);
   put(16 + 0x1c, 90, 4);
-  put(16 + 0x28, 0x8011, 8);
+  put(16 + 0x28, flags, 8);
   put(16 + 0x38, declared, 8);
   std::copy(frame.begin(), frame.end(), out.begin() + 16 + static_cast<std::ptrdiff_t>(entry_header));
   return out;
+}
+
+/// A fat binary with one zstd entry declaring `declared` bytes whose frame
+/// holds `actual` zero bytes; the frame states its size unless `streamed`.
+std::vector<unsigned char> zstd_fatbin(std::uint64_t declared, std::size_t actual, bool streamed = false) {
+  const std::vector<unsigned char> zeros(actual);
+  std::vector<unsigned char> frame(ZSTD_compressBound(actual));
+  if (streamed) {
+    ZSTD_CCtx* context = ZSTD_createCCtx();
+    ZSTD_outBuffer output{frame.data(), frame.size(), 0};
+    ZSTD_inBuffer input{zeros.data(), zeros.size(), 0};
+    ZSTD_compressStream2(context, &output, &input, ZSTD_e_continue);
+    while (ZSTD_compressStream2(context, &output, &input, ZSTD_e_end) != 0) {
+    }
+    ZSTD_freeCCtx(context);
+    frame.resize(output.pos);
+  } else {
+    frame.resize(ZSTD_compress(frame.data(), frame.size(), zeros.data(), zeros.size(), 19));
+  }
+  return fatbin_with(declared, frame, 0x8011);
 }
 
 }  // namespace
 
 TEST_CASE("inspect: decompression bombs are refused", "[inspect][hostile]") {
   SECTION("an entry that expands past its declared size") {
-    // 64 MiB of zeros compress to a few KiB; the header claims 1 MiB.
-    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(1 << 20, 64 << 20)), Contains("zstd"));
+    // 64 MiB of zeros compress to a few KiB; the header claims 1 MiB. The
+    // frame says 64 MiB, so nothing is allocated for it.
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(1 << 20, 64 << 20)),
+                      Contains("the zstd frame holds 67108864 bytes, not the declared 1048576"));
   }
   SECTION("an entry that declares more than the limit") {
     CHECK_THROWS_WITH(inspect_data(zstd_fatbin(max_decompressed_entry_bytes + 1, 1024)),
                       Contains("over the 268435456-byte limit"));
   }
+  SECTION("a frame without its size that expands past the declared size") {
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(1 << 20, 64 << 20, true)), Contains("Destination buffer is too small"));
+  }
+  SECTION("LZ4 data that declares more than 255 times its size") {
+    const std::vector<unsigned char> block(64, 0);
+    CHECK_THROWS_WITH(inspect_data(fatbin_with(1 << 20, block, 0x2011)), Contains("cannot expand to the declared"));
+  }
   SECTION("an entry smaller than declared") {
-    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(4096, 1024)), Contains("not the declared 4096"));
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(4096, 1024)), Contains("holds 1024 bytes, not the declared 4096"));
   }
   SECTION("zeros that decompress cleanly are not a cubin") {
     CHECK_THROWS_WITH(inspect_data(zstd_fatbin(1024, 1024)), Contains("not an ELF file"));

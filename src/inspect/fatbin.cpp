@@ -18,6 +18,9 @@ constexpr std::uint64_t entry_header_min_bytes = 64;
 constexpr std::uint64_t fatbin_alignment = 8;
 constexpr std::uint64_t flag_lz4 = 0x2000;
 constexpr std::uint64_t flag_zstd = 0x8000;
+/// LZ4's largest possible expansion: a match token covers at most 255
+/// bytes per input byte (lz4 block format).
+constexpr std::uint64_t lz4_max_expansion = 255;
 
 struct zstd_context_deleter {
   void operator()(ZSTD_DCtx* c) const noexcept { ZSTD_freeDCtx(c); }
@@ -104,6 +107,22 @@ byte_view entry_contents(const fatbin_entry& entry, std::vector<unsigned char>& 
     throw format_error(fmt::format("fat binary entry at offset {:#x} declares {} bytes decompressed, over the {}-byte "
                                    "limit",
                                    entry.offset, declared, max_decompressed_entry_bytes));
+  }
+  // Check what the data itself claims before allocating for it: a zstd
+  // frame states its size, and LZ4 cannot expand more than 255 times.
+  if (entry.compressed == compression::zstd) {
+    const auto frame_bytes = ZSTD_getFrameContentSize(entry.payload.data(), entry.payload.size());
+    if (frame_bytes == ZSTD_CONTENTSIZE_ERROR) {
+      throw format_error(fmt::format("fat binary entry at offset {:#x}: not a zstd frame", entry.offset));
+    }
+    if (frame_bytes != ZSTD_CONTENTSIZE_UNKNOWN && frame_bytes != declared) {
+      throw format_error(fmt::format("fat binary entry at offset {:#x}: the zstd frame holds {} bytes, not the "
+                                     "declared {}",
+                                     entry.offset, frame_bytes, declared));
+    }
+  } else if (declared > (entry.payload.size() + 1) * lz4_max_expansion) {
+    throw format_error(fmt::format("fat binary entry at offset {:#x}: {} LZ4 bytes cannot expand to the declared {}",
+                                   entry.offset, entry.payload.size(), declared));
   }
   buffer.resize(static_cast<std::size_t>(declared));
   std::size_t produced = 0;
