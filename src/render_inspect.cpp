@@ -77,6 +77,15 @@ std::string csv_optional(const std::optional<std::int64_t>& value) {
 
 std::string csv_dim3(const std::optional<dim3>& d) { return d ? dim3_text(*d) : std::string(); }
 
+/// Writes `text` out once it holds a chunk: a large library's JSON would
+/// otherwise sit whole in memory.
+void flush_chunk(std::ostream& out, std::string& text) {
+  constexpr std::size_t chunk_bytes = 1 << 16;
+  if (text.size() < chunk_bytes) return;
+  out << text;
+  text.clear();
+}
+
 }  // namespace
 
 std::string dim3_text(const dim3& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
@@ -110,6 +119,7 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
                           spill_text(k), optional_text(k.barriers), block_text(r), blocks, occupancy_text(r),
                           limiters_text(r), r.kernel.demangled);
       if (!r.occupancy) ++unavailable[r.unavailable];
+      flush_chunk(out, text);
     }
     for (const auto& [reason, count] : unavailable) {
       text += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s", reason),
@@ -171,6 +181,7 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       if (r.occupancy) text += "null";
       else append_json_string(text, r.unavailable);
       text += '}';
+      flush_chunk(out, text);
     }
   }
   text += first ? "]\n" : "\n]\n";
@@ -197,6 +208,7 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
           result ? std::to_string(result->blocks_per_sm) : "", result ? std::to_string(result->active_warps_per_sm) : "",
           result ? fmt::format("{}", result->occupancy()) : "", csv_field(result ? limiters_text(r) : ""),
           csv_field(r.unavailable));
+      flush_chunk(out, text);
     }
   }
   out << text;

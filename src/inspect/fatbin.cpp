@@ -100,7 +100,16 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
   return entries;
 }
 
-byte_view entry_contents(const fatbin_entry& entry, std::vector<unsigned char>& buffer) {
+unsigned char* scratch_buffer::reserve(std::size_t bytes) {
+  if (bytes > capacity_) {
+    data_.reset();  // free before allocating: the peak is one buffer
+    data_.reset(new unsigned char[bytes]);
+    capacity_ = bytes;
+  }
+  return data_.get();
+}
+
+byte_view entry_contents(const fatbin_entry& entry, scratch_buffer& buffer) {
   if (entry.compressed == compression::none) return entry.payload;
   const auto declared = entry.decompressed_bytes;
   if (declared > max_decompressed_entry_bytes) {
@@ -124,11 +133,11 @@ byte_view entry_contents(const fatbin_entry& entry, std::vector<unsigned char>& 
     throw format_error(fmt::format("fat binary entry at offset {:#x}: {} LZ4 bytes cannot expand to the declared {}",
                                    entry.offset, entry.payload.size(), declared));
   }
-  buffer.resize(static_cast<std::size_t>(declared));
+  const auto size = static_cast<std::size_t>(declared);
+  unsigned char* out = buffer.reserve(size);
   std::size_t produced = 0;
   if (entry.compressed == compression::zstd) {
-    produced = ZSTD_decompressDCtx(zstd_context(), buffer.data(), buffer.size(), entry.payload.data(),
-                                   entry.payload.size());
+    produced = ZSTD_decompressDCtx(zstd_context(), out, size, entry.payload.data(), entry.payload.size());
     if (ZSTD_isError(produced)) {
       throw format_error(fmt::format("fat binary entry at offset {:#x}: zstd: {}", entry.offset,
                                      ZSTD_getErrorName(produced)));
@@ -138,8 +147,8 @@ byte_view entry_contents(const fatbin_entry& entry, std::vector<unsigned char>& 
       throw format_error(fmt::format("fat binary entry at offset {:#x}: LZ4 payload too large", entry.offset));
     }
     const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(entry.payload.data()),
-                                      reinterpret_cast<char*>(buffer.data()), static_cast<int>(entry.payload.size()),
-                                      static_cast<int>(buffer.size()));
+                                      reinterpret_cast<char*>(out), static_cast<int>(entry.payload.size()),
+                                      static_cast<int>(size));
     if (n < 0) {
       throw format_error(fmt::format("fat binary entry at offset {:#x}: LZ4 data is corrupt or expands past the "
                                      "declared {} bytes",
@@ -151,7 +160,7 @@ byte_view entry_contents(const fatbin_entry& entry, std::vector<unsigned char>& 
     throw format_error(fmt::format("fat binary entry at offset {:#x} decompressed to {} bytes, not the declared {}",
                                    entry.offset, produced, declared));
   }
-  return {buffer.data(), buffer.size()};
+  return {out, size};
 }
 
 }  // namespace occcalc::inspect

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string_view>
 #include <vector>
 
@@ -46,10 +47,21 @@ bool is_fatbin(byte_view bytes) noexcept;
 /// `format_error` on a header that lies outside the region.
 std::vector<fatbin_entry> fatbin_entries(byte_view region);
 
-/// The entry's payload, decompressed into `buffer` (reused between calls) if
-/// it is compressed; a view of the stored payload otherwise. Throws
-/// `format_error` when the data is corrupt or expands past its declared or
-/// the maximum size.
-byte_view entry_contents(const fatbin_entry& entry, std::vector<unsigned char>& buffer);
+/// Memory that decompressed entries are written to, reused from one entry to
+/// the next and never zero-filled (a library holds a gigabyte of cubins).
+class scratch_buffer {
+ public:
+  /// At least `bytes` of writable memory; the old contents are not kept.
+  unsigned char* reserve(std::size_t bytes);
+
+ private:
+  std::unique_ptr<unsigned char[]> data_;
+  std::size_t capacity_ = 0;
+};
+
+/// The entry's payload, decompressed into `buffer` if it is compressed; a
+/// view of the stored payload otherwise. Throws `format_error` when the data
+/// is corrupt or expands past its declared or the maximum size.
+byte_view entry_contents(const fatbin_entry& entry, scratch_buffer& buffer);
 
 }  // namespace occcalc::inspect

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <mutex>
 #include <thread>
 
 #include "inspect/compiler_log.hpp"
@@ -42,22 +43,55 @@ struct work_item {
   std::string origin;
 };
 
+/// Hands finished payloads to `done_with` in file order, in runs of at least
+/// `min_release_bytes`: dropping pages one entry at a time would cost a TLB
+/// shootdown across the workers per entry.
+class release_tracker {
+ public:
+  release_tracker(const std::vector<work_item>& items, const std::function<void(byte_view)>& done_with)
+      : items_(items), done_with_(done_with), finished_(items.size()) {}
+
+  void finished(std::size_t index) {
+    if (!done_with_) return;
+    const std::lock_guard<std::mutex> lock(mutex_);
+    finished_[index] = true;
+    while (next_ < items_.size() && finished_[next_]) ++next_;
+    const std::size_t first = first_;
+    const auto* begin = items_[first].entry.payload.data();
+    const auto& last = items_[next_ - (next_ > first ? 1 : 0)].entry.payload;
+    const auto* end = last.data() + last.size();
+    if (next_ == first || end < begin || static_cast<std::size_t>(end - begin) < min_release_bytes) return;
+    done_with_(byte_view(begin, static_cast<std::size_t>(end - begin)));
+    first_ = next_ < items_.size() ? next_ : first;
+  }
+
+ private:
+  static constexpr std::size_t min_release_bytes = std::size_t{8} << 20;
+  const std::vector<work_item>& items_;
+  const std::function<void(byte_view)>& done_with_;
+  std::mutex mutex_;
+  std::vector<bool> finished_;
+  std::size_t next_ = 0;   // the first entry not finished
+  std::size_t first_ = 0;  // the first finished entry not released
+};
+
 /// Reads the cubin entries, `options.workers` at a time, keeping their order.
 void read_entries(const std::vector<work_item>& items, const inspect_options& options, inspection& out) {
   std::vector<std::vector<inspected_kernel>> results(items.size());
   std::vector<std::exception_ptr> errors(items.size());
   std::atomic<std::size_t> next{0};
+  release_tracker released(items, options.done_with);
   const auto work = [&] {
-    std::vector<unsigned char> buffer;
+    scratch_buffer buffer;
     for (std::size_t i = next++; i < items.size(); i = next++) {
       try {
         const auto& item = items[i];
         const byte_view cubin = entry_contents(item.entry, buffer);
         results[i] = with_names(read_cubin(cubin, options.reserved_in_section), item.origin);
-        if (options.done_with) options.done_with(item.entry.payload);
       } catch (...) {
         errors[i] = std::current_exception();
       }
+      released.finished(i);
     }
   };
   const unsigned workers = std::max(1u, std::min<unsigned>(options.workers, static_cast<unsigned>(items.size())));
