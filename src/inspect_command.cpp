@@ -53,7 +53,7 @@ class kernel_filter {
 
 inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in) {
   inspect::inspect_options options;
-  options.reserved_in_section = reserved_in_section(tables);
+  options.reserve = shared_reserve(tables);
   options.workers = std::max(1u, std::thread::hardware_concurrency());
   try {
     if (path == "-") {

@@ -17,11 +17,12 @@ const occcalc::nvidia_arch* arch_of(const occcalc::table& tables, int sm) {
 
 }  // namespace
 
-inspect::reserved_in_section_fn reserved_in_section(const occcalc::table& tables) {
-  return [&tables](int sm) -> std::optional<std::int64_t> {
+inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables) {
+  return [&tables](int sm) -> std::optional<inspect::shared_reserve> {
     const auto* arch = arch_of(tables, sm);
     if (arch == nullptr) return std::nullopt;
-    return arch->binary_shared_section_includes_reserved ? arch->shared_memory_reserved_per_block_bytes : 0;
+    return inspect::shared_reserve{arch->shared_memory_reserved_per_block_bytes,
+                                   arch->binary_shared_section_includes_reserved};
   };
 }
 

@@ -37,9 +37,8 @@ struct kernel_report {
   std::string unavailable;
 };
 
-/// The reserved bytes the compiler puts in each kernel's shared memory
-/// section for an SM version, from the table.
-inspect::reserved_in_section_fn reserved_in_section(const occcalc::table& tables);
+/// The reserved shared memory facts of an SM version, from the table.
+inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables);
 
 /// Checks the launch overrides once, before any kernel is read, so a bad
 /// value is one error rather than one per kernel. Throws `input_error`.

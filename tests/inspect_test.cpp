@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "inspect/compiler_log.hpp"
+#include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
@@ -33,7 +34,7 @@ std::vector<unsigned char> file_bytes(const std::string& name) {
 
 inspect_options options() {
   inspect_options o;
-  o.reserved_in_section = occcalc::cli::reserved_in_section(occcalc::test::default_tables());
+  o.reserve = occcalc::cli::shared_reserve(occcalc::test::default_tables());
   o.workers = 2;
   return o;
 }
@@ -93,6 +94,7 @@ TEST_CASE("inspect: every fixture binary agrees with its build's ptxas or nvlink
       {"libkernels.so", "libkernels.so.log", "host ELF", 10},
       {"kernels.rdc.o", "kernels.rdc.o.log", "host ELF", 20},
       {"app_rdc", "app_rdc.log", "host ELF", 2},
+      {"embedded.o", "zstd.log", "host ELF", 20},
   }));
   INFO(binary);
   const auto from_binary = inspect_fixture(binary);
@@ -227,8 +229,52 @@ TEST_CASE("inspect: the reserve is in linked sm_90+ sections only", "[inspect]")
   }
 }
 
+TEST_CASE("inspect: linked cubins declare the reserve; the table agrees for CUDA 13", "[inspect]") {
+  // Every fixture cubin is linked by CUDA 13.0: it references
+  // .nv.reservedSmem.offset0 exactly where nvlink's figure holds the reserve.
+  for (const std::string arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"}) {
+    INFO(arch);
+    const auto bytes = file_bytes("kernels." + arch + ".cubin");
+    const elf_file file({bytes.data(), bytes.size()});
+    bool references_reserve = false;
+    for (const auto& s : file.sections()) {
+      if (s.type != 2) continue;
+      for (const auto& sym : file.symbols(s)) references_reserve |= sym.name == ".nv.reservedSmem.offset0";
+    }
+    CHECK(references_reserve ==
+          occcalc::require_arch(occcalc::test::default_tables(), "cc", arch).binary_shared_section_includes_reserved);
+  }
+}
+
+TEST_CASE("inspect: a cubin without the reserve symbol keeps its section as is", "[inspect]") {
+  // Older toolkits' sm_90 cubins (libcufft's) hold ptxas's figure in the
+  // section. Renaming the symbol in the sm_90 fixture makes it one of them:
+  // its 5120-byte section is then all the kernel's.
+  auto bytes = file_bytes("kernels.sm_90.cubin");
+  const std::string symbol = ".nv.reservedSmem.offset0";
+  auto at = std::search(bytes.begin(), bytes.end(), symbol.begin(), symbol.end());
+  REQUIRE(at != bytes.end());
+  at[4] = 'X';
+  CHECK(find(inspect_data(bytes), "_ZN4demo11static_smemEPKfPfi", "sm_90").static_shared_memory_bytes == 5120);
+}
+
+TEST_CASE("inspect: fat binaries embedded as data are found by their header", "[inspect]") {
+  const auto fatbin = file_bytes("zstd.fatbin");
+  std::vector<unsigned char> data(12, 0);
+  // A decoy: the magic with an impossible header.
+  for (const unsigned char b : {0x50, 0xED, 0x55, 0xBA, 9, 0, 16, 0}) data.push_back(b);
+  data.resize(36, 0xff);
+  data.insert(data.end(), fatbin.begin(), fatbin.end());
+  data.resize(data.size() + 5, 0);
+  const auto found = find_embedded_fatbins({data.data(), data.size()});
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].offset == 36);
+  CHECK(found[0].size == fatbin.size());
+  CHECK_THAT(inspect_fixture("embedded.o").kernels.front().resources.origin, Contains(".rodata+0xc entry 1"));
+}
+
 TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
-  const auto reserved = options().reserved_in_section;
+  const auto reserved = options().reserve;
   SECTION("older ptxas without barriers, device functions left out") {
     const auto kernels = read_compiler_log(
         "ptxas info    : Function properties for _Z6helperv\n"

@@ -114,10 +114,11 @@ struct nvidia_arch {
   /// Shared memory the driver reserves for every block, on top of what the
   /// kernel asks for.
   std::int64_t shared_memory_reserved_per_block_bytes = 0;
-  /// Whether the per-kernel shared memory section of a linked cubin
-  /// (`.nv.shared.<kernel>`, nvlink's `smem` figure) holds the
-  /// reserved bytes on top of the kernel's static shared memory (CUDA 12/13
-  /// toolkits, from 9.0). Binaries only: the calculator never reads it.
+  /// Whether nvlink's `smem` figure (CUDA 13) holds the reserved bytes on
+  /// top of the kernel's static shared memory, as the linked cubins' shared
+  /// sections do from 9.0 (cubins say so themselves by referencing
+  /// `.nv.reservedSmem.offset0`). Binaries only: the calculator never
+  /// reads it.
   bool binary_shared_section_includes_reserved = false;
   /// A block's shared memory is rounded up to a multiple of this.
   std::int64_t shared_memory_allocation_unit_bytes = 0;

@@ -49,7 +49,7 @@ std::string_view take_target(std::string_view& text) noexcept {
 
 class log_reader {
  public:
-  explicit log_reader(const reserved_in_section_fn& reserved) : reserved_(reserved) {}
+  explicit log_reader(const shared_reserve_fn& reserve) : reserve_(reserve) {}
 
   void line(std::string_view text, std::size_t number) {
     number_ = number;
@@ -151,10 +151,12 @@ class log_reader {
   }
 
   std::optional<std::int64_t> without_reserved(std::int64_t section_bytes, const kernel_resources& k) const {
-    const auto reserved = reserved_(sm_number(k.arch));
-    if (!reserved) return std::nullopt;
+    const auto facts = reserve_(sm_number(k.arch));
+    if (!facts) return std::nullopt;
+    if (!facts->in_linker_report) return section_bytes;
     // A kernel without static shared memory may have no section at all: 0.
-    return section_bytes >= *reserved ? section_bytes - *reserved : section_bytes;
+    const auto reserved = facts->per_block_bytes;
+    return section_bytes >= reserved ? section_bytes - reserved : section_bytes;
   }
 
   std::optional<std::int64_t> number(std::string_view digits) const {
@@ -168,7 +170,7 @@ class log_reader {
     return value;
   }
 
-  const reserved_in_section_fn& reserved_;
+  const shared_reserve_fn& reserve_;
   std::vector<kernel_resources> kernels_;
   std::optional<std::size_t> current_;
   /// The kernel a "bytes stack frame" line belongs to, if the previous line
@@ -192,8 +194,8 @@ bool is_compiler_log(std::string_view text) noexcept {
 }
 
 std::vector<kernel_resources> read_compiler_log(std::string_view text,
-                                                const reserved_in_section_fn& reserved_in_section) {
-  log_reader reader(reserved_in_section);
+                                                const shared_reserve_fn& reserve) {
+  log_reader reader(reserve);
   std::size_t number = 0;
   std::size_t at = 0;
   while (at < text.size()) {

@@ -22,7 +22,7 @@ bool is_compiler_log(std::string_view text) noexcept;
 /// Lines that are neither are ignored; a figure that does not fit in 64
 /// bits throws `format_error` naming the line.
 std::vector<kernel_resources> read_compiler_log(std::string_view text,
-                                                const reserved_in_section_fn& reserved_in_section);
+                                                const shared_reserve_fn& reserve);
 
 /// The SM number of an architecture name (`sm_90a` -> 90), or 0 if it is
 /// not one.

@@ -1,5 +1,6 @@
 #include "inspect/cubin.hpp"
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -26,6 +27,8 @@ enum class attribute : std::uint8_t {
 /// `.nv.info` record formats (EIFMT_*).
 enum class record_format : std::uint8_t { none = 1, byte_value = 2, half_value = 3, sized = 4 };
 
+/// The symbol through which CUDA 13 cubins address the per-block reserve.
+constexpr std::string_view reserved_shared_symbol_prefix = ".nv.reservedSmem.";
 /// STO_CUDA_ENTRY: the symbol is a kernel, not a device function.
 constexpr std::uint8_t symbol_other_entry = 0x10;
 /// ELF ABI version from which the SM moved to e_flags bits 8-15.
@@ -97,18 +100,13 @@ int cubin_sm(std::uint8_t abi_version, std::uint32_t flags) noexcept {
   return static_cast<int>(abi_version >= abi_version_sm_in_second_byte ? (flags >> 8) & 0xffu : flags & 0xffu);
 }
 
-std::vector<kernel_resources> read_cubin(byte_view cubin, const reserved_in_section_fn& reserved_in_section) {
+std::vector<kernel_resources> read_cubin(byte_view cubin, const shared_reserve_fn& reserve) {
   const elf_file file(cubin);
   if (file.machine() != elf::machine_cuda) {
     throw format_error(fmt::format("not a cubin: ELF machine {} is not EM_CUDA ({})", file.machine(),
                                    elf::machine_cuda));
   }
   const int sm = cubin_sm(file.abi_version(), file.flags());
-  // Only a linked cubin's sections hold the reserved bytes: the linker adds
-  // them, so a relocatable (-rdc) cubin's sections are the kernel's own.
-  const std::optional<std::int64_t> reserved =
-      file.type() == elf::type_executable ? reserved_in_section(sm) : std::optional<std::int64_t>(0);
-
   const elf_section* symtab = nullptr;
   std::unordered_map<std::string_view, const elf_section*> kernel_sections;
   for (const auto& s : file.sections()) {
@@ -117,6 +115,20 @@ std::vector<kernel_resources> read_cubin(byte_view cubin, const reserved_in_sect
   }
   if (symtab == nullptr) return {};  // nothing to name a kernel by
   const auto symbols = file.symbols(*symtab);
+
+  // The reserve sits at the start of each kernel's shared window in linked
+  // cubins that reference .nv.reservedSmem.offset0 (CUDA 13, sm_90 and
+  // newer, from ptxas or nvlink). A relocatable (-rdc) cubin's sections,
+  // and those of older toolkits, are the kernel's own figure.
+  const bool declares_reserve =
+      file.type() == elf::type_executable && std::any_of(symbols.begin(), symbols.end(), [](const elf_symbol& s) {
+        return s.name.rfind(reserved_shared_symbol_prefix, 0) == 0;
+      });
+  std::optional<std::int64_t> reserved = 0;
+  if (declares_reserve) {
+    const auto facts = reserve(sm);
+    reserved = facts ? std::optional<std::int64_t>(facts->per_block_bytes) : std::nullopt;
+  }
 
   std::unordered_map<std::uint32_t, function_figures> figures;
   if (const elf_section* info = file.find_section(".nv.info")) {

@@ -3,6 +3,7 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <cstring>
 #include <memory>
 
 namespace occcalc::inspect {
@@ -98,6 +99,43 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
     at = round_up(body_at + body.size(), fatbin_alignment);
   }
   return entries;
+}
+
+std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region) {
+  constexpr std::uint64_t alignment = 4;
+  constexpr std::uint16_t known_version = 1;
+  constexpr std::uint32_t max_entry_header_bytes = 4096;
+  constexpr std::uint16_t max_known_kind = 0xff;
+  const unsigned char magic[] = {0x50, 0xED, 0x55, 0xBA};  // fatbin_magic, little-endian
+  std::vector<embedded_fatbin> found;
+  const unsigned char* begin = region.data();
+  const unsigned char* end = begin + region.size();
+  const unsigned char* at = begin;
+  while (at < end) {
+    at = static_cast<const unsigned char*>(memmem(at, static_cast<std::size_t>(end - at), magic, sizeof magic));
+    if (at == nullptr) break;
+    const auto offset = static_cast<std::uint64_t>(at - begin);
+    at += alignment - offset % alignment;  // the next candidate, whatever this one is
+    if (offset % alignment != 0 || !region.contains(offset, fatbin_header_bytes)) continue;
+    const auto version = region.read<std::uint16_t>(offset + 4, "");
+    const auto header_bytes = region.read<std::uint16_t>(offset + 6, "");
+    const auto body_bytes = region.read<std::uint64_t>(offset + 8, "");
+    if (version != known_version || header_bytes != fatbin_header_bytes || body_bytes < entry_header_min_bytes ||
+        !region.contains(offset + header_bytes, body_bytes)) {
+      continue;
+    }
+    const std::uint64_t entry = offset + header_bytes;
+    const auto kind = region.read<std::uint16_t>(entry, "");
+    const auto entry_header_bytes = region.read<std::uint32_t>(entry + 4, "");
+    const auto payload_bytes = region.read<std::uint64_t>(entry + 8, "");
+    if (kind == 0 || kind > max_known_kind || entry_header_bytes < entry_header_min_bytes ||
+        entry_header_bytes > max_entry_header_bytes || payload_bytes > body_bytes - entry_header_bytes) {
+      continue;
+    }
+    found.push_back({offset, header_bytes + body_bytes});
+    at = begin + offset + header_bytes + body_bytes;
+  }
+  return found;
 }
 
 unsigned char* scratch_buffer::reserve(std::size_t bytes) {

@@ -47,6 +47,17 @@ bool is_fatbin(byte_view bytes) noexcept;
 /// `format_error` on a header that lies outside the region.
 std::vector<fatbin_entry> fatbin_entries(byte_view region);
 
+/// Fat binaries embedded in other data (libcufft keeps thousands in
+/// `.ldata` and loads them itself): the offset and size of each in
+/// `region`, found by their magic at 4-byte alignment and kept only when the
+/// header and first entry header are consistent. Never throws: data that
+/// merely resembles a header is not one.
+struct embedded_fatbin {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+};
+std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region);
+
 /// Memory that decompressed entries are written to, reused from one entry to
 /// the next and never zero-filled (a library holds a gigabyte of cubins).
 class scratch_buffer {

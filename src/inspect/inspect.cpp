@@ -26,6 +26,16 @@ constexpr std::string_view relocatable_fatbin_section = "__nv_relfatbin";
 
 constexpr std::string_view archive_magic = "!<arch>\n";
 
+/// Sections searched for fat binaries a library embeds as data and loads
+/// itself: loaded, non-executable program data (`.rodata`, `.ldata`, ...).
+bool holds_embedded_fatbins(const elf_section& s) {
+  constexpr std::uint32_t progbits = 1;
+  constexpr std::uint64_t alloc = 0x2;
+  constexpr std::uint64_t executable = 0x4;
+  return s.type == progbits && (s.flags & alloc) != 0 && (s.flags & executable) == 0 &&
+         s.name != relocatable_fatbin_section;
+}
+
 std::vector<inspected_kernel> with_names(std::vector<kernel_resources> kernels, const std::string& origin) {
   std::vector<inspected_kernel> out;
   out.reserve(kernels.size());
@@ -87,7 +97,7 @@ void read_entries(const std::vector<work_item>& items, const inspect_options& op
       try {
         const auto& item = items[i];
         const byte_view cubin = entry_contents(item.entry, buffer);
-        results[i] = with_names(read_cubin(cubin, options.reserved_in_section), item.origin);
+        results[i] = with_names(read_cubin(cubin, options.reserve), item.origin);
       } catch (...) {
         errors[i] = std::current_exception();
       }
@@ -134,14 +144,23 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     const elf_file file(bytes);
     if (file.machine() == elf::machine_cuda) {
       out.kind = "cubin";
-      out.kernels = with_names(read_cubin(bytes, options.reserved_in_section), "");
+      out.kernels = with_names(read_cubin(bytes, options.reserve), "");
       return out;
     }
     out.kind = "host ELF";
     const std::string_view wanted =
         file.find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
     for (const auto& section : file.sections()) {
-      if (section.name == wanted) add_entries(file.contents(section), std::string(wanted) + " ", items, out);
+      if (section.name == wanted) {
+        add_entries(file.contents(section), std::string(wanted) + " ", items, out);
+      } else if (holds_embedded_fatbins(section)) {
+        const byte_view data = file.contents(section);
+        for (const auto& found : find_embedded_fatbins(data)) {
+          add_entries(data.sub(found.offset, found.size, "an embedded fat binary"),
+                      fmt::format("{}+{:#x} ", section.name, found.offset), items, out);
+        }
+        if (options.done_with) options.done_with(data);  // scanned; entries are read again later
+      }
     }
   } else if (is_fatbin(bytes)) {
     out.kind = "fatbin";
@@ -150,7 +169,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     throw format_error("a static library (ar archive); extract its objects with 'ar x' and inspect those");
   } else if (is_compiler_log(bytes.as_text())) {
     out.kind = "compiler log";
-    out.kernels = with_names(read_compiler_log(bytes.as_text(), options.reserved_in_section), "");
+    out.kernels = with_names(read_compiler_log(bytes.as_text(), options.reserve), "");
     return out;
   } else {
     throw format_error("not a cubin, fat binary, ELF file, or ptxas / nvlink output");

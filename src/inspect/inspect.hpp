@@ -31,7 +31,7 @@ struct inspection {
 
 /// How to read an input.
 struct inspect_options {
-  reserved_in_section_fn reserved_in_section;
+  shared_reserve_fn reserve;
   /// Threads that decompress and read fat binary entries (at least 1).
   unsigned workers = 1;
   /// Called with each compressed payload once read, so a mapped file can

@@ -13,12 +13,13 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   occcalc::inspect::inspect_options options;
-  // The rule the architecture table gives: the 1 KiB reserve from sm_90.
-  options.reserved_in_section = [](int sm) -> std::optional<std::int64_t> {
-    constexpr int first_sm_with_reserve = 90;
+  // What the architecture table gives: a 1 KiB reserve, in nvlink's
+  // figure from sm_90.
+  options.reserve = [](int sm) -> std::optional<occcalc::inspect::shared_reserve> {
+    constexpr int first_sm_in_linker_report = 90;
     constexpr std::int64_t reserve_bytes = 1024;
     if (sm <= 0) return std::nullopt;
-    return sm >= first_sm_with_reserve ? reserve_bytes : 0;
+    return occcalc::inspect::shared_reserve{reserve_bytes, sm >= first_sm_in_linker_report};
   };
   options.workers = 1;
   try {
