@@ -6,6 +6,7 @@
 #include <regex>
 #include <sstream>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -51,10 +52,16 @@ class kernel_filter {
   std::optional<int> sm_;
 };
 
+/// Threads to read and report with.
+unsigned workers() { return std::max(1u, std::thread::hardware_concurrency()); }
+
+/// Fewest kernels worth a thread of their own.
+constexpr std::size_t min_slice = 1024;
+
 inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in) {
   inspect::inspect_options options;
   options.reserve = shared_reserve(tables);
-  options.workers = std::max(1u, std::thread::hardware_concurrency());
+  options.workers = workers();
   try {
     if (path == "-") {
       const std::string text(std::istreambuf_iterator<char>(in), {});
@@ -79,10 +86,43 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
   for (const auto& path : command.inputs) {
     auto inspected = read_input(tables, path, in);
     input_report report{path, inspected.kind, inspected.skipped_entries, {}};
-    for (auto& k : inspected.kernels) {
-      if (!filter.keep(k)) continue;
-      auto [overrides, from] = threads_for(k);
-      report.kernels.push_back(report_kernel(tables, path, std::move(k), overrides, from));
+    // A library holds tens of thousands of kernels: filter and compute
+    // their occupancy on every core, in contiguous slices to keep the order.
+    auto& kernels = inspected.kernels;
+    std::vector<std::optional<kernel_report>> reported(kernels.size());
+    const auto report_slice = [&](std::size_t begin, std::size_t end) {
+      for (std::size_t i = begin; i < end; ++i) {
+        if (!filter.keep(kernels[i])) continue;
+        auto [overrides, from] = threads_for(kernels[i]);
+        reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
+      }
+    };
+    const std::size_t slices = std::min<std::size_t>(workers(), (kernels.size() + min_slice - 1) / min_slice);
+    std::vector<std::thread> threads;
+    std::exception_ptr failure;
+    std::mutex failure_mutex;
+    for (std::size_t s = 1; s < slices; ++s) {
+      threads.emplace_back([&, s] {
+        try {
+          report_slice(kernels.size() * s / slices, kernels.size() * (s + 1) / slices);
+        } catch (...) {
+          const std::lock_guard<std::mutex> lock(failure_mutex);
+          failure = std::current_exception();
+        }
+      });
+    }
+    try {
+      report_slice(0, slices > 0 ? kernels.size() / slices : kernels.size());
+    } catch (...) {
+      const std::lock_guard<std::mutex> lock(failure_mutex);
+      failure = std::current_exception();
+    }
+    for (auto& t : threads) t.join();
+    if (failure) std::rethrow_exception(failure);
+    report.kernels.reserve(static_cast<std::size_t>(
+        std::count_if(reported.begin(), reported.end(), [](const auto& r) { return r.has_value(); })));
+    for (auto& r : reported) {
+      if (r) report.kernels.push_back(std::move(*r));
     }
     reports.push_back(std::move(report));
   }

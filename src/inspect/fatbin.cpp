@@ -3,6 +3,7 @@
 #include <lz4.h>
 #include <zstd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <memory>
 
@@ -101,7 +102,7 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
   return entries;
 }
 
-std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region) {
+std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region, std::uint64_t from, std::uint64_t to) {
   constexpr std::uint64_t alignment = 4;
   constexpr std::uint16_t known_version = 1;
   constexpr std::uint32_t max_entry_header_bytes = 4096;
@@ -109,14 +110,24 @@ std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region) {
   const unsigned char magic[] = {0x50, 0xED, 0x55, 0xBA};  // fatbin_magic, little-endian
   std::vector<embedded_fatbin> found;
   const unsigned char* begin = region.data();
-  const unsigned char* end = begin + region.size();
-  const unsigned char* at = begin;
+  to = std::min<std::uint64_t>(to, region.size());
+  if (from >= to) return found;
+  // A header starting before `to` may end after it.
+  const unsigned char* end = begin + std::min<std::uint64_t>(to + sizeof magic - 1, region.size());
+  const unsigned char* at = begin + from;
+  // memchr for the magic's last byte (0xBA, rare in code and data) is
+  // several times faster than memmem for the whole word.
+  constexpr std::size_t last = sizeof magic - 1;
+  at += last;
   while (at < end) {
-    at = static_cast<const unsigned char*>(memmem(at, static_cast<std::size_t>(end - at), magic, sizeof magic));
+    at = static_cast<const unsigned char*>(std::memchr(at, magic[last], static_cast<std::size_t>(end - at)));
     if (at == nullptr) break;
-    const auto offset = static_cast<std::uint64_t>(at - begin);
-    at += alignment - offset % alignment;  // the next candidate, whatever this one is
-    if (offset % alignment != 0 || !region.contains(offset, fatbin_header_bytes)) continue;
+    const auto offset = static_cast<std::uint64_t>(at - last - begin);
+    ++at;
+    if (offset % alignment != 0 || std::memcmp(begin + offset, magic, last) != 0 ||
+        !region.contains(offset, fatbin_header_bytes)) {
+      continue;
+    }
     const auto version = region.read<std::uint16_t>(offset + 4, "");
     const auto header_bytes = region.read<std::uint16_t>(offset + 6, "");
     const auto body_bytes = region.read<std::uint64_t>(offset + 8, "");
@@ -133,7 +144,8 @@ std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region) {
       continue;
     }
     found.push_back({offset, header_bytes + body_bytes});
-    at = begin + offset + header_bytes + body_bytes;
+    at = begin + std::min<std::uint64_t>(offset + header_bytes + body_bytes + last,
+                                         static_cast<std::uint64_t>(end - begin));
   }
   return found;
 }

@@ -52,11 +52,16 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region);
 /// `region`, found by their magic at 4-byte alignment and kept only when the
 /// header and first entry header are consistent. Never throws: data that
 /// merely resembles a header is not one.
+/// Only headers that start in [`from`, `to`) are reported, so a region can
+/// be searched in pieces; a fat binary may extend past `to`.
 struct embedded_fatbin {
   std::uint64_t offset = 0;
   std::uint64_t size = 0;
 };
-std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region);
+std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region, std::uint64_t from, std::uint64_t to);
+inline std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region) {
+  return find_embedded_fatbins(region, 0, region.size());
+}
 
 /// Memory that decompressed entries are written to, reused from one entry to
 /// the next and never zero-filled (a library holds a gigabyte of cubins).

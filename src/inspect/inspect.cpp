@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <mutex>
+#include <optional>
 #include <thread>
 
 #include "inspect/compiler_log.hpp"
@@ -85,41 +86,54 @@ class release_tracker {
   std::size_t first_ = 0;  // the first finished entry not released
 };
 
-/// Reads the cubin entries, `options.workers` at a time, keeping their order.
-void read_entries(const std::vector<work_item>& items, const inspect_options& options, inspection& out) {
-  std::vector<std::vector<inspected_kernel>> results(items.size());
-  std::vector<std::exception_ptr> errors(items.size());
+/// Runs `task(i, buffer)` for every i below `count` on up to `workers`
+/// threads, each with its own scratch buffer; then rethrows the exception of
+/// the lowest failing i, so the error reported does not depend on timing.
+template <typename Task>
+void run_parallel(std::size_t count, unsigned workers, Task&& task) {
+  std::vector<std::exception_ptr> errors(count);
   std::atomic<std::size_t> next{0};
-  release_tracker released(items, options.done_with);
   const auto work = [&] {
     scratch_buffer buffer;
-    for (std::size_t i = next++; i < items.size(); i = next++) {
+    for (std::size_t i = next++; i < count; i = next++) {
       try {
-        const auto& item = items[i];
-        const byte_view cubin = entry_contents(item.entry, buffer);
-        results[i] = with_names(read_cubin(cubin, options.reserve), item.origin);
+        task(i, buffer);
       } catch (...) {
         errors[i] = std::current_exception();
       }
-      released.finished(i);
     }
   };
-  const unsigned workers = std::max(1u, std::min<unsigned>(options.workers, static_cast<unsigned>(items.size())));
+  const unsigned threads_wanted = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(count)));
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < workers; ++t) threads.emplace_back(work);
+  for (unsigned t = 1; t < threads_wanted; ++t) threads.emplace_back(work);
   work();
   for (auto& t : threads) t.join();
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (errors[i]) {
-      try {
-        std::rethrow_exception(errors[i]);
-      } catch (const format_error& e) {
-        throw format_error(items[i].origin + ": " + e.what());
-      }
-    }
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
   }
-  for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
 }
+
+/// Reads one cubin entry.
+std::vector<inspected_kernel> read_item(const work_item& item, const shared_reserve_fn& reserve,
+                                        scratch_buffer& buffer) {
+  try {
+    return with_names(read_cubin(entry_contents(item.entry, buffer), reserve), item.origin);
+  } catch (const format_error& e) {
+    throw format_error(item.origin + ": " + e.what());
+  }
+}
+
+/// A stretch of a data section to search for embedded fat binaries.
+struct scan_task {
+  const elf_section* section;
+  byte_view data;  // the whole section
+  std::uint64_t from;
+  std::uint64_t to;
+};
+
+/// Data sections are searched in pieces of this size, in parallel with the
+/// reading of the linked fat binaries.
+constexpr std::uint64_t scan_piece_bytes = std::uint64_t{16} << 20;
 
 void add_entries(byte_view region, const std::string& where, std::vector<work_item>& items, inspection& out) {
   std::size_t index = 0;
@@ -140,26 +154,26 @@ void add_entries(byte_view region, const std::string& where, std::vector<work_it
 inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   inspection out;
   std::vector<work_item> items;
+  std::vector<scan_task> scans;
+  std::optional<elf_file> host;
   if (is_elf(bytes)) {
-    const elf_file file(bytes);
-    if (file.machine() == elf::machine_cuda) {
+    host.emplace(bytes);
+    if (host->machine() == elf::machine_cuda) {
       out.kind = "cubin";
       out.kernels = with_names(read_cubin(bytes, options.reserve), "");
       return out;
     }
     out.kind = "host ELF";
     const std::string_view wanted =
-        file.find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
-    for (const auto& section : file.sections()) {
+        host->find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
+    for (const auto& section : host->sections()) {
       if (section.name == wanted) {
-        add_entries(file.contents(section), std::string(wanted) + " ", items, out);
+        add_entries(host->contents(section), std::string(wanted) + " ", items, out);
       } else if (holds_embedded_fatbins(section)) {
-        const byte_view data = file.contents(section);
-        for (const auto& found : find_embedded_fatbins(data)) {
-          add_entries(data.sub(found.offset, found.size, "an embedded fat binary"),
-                      fmt::format("{}+{:#x} ", section.name, found.offset), items, out);
+        const byte_view data = host->contents(section);
+        for (std::uint64_t from = 0; from < data.size(); from += scan_piece_bytes) {
+          scans.push_back({&section, data, from, std::min<std::uint64_t>(from + scan_piece_bytes, data.size())});
         }
-        if (options.done_with) options.done_with(data);  // scanned; entries are read again later
       }
     }
   } else if (is_fatbin(bytes)) {
@@ -174,7 +188,46 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   } else {
     throw format_error("not a cubin, fat binary, ELF file, or ptxas / nvlink output");
   }
-  read_entries(items, options, out);
+
+  // First the linked fat binaries' entries and the search of the data
+  // sections, together; then the entries of the fat binaries found.
+  std::vector<std::vector<inspected_kernel>> results(items.size());
+  std::vector<std::vector<embedded_fatbin>> found(scans.size());
+  {
+    release_tracker released(items, options.done_with);
+    run_parallel(scans.size() + items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
+      if (i < scans.size()) {
+        const auto& scan = scans[i];
+        found[i] = find_embedded_fatbins(scan.data, scan.from, scan.to);
+        if (options.done_with) options.done_with(scan.data.sub(scan.from, scan.to - scan.from, "a data section"));
+        return;
+      }
+      const std::size_t item = i - scans.size();
+      results[item] = read_item(items[item], options.reserve, buffer);
+      released.finished(item);
+    });
+  }
+  for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
+  std::vector<work_item> embedded_items;
+  std::uint64_t covered_to = 0;  // a fat binary found in one piece may run into the next
+  const elf_section* section = nullptr;
+  for (std::size_t i = 0; i < scans.size(); ++i) {
+    if (scans[i].section != section) covered_to = 0;
+    section = scans[i].section;
+    for (const auto& f : found[i]) {
+      if (f.offset < covered_to) continue;
+      add_entries(scans[i].data.sub(f.offset, f.size, "an embedded fat binary"),
+                  fmt::format("{}+{:#x} ", section->name, f.offset), embedded_items, out);
+      covered_to = f.offset + f.size;
+    }
+  }
+  std::vector<std::vector<inspected_kernel>> embedded(embedded_items.size());
+  release_tracker released(embedded_items, options.done_with);
+  run_parallel(embedded_items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
+    embedded[i] = read_item(embedded_items[i], options.reserve, buffer);
+    released.finished(i);
+  });
+  for (auto& r : embedded) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
   return out;
 }
 
