@@ -85,7 +85,7 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
   std::vector<input_report> reports;
   for (const auto& path : command.inputs) {
     auto inspected = read_input(tables, path, in);
-    input_report report{path, inspected.kind, inspected.skipped_entries, {}};
+    input_report report{path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, {}};
     // A library holds tens of thousands of kernels: filter and compute
     // their occupancy on every core, in contiguous slices to keep the order.
     auto& kernels = inspected.kernels;

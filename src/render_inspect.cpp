@@ -100,6 +100,10 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
     std::string heading = fmt::format("{} ({}): {} kernel{}", input.file == "-" ? "standard input" : input.file,
                                       input.kind, input.kernels.size(),
                                       input.kernels.size() == 1 ? "" : "s");
+    if (input.duplicate_entries > 0) {
+      heading += fmt::format("; {} repeated cubin{} listed once", input.duplicate_entries,
+                             input.duplicate_entries == 1 ? "" : "s");
+    }
     if (input.skipped_entries > 0) heading += fmt::format("; {} PTX or other non-cubin entries not read",
                                                           input.skipped_entries);
     text += paint(heading, style::bold, colour) + "\n";

@@ -273,6 +273,26 @@ TEST_CASE("inspect: fat binaries embedded as data are found by their header", "[
   CHECK_THAT(inspect_fixture("embedded.o").kernels.front().resources.origin, Contains(".rodata+0xc entry 1"));
 }
 
+TEST_CASE("inspect: repeated cubins are read and listed once", "[inspect]") {
+  // Two copies of zstd.fatbin back to back, then multiarch.fatbin: the
+  // second copy's two cubins repeat the first's.
+  auto bytes = file_bytes("zstd.fatbin");
+  const auto copy = bytes;
+  bytes.insert(bytes.end(), copy.begin(), copy.end());
+  const auto other = file_bytes("multiarch.fatbin");
+  bytes.insert(bytes.end(), other.begin(), other.end());
+  const auto in = inspect_data(bytes);
+  CHECK(in.duplicate_entries == 2);
+  CHECK(in.kernels.size() == 20 + 30);
+  CHECK(by_key(in).size() == in.kernels.size());
+  // A cubin that differs in one byte is not a repeat.
+  auto changed = copy;
+  changed.insert(changed.end(), copy.begin(), copy.end());
+  changed[changed.size() - 9] ^= 1;  // inside the last entry's payload
+  // Its zstd data is now corrupt: it is read, not skipped as a repeat.
+  CHECK_THROWS_WITH(inspect_data(changed), Contains("entry 4 (sm_100, zstd)"));
+}
+
 TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
   const auto reserved = options().reserve;
   SECTION("older ptxas without barriers, device functions left out") {

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <cstring>
 #include <mutex>
+#include <unordered_map>
 #include <optional>
 #include <thread>
 
@@ -123,6 +125,57 @@ std::vector<inspected_kernel> read_item(const work_item& item, const shared_rese
   }
 }
 
+/// Finds entries whose stored bytes repeat an earlier entry's: libraries
+/// link the same device code into many fat binaries (libcublasLt's 5,449
+/// cubins hold 892 distinct ones). A repeat is neither decompressed nor
+/// listed again. Hashes are computed in parallel; each match is confirmed
+/// byte for byte, so a hash collision cannot merge different cubins.
+class duplicate_finder {
+ public:
+  /// Marks in `repeat_of` the earlier entry each of `items` may repeat
+  /// (including entries of earlier calls).
+  std::vector<std::optional<std::size_t>> candidates(const std::vector<work_item>& items, unsigned workers) {
+    std::vector<std::size_t> hashes(items.size());
+    run_parallel(items.size(), workers, [&](std::size_t i, scratch_buffer&) {
+      const auto& p = items[i].entry.payload;
+      hashes[i] = std::hash<std::string_view>{}(p.as_text());
+    });
+    std::vector<std::optional<std::size_t>> repeat_of(items.size());
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const auto& e = items[i].entry;
+      const auto [it, inserted] = first_.try_emplace(key{hashes[i], e.payload.size(), e.compressed}, seen_.size());
+      if (!inserted) repeat_of[i] = it->second;
+      seen_.push_back(e.payload);
+    }
+    return repeat_of;
+  }
+
+  /// Whether entry `item` (numbered after all earlier calls' entries) is
+  /// byte for byte the candidate `earlier`.
+  bool same(const work_item& item, std::size_t earlier) const {
+    const byte_view a = item.entry.payload;
+    const byte_view b = seen_[earlier];
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
+  }
+
+  std::size_t seen() const noexcept { return seen_.size(); }
+
+ private:
+  struct key {
+    std::size_t hash;
+    std::size_t size;
+    compression compressed;
+    bool operator==(const key& o) const noexcept {
+      return hash == o.hash && size == o.size && compressed == o.compressed;
+    }
+  };
+  struct key_hash {
+    std::size_t operator()(const key& k) const noexcept { return k.hash ^ (k.size * 0x9e3779b97f4a7c15ull); }
+  };
+  std::unordered_map<key, std::size_t, key_hash> first_;
+  std::vector<byte_view> seen_;
+};
+
 /// A stretch of a data section to search for embedded fat binaries.
 struct scan_task {
   const elf_section* section;
@@ -191,9 +244,12 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
 
   // First the linked fat binaries' entries and the search of the data
   // sections, together; then the entries of the fat binaries found.
+  duplicate_finder duplicates;
   std::vector<std::vector<inspected_kernel>> results(items.size());
   std::vector<std::vector<embedded_fatbin>> found(scans.size());
   {
+    const auto repeat_of = duplicates.candidates(items, options.workers);
+    std::vector<char> repeated(items.size());
     release_tracker released(items, options.done_with);
     run_parallel(scans.size() + items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
       if (i < scans.size()) {
@@ -203,9 +259,11 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
         return;
       }
       const std::size_t item = i - scans.size();
-      results[item] = read_item(items[item], options.reserve, buffer);
+      repeated[item] = repeat_of[item] && duplicates.same(items[item], *repeat_of[item]);
+      if (!repeated[item]) results[item] = read_item(items[item], options.reserve, buffer);
       released.finished(item);
     });
+    out.duplicate_entries += static_cast<std::size_t>(std::count(repeated.begin(), repeated.end(), 1));
   }
   for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
   std::vector<work_item> embedded_items;
@@ -222,11 +280,15 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     }
   }
   std::vector<std::vector<inspected_kernel>> embedded(embedded_items.size());
+  const auto repeat_of = duplicates.candidates(embedded_items, options.workers);
+  std::vector<char> repeated(embedded_items.size());
   release_tracker released(embedded_items, options.done_with);
   run_parallel(embedded_items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
-    embedded[i] = read_item(embedded_items[i], options.reserve, buffer);
+    repeated[i] = repeat_of[i] && duplicates.same(embedded_items[i], *repeat_of[i]);
+    if (!repeated[i]) embedded[i] = read_item(embedded_items[i], options.reserve, buffer);
     released.finished(i);
   });
+  out.duplicate_entries += static_cast<std::size_t>(std::count(repeated.begin(), repeated.end(), 1));
   for (auto& r : embedded) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
   return out;
 }
