@@ -2,12 +2,12 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <cstring>
+#include <exception>
 #include <mutex>
-#include <unordered_map>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "inspect/compiler_log.hpp"
 #include "inspect/demangle.hpp"
@@ -157,8 +157,6 @@ class duplicate_finder {
     const byte_view b = seen_[earlier];
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size()) == 0;
   }
-
-  std::size_t seen() const noexcept { return seen_.size(); }
 
  private:
   struct key {
