@@ -87,6 +87,7 @@ TEST_CASE("inspect: every fixture binary agrees with its build's ptxas or nvlink
       {"kernels.sm_100.cubin", "kernels.sm_100.log", "cubin", 10},
       {"kernels.sm_120.cubin", "kernels.sm_120.log", "cubin", 10},
       {"cluster.sm_90.cubin", "cluster.sm_90.log", "cubin", 1},
+      {"reqntid.sm_80.cubin", "reqntid.sm_80.log", "cubin", 1},
       {"multiarch.fatbin", "multiarch.log", "fatbin", 30},
       {"zstd.fatbin", "zstd.log", "fatbin", 20},
       {"lz4.fatbin", "lz4.log", "fatbin", 20},
@@ -201,6 +202,21 @@ TEST_CASE("inspect: cluster dimensions and demangled names", "[inspect]") {
   for (const auto& k : in.kernels) names.push_back(k.demangled);
   CHECK(std::count(names.begin(), names.end(), "void demo::scale<float, 4>(float*, float)") == 1);
   CHECK(std::count(names.begin(), names.end(), "plain_c") == 1);
+}
+
+TEST_CASE("inspect: a required block size and the cap .minnctapersm implies", "[inspect]") {
+  const auto in = inspect_fixture("reqntid.sm_80.cubin");
+  REQUIRE(in.kernels.size() == 1);
+  const auto& k = in.kernels[0].resources;
+  CHECK(k.required_threads == dim3{128, 2, 1});
+  CHECK_FALSE(k.max_threads);
+  // 65536 registers / (256 threads x 4 blocks) = 64.
+  CHECK(k.register_cap == 64);
+  const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], {});
+  CHECK(report.block_size == 256);
+  CHECK(report.block_size_from == "required");
+  REQUIRE(report.occupancy);
+  CHECK(report.occupancy->result.blocks_per_sm == 8);  // 64 warps / 8 per block
 }
 
 TEST_CASE("inspect: fat binary entries name their compression and skip PTX", "[inspect]") {
