@@ -42,6 +42,9 @@ class kernel_filter {
     }
   }
 
+  /// The SM version asked for, if any.
+  const std::optional<int>& sm() const noexcept { return sm_; }
+
   bool keep(const inspect::inspected_kernel& k) const {
     if (sm_ && inspect::sm_number(k.resources.arch) != *sm_) return false;
     return !pattern_ || std::regex_search(k.demangled, *pattern_) || std::regex_search(k.resources.name, *pattern_);
@@ -58,8 +61,10 @@ unsigned workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 /// Fewest kernels worth a thread of their own.
 constexpr std::size_t min_slice = 1024;
 
-inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in) {
+inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in,
+                               const kernel_filter& filter) {
   inspect::inspect_options options;
+  options.only_sm = filter.sm();
   options.reserve = shared_reserve(tables);
   options.workers = workers();
   try {
@@ -84,7 +89,7 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
   validate_overrides(command.overrides);
   std::vector<input_report> reports;
   for (const auto& path : command.inputs) {
-    auto inspected = read_input(tables, path, in);
+    auto inspected = read_input(tables, path, in, filter);
     input_report report{path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, {}};
     // A library holds tens of thousands of kernels: filter and compute
     // their occupancy on every core, in contiguous slices to keep the order.

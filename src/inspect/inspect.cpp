@@ -186,7 +186,8 @@ struct scan_task {
 /// reading of the linked fat binaries.
 constexpr std::uint64_t scan_piece_bytes = std::uint64_t{16} << 20;
 
-void add_entries(byte_view region, const std::string& where, std::vector<work_item>& items, inspection& out) {
+void add_entries(byte_view region, const std::string& where, const std::optional<int>& only_sm,
+                 std::vector<work_item>& items, inspection& out) {
   std::size_t index = 0;
   for (const auto& entry : fatbin_entries(region)) {
     ++index;
@@ -194,6 +195,7 @@ void add_entries(byte_view region, const std::string& where, std::vector<work_it
       ++out.skipped_entries;
       continue;
     }
+    if (only_sm && static_cast<int>(entry.arch) != *only_sm) continue;
     std::string origin = fmt::format("{}entry {} (sm_{}", where, index, entry.arch);
     if (entry.compressed != compression::none) origin += fmt::format(", {}", to_string(entry.compressed));
     items.push_back({entry, origin + ")"});
@@ -219,7 +221,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
         host->find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
     for (const auto& section : host->sections()) {
       if (section.name == wanted) {
-        add_entries(host->contents(section), std::string(wanted) + " ", items, out);
+        add_entries(host->contents(section), std::string(wanted) + " ", options.only_sm, items, out);
       } else if (holds_embedded_fatbins(section)) {
         const byte_view data = host->contents(section);
         for (std::uint64_t from = 0; from < data.size(); from += scan_piece_bytes) {
@@ -229,7 +231,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     }
   } else if (is_fatbin(bytes)) {
     out.kind = "fatbin";
-    add_entries(bytes, "", items, out);
+    add_entries(bytes, "", options.only_sm, items, out);
   } else if (bytes.as_text().substr(0, archive_magic.size()) == archive_magic) {
     throw format_error("a static library (ar archive); extract its objects with 'ar x' and inspect those");
   } else if (is_compiler_log(bytes.as_text())) {
@@ -273,7 +275,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     for (const auto& f : found[i]) {
       if (f.offset < covered_to) continue;
       add_entries(scans[i].data.sub(f.offset, f.size, "an embedded fat binary"),
-                  fmt::format("{}+{:#x} ", section->name, f.offset), embedded_items, out);
+                  fmt::format("{}+{:#x} ", section->name, f.offset), options.only_sm, embedded_items, out);
       covered_to = f.offset + f.size;
     }
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,9 @@ struct inspect_options {
   shared_reserve_fn reserve;
   /// Threads that decompress and read fat binary entries (at least 1).
   unsigned workers = 1;
+  /// Read only fat binary entries for this SM version (90): the others are
+  /// not even decompressed. Empty reads all.
+  std::optional<int> only_sm;
   /// Called with each compressed payload once read, so a mapped file can
   /// drop its pages; may be empty.
   std::function<void(byte_view)> done_with;
