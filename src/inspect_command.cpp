@@ -69,8 +69,8 @@ inspect::inspection read_input(const occcalc::table& tables, const std::string& 
   options.workers = workers();
   try {
     if (path == "-") {
-      const std::string text(std::istreambuf_iterator<char>(in), {});
-      return inspect::inspect_bytes({reinterpret_cast<const unsigned char*>(text.data()), text.size()}, options);
+      const auto text = inspect::read_stream(in, "standard input");
+      return inspect::inspect_bytes({text.data(), text.size()}, options);
     }
     const inspect::mapped_file file(path);
     options.done_with = [&file](inspect::byte_view used) { file.release(used); };

@@ -181,6 +181,7 @@ TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][in
   const auto c = GENERATE(values<error_case>({
       {{"inspect", "no/such/file.cubin"}, "occcalc: error: no/such/file.cubin: cannot open: No such file"},
       {{"inspect", "."}, "occcalc: error: .: is a directory"},
+      {{"inspect", "/dev/zero"}, "occcalc: error: /dev/zero: more than 268435456 bytes from a pipe or device"},
       {{"inspect", cubin, "--regs", "32"}, "occcalc: error: --regs does not apply to inspect"},
       {{"inspect", cubin, "--cc", "8.0"}, "occcalc: error: --cc does not apply to inspect"},
       {{"inspect", cubin, "--json", "--csv"}, "occcalc: error: --csv cannot be given together with --json"},

@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <istream>
 
 namespace occcalc::inspect {
 
@@ -26,6 +27,20 @@ struct descriptor {
 
 }  // namespace
 
+std::vector<unsigned char> read_stream(std::istream& in, const std::string& name) {
+  std::vector<unsigned char> out;
+  std::vector<char> chunk(1 << 16);
+  while (in) {
+    in.read(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    const auto n = static_cast<std::size_t>(in.gcount());
+    if (out.size() + n > max_stream_bytes) {
+      throw occcalc::error(fmt::format("{}: more than {} bytes; give a regular file", name, max_stream_bytes));
+    }
+    out.insert(out.end(), chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n));
+  }
+  return out;
+}
+
 mapped_file::mapped_file(const std::string& path) {
   const descriptor file{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
   if (file.fd < 0) fail(path, fmt::format("cannot open: {}", std::strerror(errno)));
@@ -40,6 +55,9 @@ mapped_file::mapped_file(const std::string& path) {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) fail(path, fmt::format("cannot read: {}", std::strerror(errno)));
       if (n == 0) break;
+      if (buffer_.size() + static_cast<std::size_t>(n) > max_stream_bytes) {
+        fail(path, fmt::format("more than {} bytes from a pipe or device; give a regular file", max_stream_bytes));
+      }
       buffer_.insert(buffer_.end(), chunk.begin(), chunk.begin() + n);
     }
     data_ = buffer_.data();

@@ -2,12 +2,21 @@
 // large library costs only the pages actually read.
 #pragma once
 
+#include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "inspect/bytes.hpp"
 
 namespace occcalc::inspect {
+
+/// The most bytes read from a pipe, a device or standard input, which cannot
+/// be mapped: a compiler log is far smaller, and `/dev/zero` never ends.
+inline constexpr std::size_t max_stream_bytes = std::size_t{256} << 20;
+
+/// Reads a stream to its end, or throws `occcalc::error` past
+/// `max_stream_bytes`; `name` is what the message calls it.
+std::vector<unsigned char> read_stream(std::istream& in, const std::string& name);
 
 /// The contents of one input file.
 class mapped_file {
