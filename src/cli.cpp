@@ -286,6 +286,10 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     sub->add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0)");
   }
   inspect->add_flag("--csv", opts.csv, "Print CSV instead of a table");
+  inspect->footer(
+      "Also --threads N (block size for every kernel's occupancy; default: its declared one), --dyn-smem BYTES,\n"
+      "--carveout C and --json (schema/inspect.schema.json).");
+  check->footer("Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
 
   try {
     app.parse(argc, argv);
