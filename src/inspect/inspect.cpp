@@ -128,22 +128,19 @@ std::vector<inspected_kernel> read_item(const work_item& item, const shared_rese
 /// Finds entries whose stored bytes repeat an earlier entry's: libraries
 /// link the same device code into many fat binaries (libcublasLt's 5,449
 /// cubins hold 892 distinct ones). A repeat is neither decompressed nor
-/// listed again. Hashes are computed in parallel; each match is confirmed
-/// byte for byte, so a hash collision cannot merge different cubins.
+/// listed again. Candidates are found by size and a hash of the first and
+/// last bytes (hashing whole payloads would cost more than it saves), and
+/// each is confirmed byte for byte, so different cubins are never merged.
 class duplicate_finder {
  public:
   /// Marks in `repeat_of` the earlier entry each of `items` may repeat
   /// (including entries of earlier calls).
-  std::vector<std::optional<std::size_t>> candidates(const std::vector<work_item>& items, unsigned workers) {
-    std::vector<std::size_t> hashes(items.size());
-    run_parallel(items.size(), workers, [&](std::size_t i, scratch_buffer&) {
-      const auto& p = items[i].entry.payload;
-      hashes[i] = std::hash<std::string_view>{}(p.as_text());
-    });
+  std::vector<std::optional<std::size_t>> candidates(const std::vector<work_item>& items) {
     std::vector<std::optional<std::size_t>> repeat_of(items.size());
     for (std::size_t i = 0; i < items.size(); ++i) {
       const auto& e = items[i].entry;
-      const auto [it, inserted] = first_.try_emplace(key{hashes[i], e.payload.size(), e.compressed}, seen_.size());
+      const auto [it, inserted] =
+          first_.try_emplace(key{sample_hash(e.payload), e.payload.size(), e.compressed}, seen_.size());
       if (!inserted) repeat_of[i] = it->second;
       seen_.push_back(e.payload);
     }
@@ -159,6 +156,14 @@ class duplicate_finder {
   }
 
  private:
+  static std::size_t sample_hash(byte_view payload) {
+    constexpr std::size_t sample_bytes = 256;
+    const std::string_view text = payload.as_text();
+    const std::size_t n = std::min(sample_bytes, text.size());
+    const std::hash<std::string_view> hash;
+    return hash(text.substr(0, n)) * 31 + hash(text.substr(text.size() - n));
+  }
+
   struct key {
     std::size_t hash;
     std::size_t size;
@@ -248,7 +253,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   std::vector<std::vector<inspected_kernel>> results(items.size());
   std::vector<std::vector<embedded_fatbin>> found(scans.size());
   {
-    const auto repeat_of = duplicates.candidates(items, options.workers);
+    const auto repeat_of = duplicates.candidates(items);
     std::vector<char> repeated(items.size());
     release_tracker released(items, options.done_with);
     run_parallel(scans.size() + items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
@@ -280,7 +285,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     }
   }
   std::vector<std::vector<inspected_kernel>> embedded(embedded_items.size());
-  const auto repeat_of = duplicates.candidates(embedded_items, options.workers);
+  const auto repeat_of = duplicates.candidates(embedded_items);
   std::vector<char> repeated(embedded_items.size());
   release_tracker released(embedded_items, options.done_with);
   run_parallel(embedded_items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
