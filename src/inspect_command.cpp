@@ -14,6 +14,7 @@
 
 #include "inspect/compiler_log.hpp"
 #include "inspect/mapped_file.hpp"
+#include "kernel_matcher.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/parse.hpp"
 #include "policy.hpp"
@@ -24,37 +25,6 @@ namespace occcalc::cli {
 
 namespace {
 
-/// Which kernels to keep.
-class kernel_filter {
- public:
-  explicit kernel_filter(const inspect_command& command) {
-    if (!command.kernel_pattern.empty()) {
-      try {
-        pattern_.emplace(command.kernel_pattern, std::regex::ECMAScript | std::regex::optimize);
-      } catch (const std::regex_error& e) {
-        throw occcalc::input_error("kernel", "'" + command.kernel_pattern +
-                                                 "' is not a valid regular expression: " + e.what());
-      }
-    }
-    if (!command.arch.empty()) {
-      const auto cc = occcalc::parse_compute_capability("arch", command.arch);
-      sm_ = cc.major * 10 + cc.minor;
-    }
-  }
-
-  /// The SM version asked for, if any.
-  const std::optional<int>& sm() const noexcept { return sm_; }
-
-  bool keep(const inspect::inspected_kernel& k) const {
-    if (sm_ && inspect::sm_number(k.resources.arch) != *sm_) return false;
-    return !pattern_ || std::regex_search(k.demangled, *pattern_) || std::regex_search(k.resources.name, *pattern_);
-  }
-
- private:
-  std::optional<std::regex> pattern_;
-  std::optional<int> sm_;
-};
-
 /// Threads to read and report with.
 unsigned workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 
@@ -62,9 +32,9 @@ unsigned workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 constexpr std::size_t min_slice = 1024;
 
 inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in,
-                               const kernel_filter& filter) {
+                               const kernel_matcher& filter) {
   inspect::inspect_options options;
-  options.only_sm = filter.sm();
+  options.only_sm = filter.arch_sm;
   options.reserve = shared_reserve(tables);
   options.workers = workers();
   try {
@@ -85,7 +55,7 @@ inspect::inspection read_input(const occcalc::table& tables, const std::string& 
 template <typename Threads>
 std::vector<input_report> read_inputs(const occcalc::table& tables, const inspect_command& command,
                                       std::istream& in, Threads&& threads_for) {
-  const kernel_filter filter(command);
+  const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
   validate_overrides(command.overrides);
   std::vector<input_report> reports;
   for (const auto& path : command.inputs) {
@@ -97,7 +67,7 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
     std::vector<std::optional<kernel_report>> reported(kernels.size());
     const auto report_slice = [&](std::size_t begin, std::size_t end) {
       for (std::size_t i = begin; i < end; ++i) {
-        if (!filter.keep(kernels[i])) continue;
+        if (!filter.matches(kernels[i])) continue;
         auto [overrides, from] = threads_for(kernels[i]);
         reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
       }

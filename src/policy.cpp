@@ -17,22 +17,14 @@ using occcalc::detail::entry_reader;
 constexpr std::int64_t policy_version = 1;
 constexpr double percent_max = 100.0;
 
-std::regex compile(entry_reader& reader, const std::string& pattern) {
+/// Reads `kernel` (a regular expression, required) and the optional `arch`.
+kernel_matcher read_matcher(entry_reader& reader) {
+  const std::string pattern = reader.text("kernel");
+  const std::string arch = reader.optional_text("arch");
   try {
-    return std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
-    reader.fail("kernel", "'" + pattern + "' is not a valid regular expression: " + e.what());
-  }
-}
-
-std::optional<int> read_arch_filter(entry_reader& reader) {
-  const std::string text = reader.optional_text("arch");
-  if (text.empty()) return std::nullopt;
-  try {
-    const auto cc = occcalc::parse_compute_capability("arch", text);
-    return cc.major * 10 + cc.minor;
+    return make_kernel_matcher(pattern, arch);
   } catch (const occcalc::input_error& e) {
-    reader.fail("arch", e.what());
+    reader.fail(e.field(), e.what());
   }
 }
 
@@ -44,11 +36,6 @@ policy_limits read_limits(entry_reader& reader) {
   l.max_stack_bytes = reader.optional_integer("max_stack_bytes", {0, occcalc::max_request_value});
   if (reader.has("no_spills")) l.no_spills = reader.optional_boolean("no_spills");
   return l;
-}
-
-bool matches(const std::regex& pattern, const std::optional<int>& arch_sm, const inspect::inspected_kernel& k) {
-  if (arch_sm && inspect::sm_number(k.resources.arch) != *arch_sm) return false;
-  return std::regex_search(k.demangled, pattern) || std::regex_search(k.resources.name, pattern);
 }
 
 template <typename T>
@@ -76,11 +63,9 @@ policy parse_policy(const std::string& origin, const std::string& json) {
     for (std::size_t i = 0; i < items.size(); ++i) {
       entry_reader reader(items[i], fmt::format("{}: rules[{}]", origin, i));
       policy_rule rule;
-      rule.kernel_pattern = reader.text("kernel");
-      rule.kernel = compile(reader, rule.kernel_pattern);
-      rule.arch_sm = read_arch_filter(reader);
+      rule.match = read_matcher(reader);
       rule.limits = read_limits(reader);
-      rule.label = fmt::format("rules[{}] ({})", i, rule.kernel_pattern);
+      rule.label = fmt::format("rules[{}] ({})", i, rule.match.pattern);
       reader.finish();
       p.rules.push_back(std::move(rule));
     }
@@ -90,16 +75,14 @@ policy parse_policy(const std::string& origin, const std::string& json) {
     for (std::size_t i = 0; i < items.size(); ++i) {
       entry_reader reader(items[i], fmt::format("{}: allow[{}]", origin, i));
       policy_allowance a;
-      a.kernel_pattern = reader.text("kernel");
-      a.kernel = compile(reader, a.kernel_pattern);
-      a.arch_sm = read_arch_filter(reader);
+      a.match = read_matcher(reader);
       a.check = reader.optional_text("check");
       if (!a.check.empty() &&
           std::find(std::begin(policy_checks), std::end(policy_checks), a.check) == std::end(policy_checks)) {
         reader.fail("check", "'" + a.check + "' is not one of occupancy, registers, stack, spills");
       }
       a.reason = reader.text("reason");
-      a.label = fmt::format("allow[{}] ({})", i, a.kernel_pattern);
+      a.label = fmt::format("allow[{}] ({})", i, a.match.pattern);
       reader.finish();
       p.allow.push_back(std::move(a));
     }
@@ -120,7 +103,7 @@ applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kern
   };
   apply(p.defaults, defaults);
   for (const auto& rule : p.rules) {
-    if (matches(rule.kernel, rule.arch_sm, kernel)) apply(rule.limits, rule.label);
+    if (rule.match.matches(kernel)) apply(rule.limits, rule.label);
   }
   return a;
 }
@@ -132,7 +115,7 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
   const auto add = [&](std::string_view check, std::string message, const std::string& rule) {
     violation v{&report, std::string(check), std::move(message), rule, nullptr};
     for (const auto& a : p.allow) {
-      if ((a.check.empty() || a.check == check) && matches(a.kernel, a.arch_sm, report.kernel)) {
+      if ((a.check.empty() || a.check == check) && a.match.matches(report.kernel)) {
         v.allowed_by = &a;
         break;
       }

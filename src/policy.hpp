@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "kernel_matcher.hpp"
 #include "kernel_report.hpp"
 #include "occcalc/arch.hpp"
 
@@ -25,12 +26,9 @@ struct policy_limits {
   std::optional<bool> no_spills;
 };
 
-/// A rule: limits for the kernels whose name (demangled or mangled) matches
-/// `kernel`, on the architecture `arch` if given.
+/// A rule: limits for the kernels it matches.
 struct policy_rule {
-  std::string kernel_pattern;
-  std::regex kernel;
-  std::optional<int> arch_sm;
+  kernel_matcher match;
   policy_limits limits;
   /// `rules[2] (gemm)`: how messages name it.
   std::string label;
@@ -38,9 +36,7 @@ struct policy_rule {
 
 /// A known violation that does not fail the gate, with its reason.
 struct policy_allowance {
-  std::string kernel_pattern;
-  std::regex kernel;
-  std::optional<int> arch_sm;
+  kernel_matcher match;
   /// The check it excuses (`occupancy`, `registers`, `stack`, `spills`);
   /// empty for all of them.
   std::string check;

@@ -144,16 +144,14 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       text += first ? "\n" : ",\n";
       first = false;
       text += '{';
-      key(text, "file");
-      append_json_string(text, r.file);
-      key(text, "origin");
-      append_json_string(text, k.origin);
-      key(text, "kernel");
-      append_json_string(text, k.name);
-      key(text, "name");
-      append_json_string(text, r.kernel.demangled);
-      key(text, "arch");
-      append_json_string(text, k.arch);
+      for (const auto& [name, value] : {std::pair<std::string_view, const std::string&>{"file", r.file},
+                                        {"origin", k.origin},
+                                        {"kernel", k.name},
+                                        {"name", r.kernel.demangled},
+                                        {"arch", k.arch}}) {
+        key(text, name);
+        append_json_string(text, value);
+      }
       for (const auto& [name, value] :
            {std::pair<std::string_view, const std::optional<std::int64_t>&>{"registers", k.registers},
             {"register_cap", k.register_cap},

@@ -228,6 +228,16 @@ TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
     CHECK(r.status == exit_status::bad_input);
     CHECK_THAT(r.err, Contains("field 'min_ocupancy': is not a known field"));
   }
+  SECTION("a rule's bad pattern or architecture is rejected") {
+    const auto bad = temp_file("regex.json", R"({"schema_version": 1, "rules": [{"kernel": "(", "min_occupancy": 1}]})");
+    const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("rules[0]: field 'kernel': '(' is not a valid regular expression"));
+    const auto arch = temp_file("arch.json", R"({"schema_version": 1, "allow": [{"kernel": "k", "arch": "hopper", "reason": "r"}]})");
+    const auto a = run({"check", "--policy", arch, fixture_dir + "/app"});
+    CHECK(a.status == exit_status::bad_input);
+    CHECK_THAT(a.err, Contains("allow[0]: field 'arch': 'hopper' is not a compute capability"));
+  }
   SECTION("a duplicate key is rejected") {
     const auto bad = temp_file("dup.json", R"({"schema_version": 1, "schema_version": 1})");
     const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});

@@ -1,0 +1,27 @@
+// Which kernels a filter, a policy rule or an allowance is about.
+#pragma once
+
+#include <optional>
+#include <regex>
+#include <string>
+
+#include "inspect/inspect.hpp"
+
+namespace occcalc::cli {
+
+/// Kernels whose demangled or mangled name matches `kernel` (every kernel
+/// when the pattern is empty), on the SM version `arch_sm` if given.
+struct kernel_matcher {
+  std::string pattern;
+  std::regex kernel;
+  std::optional<int> arch_sm;
+
+  bool matches(const inspect::inspected_kernel& k) const;
+};
+
+/// Builds a matcher from an ECMAScript pattern and an architecture in any
+/// spelling `--cc` takes (either may be empty). Throws `input_error` naming
+/// `kernel` or `arch`.
+kernel_matcher make_kernel_matcher(const std::string& pattern, const std::string& arch);
+
+}  // namespace occcalc::cli
