@@ -289,30 +289,39 @@ constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& ar
          reserved;
 }
 
-/// The SM's shared memory configuration a launch gets: the one its cache
-/// preference or carveout selects, rounded up to a supported size; if that
-/// cannot hold one block, the smallest carveout that can (carveout model) or
-/// the largest configuration (other models). Empty if no configuration holds
-/// the block.
-inline std::optional<std::int64_t> shared_memory_per_sm_config_bytes(
-    const nvidia_arch& arch, const launch_config& launch, std::int64_t per_block_bytes) noexcept {
-  std::optional<std::int64_t> preferred = arch.shared_memory_per_sm_bytes;
-  std::optional<std::int64_t> fallback = arch.shared_memory_per_sm_bytes;
+/// The SM's shared memory configuration a launch's cache preference or
+/// carveout selects, rounded up to a supported size, before any fix-up for a
+/// block that does not fit in it.
+inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch,
+                                                         const launch_config& launch) noexcept {
   switch (arch.shared_memory_config_model) {
     case shared_memory_config::fixed: break;
     case shared_memory_config::cache_config:
-      preferred = arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(launch.cache)];
-      break;
+      return arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(launch.cache)];
     case shared_memory_config::carveout: {
       const auto percent = detail::effective_carveout_percent(launch);
       const std::int64_t bytes =
           percent ? *percent * arch.shared_memory_per_sm_bytes / carveout_max_shared_percent
                   : arch.shared_memory_per_sm_bytes;
-      preferred = detail::carveout_at_least(arch, bytes);
-      fallback = detail::carveout_at_least(arch, per_block_bytes);
-      break;
+      // A percentage never exceeds the largest configuration, which the
+      // table loader checks is a carveout.
+      return detail::carveout_at_least(arch, bytes).value_or(arch.shared_memory_per_sm_bytes);
     }
   }
+  return arch.shared_memory_per_sm_bytes;
+}
+
+/// The SM's shared memory configuration a launch gets: the preferred one
+/// (`preferred_shared_memory_per_sm_bytes`); if that cannot hold one block,
+/// the smallest carveout that can (carveout model) or the largest
+/// configuration (other models). Empty if no configuration holds the block.
+inline std::optional<std::int64_t> shared_memory_per_sm_config_bytes(
+    const nvidia_arch& arch, const launch_config& launch, std::int64_t per_block_bytes) noexcept {
+  const std::optional<std::int64_t> preferred = preferred_shared_memory_per_sm_bytes(arch, launch);
+  const std::optional<std::int64_t> fallback =
+      arch.shared_memory_config_model == shared_memory_config::carveout
+          ? detail::carveout_at_least(arch, per_block_bytes)
+          : std::optional<std::int64_t>(arch.shared_memory_per_sm_bytes);
   if (preferred && *preferred >= per_block_bytes) return preferred;
   if (fallback && *fallback >= per_block_bytes) return fallback;
   return std::nullopt;
