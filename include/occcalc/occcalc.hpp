@@ -11,4 +11,7 @@
 #include "occcalc/occupancy.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/request.hpp"
+#include "occcalc/suggest.hpp"
+#include "occcalc/sweep.hpp"
 #include "occcalc/version.hpp"
+#include "occcalc/waves.hpp"
