@@ -1,0 +1,229 @@
+// Suggestions, sweeps and waves: hand-checked values, the launch-bounds cap
+// against ptxas, and next steps checked by recomputing occupancy.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "inspect/inspect.hpp"
+#include "inspect/mapped_file.hpp"
+#include "kernel_report.hpp"
+#include "occcalc/suggest.hpp"
+#include "occcalc/sweep.hpp"
+#include "occcalc/waves.hpp"
+#include "test_tables.hpp"
+
+using occcalc::resource;
+using occcalc::test::arch;
+
+namespace {
+
+occcalc::launch_config kernel(std::int64_t threads, std::int64_t regs, std::int64_t smem = 0,
+                              std::int64_t dyn = 0) {
+  occcalc::launch_config l;
+  l.threads_per_block = threads;
+  l.registers_per_thread = regs;
+  l.static_shared_memory_bytes = smem;
+  l.dynamic_shared_memory_bytes = dyn;
+  return l;
+}
+
+}  // namespace
+
+TEST_CASE("suggest: the block size with the most resident threads", "[suggest]") {
+  SECTION("a light kernel fills the SM at the largest block that does") {
+    // 7.0, 32 registers: 1024 threads x 2 blocks = 2048 = the SM's maximum,
+    // found first from the top.
+    const auto c = occcalc::max_potential_block_size(arch("7.0"), kernel(1, 32), {});
+    CHECK(c.block_size == 1024);
+    CHECK(c.blocks_per_sm == 2);
+  }
+  SECTION("a tie keeps the larger block") {
+    // 7.0, 64 registers: 32 warps by registers. 1024 threads: 1 block (32
+    // warps); 512: 2 blocks (32 warps): a tie, the larger (1024) stays.
+    const auto c = occcalc::max_potential_block_size(arch("7.0"), kernel(1, 64), {});
+    CHECK(c.block_size == 1024);
+    CHECK(c.result.active_warps_per_sm == 32);
+  }
+  SECTION("a cap that is not a multiple of the warp size is tried first") {
+    // 8.0, 16 registers, at most 1000 threads: 1000 (32 warps, 2 blocks,
+    // 2000 threads), then 992, 960, ... 672 (21 warps, 3 blocks, 2016), ...
+    // 512 (4 blocks, 2048 = full): the search stops there.
+    const auto c = occcalc::max_potential_block_size(arch("8.0"), kernel(1, 16), {}, 1000);
+    CHECK(c.block_size == 512);
+    CHECK(c.blocks_per_sm == 4);
+    // At most 100 threads: 100 (4 warps, 16 blocks, 1600), 96 (21 blocks,
+    // 2016), 64 (32 blocks, 2048 = full).
+    const auto small = occcalc::max_potential_block_size(arch("8.0"), kernel(1, 16), {}, 100);
+    CHECK(small.block_size == 64);
+    CHECK(small.blocks_per_sm == 32);
+  }
+  SECTION("shared memory per thread shapes the choice") {
+    // 8.0, 256 bytes per thread: a block of T threads needs 256 T + 1 KiB;
+    // 164 KiB per SM holds 640 threads in 1 block (164864 B) ... the best is
+    // the most threads: 2 x 320 (2 x 82944 = 165888 > 167936? no: fits).
+    const auto c = occcalc::max_potential_block_size(arch("8.0"), kernel(1, 16), {0, 256});
+    const auto r = occcalc::compute_occupancy(arch("8.0"), c.launch);
+    CHECK(r.blocks_per_sm == c.blocks_per_sm);
+    CHECK(c.launch.dynamic_shared_memory_bytes == 256 * c.block_size);
+    // No block size gives more resident threads.
+    for (std::int64_t t = 32; t <= 1024; t += 32) {
+      auto l = kernel(t, 16, 0, 256 * t);
+      CHECK(occcalc::compute_occupancy(arch("8.0"), l).active_threads_per_sm <= c.block_size * c.blocks_per_sm);
+    }
+  }
+  SECTION("nothing runs: block size 0") {
+    const auto c = occcalc::max_potential_block_size(arch("8.0"), kernel(1, 16, 200000), {});
+    CHECK(c.block_size == 0);
+    CHECK(c.blocks_per_sm == 0);
+  }
+}
+
+TEST_CASE("suggest: dynamic shared memory for N resident blocks", "[suggest]") {
+  SECTION("7.0 (no reserve): the header's answer keeps the blocks") {
+    // 96 KiB per SM / 2 = 48 KiB, 256-byte units, less 4 KiB static.
+    const auto a = occcalc::available_dynamic_shared_memory(arch("7.0"), kernel(256, 32, 4096), 2);
+    REQUIRE(a.cuda_bytes);
+    CHECK(*a.cuda_bytes == 49152 - 4096);
+    CHECK(a.resident_bytes == a.cuda_bytes);
+  }
+  SECTION("8.0: the header forgets the 1 KiB reserve per block") {
+    // 164 KiB / 2 = 83968; but 2 x (83968 + 1024) > 167936: one block. The
+    // most that keeps 2: (167936 / 2 rounded down to 128) - 1024 = 82944.
+    const auto a = occcalc::available_dynamic_shared_memory(arch("8.0"), kernel(256, 32), 2);
+    REQUIRE(a.cuda_bytes);
+    CHECK(*a.cuda_bytes == 83968);
+    auto l = kernel(256, 32, 0, *a.cuda_bytes);
+    CHECK(occcalc::compute_occupancy(arch("8.0"), l).blocks_per_sm == 1);
+    REQUIRE(a.resident_bytes);
+    CHECK(*a.resident_bytes == 82944);
+    l.dynamic_shared_memory_bytes = 82944;
+    CHECK(occcalc::compute_occupancy(arch("8.0"), l).blocks_per_sm == 2);
+    l.dynamic_shared_memory_bytes = 82945;
+    CHECK(occcalc::compute_occupancy(arch("8.0"), l).blocks_per_sm == 1);
+  }
+  SECTION("more blocks than the other resources allow: no answer") {
+    const auto a = occcalc::available_dynamic_shared_memory(arch("8.0"), kernel(1024, 32), 3);
+    CHECK_FALSE(a.cuda_bytes);
+    CHECK_FALSE(a.resident_bytes);
+  }
+}
+
+TEST_CASE("suggest: the register cap ptxas derives from __launch_bounds__", "[suggest]") {
+  // Published in the reference (CUDA 13.0, sm_90): (256,4) -> 64, (128,8) ->
+  // 64, (256,6) -> 40, (64,2) -> 255.
+  CHECK(occcalc::launch_bounds_register_cap(arch("9.0"), 256, 4) == 64);
+  CHECK(occcalc::launch_bounds_register_cap(arch("9.0"), 128, 8) == 64);
+  CHECK(occcalc::launch_bounds_register_cap(arch("9.0"), 256, 6) == 40);
+  CHECK(occcalc::launch_bounds_register_cap(arch("9.0"), 64, 2) == 255);
+
+  // Every cap in tests/fixtures/inspect/launch_bounds.fatbin (ptxas 13.0).
+  const occcalc::inspect::mapped_file file(std::string(OCCCALC_FIXTURE_DIR) + "/launch_bounds.fatbin");
+  occcalc::inspect::inspect_options options;
+  options.reserve = occcalc::cli::shared_reserve(occcalc::test::default_tables());
+  const auto in = occcalc::inspect::inspect_bytes(file.bytes(), options);
+  REQUIRE(in.kernels.size() == 143 * 5);
+  for (const auto& k : in.kernels) {
+    const auto& name = k.resources.name;  // k_T_B, extern "C"-like after demangling: _Z7k_32_1Pf
+    const auto text = k.demangled.substr(0, k.demangled.find('('));
+    const auto first = text.find('_');
+    const auto second = text.find('_', first + 1);
+    const std::int64_t threads = std::stoll(text.substr(first + 1, second - first - 1));
+    const std::int64_t blocks = std::stoll(text.substr(second + 1));
+    const auto& a = occcalc::require_arch(occcalc::test::default_tables(), "cc", k.resources.arch);
+    INFO(name << " " << k.resources.arch);
+    CHECK(k.resources.register_cap.value_or(255) == occcalc::launch_bounds_register_cap(a, threads, blocks));
+  }
+}
+
+TEST_CASE("suggest: next steps gain a block, and one step short does not", "[suggest]") {
+  struct case_t {
+    std::string cc;
+    occcalc::launch_config launch;
+  };
+  const auto c = GENERATE(values<case_t>({
+      {"7.0", kernel(128, 37)},            // registers: 12 blocks
+      {"8.0", kernel(256, 64, 0, 40000)},  // shared memory
+      {"8.6", kernel(96, 32)},             // blocks per SM
+      {"9.0", kernel(1000, 16)},           // warps
+      {"7.5", kernel(256, 70, 8192)},
+      {"6.1", kernel(512, 40, 20000)},
+  }));
+  const auto& a = arch(c.cc);
+  const auto now = occcalc::compute_occupancy(a, c.launch);
+  const auto steps = occcalc::next_steps(a, c.launch);
+  REQUIRE_FALSE(steps.empty());
+  for (const auto& step : steps) {
+    INFO(c.cc << " " << occcalc::to_string(step.limiter) << " " << step.current << " -> " << step.needed);
+    CHECK(now.limiters.contains(step.limiter));
+    if (!step.reachable) continue;
+    CHECK(step.result.blocks_per_sm > now.blocks_per_sm);
+    if (step.limiter == resource::blocks) {
+      CHECK(step.result.active_warps_per_sm > now.active_warps_per_sm);
+      continue;
+    }
+    // One step short of the answer gains nothing from this resource.
+    const std::int64_t unit = step.limiter == resource::shared_memory ? a.shared_memory_allocation_unit_bytes
+                              : step.limiter == resource::warps       ? a.warp_size_threads
+                                                                      : 1;
+    auto short_launch = occcalc::with_value(
+        c.launch,
+        step.limiter == resource::registers ? occcalc::sweep_variable::registers
+        : step.limiter == resource::shared_memory ? occcalc::sweep_variable::shared_memory
+        : step.limiter == resource::warps ? occcalc::sweep_variable::threads
+                                          : occcalc::sweep_variable::barriers,
+        step.needed + unit);
+    if (occcalc::value_of(short_launch, occcalc::sweep_variable::shared_memory) >= 0) {
+      CHECK(occcalc::compute_occupancy(a, short_launch).limit(step.limiter).blocks.value_or(1 << 30) <=
+            now.blocks_per_sm);
+    }
+  }
+}
+
+TEST_CASE("suggest: a target occupancy", "[suggest]") {
+  // 7.0, 128 threads, 64 registers: 8 blocks = 32 warps = 50%. 75% = 48
+  // warps = 12 blocks needs 40 registers (4 x 12 warps of 1280).
+  const auto steps = occcalc::next_steps(arch("7.0"), kernel(128, 64), 0.75);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].limiter == resource::registers);
+  CHECK(steps[0].needed == 40);
+  CHECK(steps[0].result.active_warps_per_sm >= 48);
+  auto l = kernel(128, 41);
+  CHECK(occcalc::compute_occupancy(arch("7.0"), l).active_warps_per_sm < 48);
+}
+
+TEST_CASE("sweep: points and cliffs", "[sweep]") {
+  const auto points = occcalc::sweep(arch("7.0"), kernel(128, 37), occcalc::sweep_variable::registers, {1, 255, 1});
+  REQUIRE(points.size() == 255);
+  CHECK(points[36].value == 37);
+  CHECK(points[36].result.occupancy() == Approx(0.75));
+  const auto steps = occcalc::cliffs(points);
+  REQUIRE_FALSE(steps.empty());
+  // 32 -> 33 registers: 1024 -> 1280 per warp: 16 -> 12 blocks of 4 warps.
+  bool found = false;
+  for (const auto& c : steps) {
+    if (c.before == 32 && c.after == 33) {
+      found = true;
+      CHECK(c.occupancy_before == Approx(1.0));
+      CHECK(c.occupancy_after == Approx(0.75));
+    }
+  }
+  CHECK(found);
+  for (const auto& c : steps) CHECK(c.occupancy_before != c.occupancy_after);
+}
+
+TEST_CASE("waves: Nsight Compute's definition", "[waves]") {
+  // 108 SMs (A100) x 2 blocks per SM = 216 per wave.
+  const auto w = occcalc::compute_waves(1000, 108, 2);
+  CHECK(w.blocks_per_wave == 216);
+  CHECK(w.waves_per_sm == Approx(1000.0 / 216.0));
+  CHECK(w.full_waves == 4);
+  CHECK(w.tail_utilization == Approx(136.0 / 216.0));
+  CHECK(w.whole_waves_below == 864);
+  CHECK(w.whole_waves_above == 1080);
+  const auto whole = occcalc::compute_waves(864, 108, 2);
+  CHECK(whole.tail_utilization == 1.0);
+  CHECK(whole.whole_waves_above == 864);
+  const auto none = occcalc::compute_waves(100, 108, 0);
+  CHECK(none.blocks_per_wave == 0);
+  CHECK(none.waves_per_sm == 0.0);
+}
