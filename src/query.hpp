@@ -3,6 +3,7 @@
 
 #include "occcalc/occupancy.hpp"
 #include "occcalc/request.hpp"
+#include "occcalc/waves.hpp"
 
 namespace occcalc::cli {
 
@@ -10,13 +11,18 @@ namespace occcalc::cli {
 struct query {
   occcalc::resolved_request request;
   occcalc::occupancy_result result;
+  /// The grid's waves on the named GPU, when the request gave a grid.
+  std::optional<occcalc::waves> waves;
 };
 
 /// Resolves `req` against `tables` and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
 inline query evaluate(const occcalc::table& tables, const occcalc::request& req) {
-  query q{occcalc::resolve(tables, req), {}};
+  query q{occcalc::resolve(tables, req), {}, std::nullopt};
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
+  if (q.request.grid_blocks) {
+    q.waves = occcalc::compute_waves(*q.request.grid_blocks, q.request.named_gpu->sm_count, q.result.blocks_per_sm);
+  }
   return q;
 }
 

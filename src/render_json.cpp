@@ -152,6 +152,8 @@ void result_writer::append(std::string& out, const query& q) {
   append_string(out, occcalc::to_string(launch.cache));
   key(out, "barriers");
   out += std::to_string(launch.barriers);
+  key(out, "grid");
+  append_optional(out, q.request.grid_blocks);
   out += '}';
   key(out, "arch");
   out += cached(&arch, [&] { return arch_json(arch); });
@@ -175,6 +177,20 @@ void result_writer::append(std::string& out, const query& q) {
   append_double(out, result.occupancy());
   key(out, "occupancy_percent");
   append_double(out, occupancy_percent(result));
+
+  key(out, "waves_per_sm");
+  if (q.waves) append_double(out, q.waves->waves_per_sm);
+  else out += "null";
+  key(out, "full_waves");
+  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->full_waves) : std::nullopt);
+  key(out, "tail_utilization");
+  if (q.waves) append_double(out, q.waves->tail_utilization);
+  else out += "null";
+  key(out, "blocks_per_wave");
+  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->blocks_per_wave) : std::nullopt);
+  key(out, "whole_wave_grids");
+  if (q.waves) out += fmt::format("[{},{}]", q.waves->whole_waves_below, q.waves->whole_waves_above);
+  else out += "null";
 
   key(out, "limits");
   out += '{';

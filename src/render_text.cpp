@@ -174,6 +174,31 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
                              label_width + 2 + (colour ? 8 : 0),
                              paint(fmt::format("{:.1f}%", percent), level, colour), limiters);
+  if (q.waves) {
+    const auto& w = *q.waves;
+    const auto& gpu = *q.request.named_gpu;
+    text += "\n" + paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, gpu.name), style::bold,
+                          colour) +
+            "\n";
+    text += row("blocks per wave", std::to_string(w.blocks_per_wave),
+                fmt::format("{} SMs x {} blocks", gpu.sm_count, result.blocks_per_sm));
+    if (w.blocks_per_wave > 0) {
+      // Hundredths rounded half up from the exact quotient, as Nsight Compute
+      // shows them (138 / 400 is 0.35, not the binary double's 0.34).
+      const std::int64_t grid = *q.request.grid_blocks;
+      const std::int64_t hundredths = (grid * 200 + w.blocks_per_wave) / (2 * w.blocks_per_wave);
+      text += row("waves per SM", fmt::format("{}.{:02}", hundredths / 100, hundredths % 100),
+                  "grid / blocks per wave (Nsight Compute)");
+      text += row("full waves", std::to_string(w.full_waves));
+      const style tail = w.tail_utilization >= 0.5 ? style::good : style::warn;
+      text += row("last wave", paint(fmt::format("{:.1f}% full", w.tail_utilization * 100.0), tail, colour),
+                  "the tail effect");
+      text += row("whole-wave grids",
+                  w.whole_waves_below > 0 ? fmt::format("{} or {}", w.whole_waves_below, w.whole_waves_above)
+                                          : std::to_string(w.whole_waves_above),
+                  "the nearest grid sizes that fill every wave");
+    }
+  }
   out << text;
 }
 

@@ -27,6 +27,7 @@ occcalc_golden(cannot_run_json cannot_run.json 0 ARGS --cc 8.6 --threads 128 --r
 occcalc_golden(batch batch.jsonl 0 ARGS batch INPUT ${PROJECT_SOURCE_DIR}/examples/requests.jsonl)
 occcalc_golden(batch_errors batch_errors.jsonl 2 ARGS batch INPUT ${golden_dir}/batch_errors.in.jsonl)
 occcalc_golden(list_archs list_archs.txt 0 ARGS list archs)
+occcalc_golden(waves_text waves.txt 0 ARGS --gpu "Tesla V100-SXM2-16GB" --threads 256 --regs 48 --grid 138)
 occcalc_golden(gate_failed gate_failed.err 1 STREAM stderr
   ARGS --cc 7.0 --threads 128 --regs 37 --min-occupancy 80)
 occcalc_golden(bad_threads bad_threads.err 2 STREAM stderr ARGS --cc 7.0 --threads 2048x --regs 37)

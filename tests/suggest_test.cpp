@@ -211,6 +211,29 @@ TEST_CASE("sweep: points and cliffs", "[sweep]") {
   for (const auto& c : steps) CHECK(c.occupancy_before != c.occupancy_after);
 }
 
+TEST_CASE("waves: published Nsight Compute reports on a Tesla V100 (80 SMs)", "[waves]") {
+  const auto& tables = occcalc::test::default_tables();
+  const auto& v100 = occcalc::require_gpu(tables, "gpu", "Tesla V100-SXM2-16GB");
+  REQUIRE(v100.sm_count == 80);
+  const auto& a = *occcalc::find_arch_by_id(tables, v100.arch_id);
+  SECTION("matrix_add_2D: block 1024, 16 registers, grid 1024 -> Waves Per SM 6.40") {
+    // A public ncu transcript (2025-05-24): Block Limit Registers 4, Block
+    // Limit Warps 2, Theoretical Occupancy 100%, Waves Per SM 6.40.
+    const auto r = occcalc::compute_occupancy(a, kernel(1024, 16));
+    CHECK(r.limit(resource::registers).blocks == 4);
+    CHECK(r.limit(resource::warps).blocks == 2);
+    CHECK(r.occupancy() == 1.0);
+    CHECK(occcalc::compute_waves(1024, v100.sm_count, r.blocks_per_sm).waves_per_sm == Approx(6.40));
+  }
+  SECTION("fdtd3d (CUDA samples): block 32x8, 48 registers, grid 6x23 -> Waves Per SM 0.35") {
+    // A public ncu summary: Registers 48, Block Limit Registers 5, Waves Per
+    // SM 0.35 (138 / 400 = 0.345, which ncu shows rounded half up).
+    const auto r = occcalc::compute_occupancy(a, kernel(256, 48));
+    CHECK(r.limit(resource::registers).blocks == 5);
+    CHECK(occcalc::compute_waves(138, v100.sm_count, r.blocks_per_sm).waves_per_sm == Approx(0.345));
+  }
+}
+
 TEST_CASE("waves: Nsight Compute's definition", "[waves]") {
   // 108 SMs (A100) x 2 blocks per SM = 216 per wave.
   const auto w = occcalc::compute_waves(1000, 108, 2);

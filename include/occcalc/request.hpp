@@ -31,6 +31,7 @@ struct request {
   std::optional<std::string> carveout;
   std::optional<std::string> cache;
   std::optional<std::string> barriers;
+  std::optional<std::string> grid;
 };
 
 /// A request field: its key, where it lives in `request`, and one line
@@ -42,7 +43,7 @@ struct request_field {
 };
 
 /// Every request field, in the order results echo them.
-inline const std::array<request_field, 9> request_fields = {{
+inline const std::array<request_field, 10> request_fields = {{
     {"cc", &request::cc, "Compute capability: 7.0, 70, sm_70 or compute_70"},
     {"gpu", &request::gpu, "A named GPU (occcalc list gpus); implies its compute capability"},
     {"threads", &request::threads, "Threads per block"},
@@ -52,6 +53,7 @@ inline const std::array<request_field, 9> request_fields = {{
     {"carveout", &request::carveout, "Shared memory carveout: default, 0-100 (percent), max-shared or max-l1"},
     {"cache", &request::cache, "Cache preference (Fermi/Kepler; a carveout on Volta+): none, shared, l1, equal"},
     {"barriers", &request::barriers, "Block barriers the kernel uses (default 1)"},
+    {"grid", &request::grid, "Blocks in the grid; with --gpu, adds waves and the tail effect"},
 }};
 
 /// A request resolved against a table.
@@ -62,6 +64,8 @@ struct resolved_request {
   const occcalc::gpu* named_gpu = nullptr;
   /// The launch, every field parsed and defaulted.
   launch_config launch;
+  /// Blocks in the grid, when the request gave them (with a named GPU).
+  std::optional<std::int64_t> grid_blocks;
 };
 
 /// Checks that `launch` is meaningful on `arch`: a carveout only where the
@@ -118,6 +122,10 @@ inline resolved_request resolve(const table& tables, const request& req) {
   if (req.cache) launch.cache = parse_cache("cache", *req.cache);
   if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
   validate_launch(*out.arch, launch);
+  if (req.grid) {
+    out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
+    if (!out.named_gpu) throw input_error("grid", "needs a named GPU (gpu): waves need its SM count");
+  }
   return out;
 }
 
