@@ -12,6 +12,7 @@
 
 #include "embedded_tables.hpp"
 #include "inspect_command.hpp"
+#include "suggest_command.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/lookup.hpp"
@@ -36,6 +37,7 @@ struct options {
   std::string list_what = "all";
   inspect_command inspect;
   bool csv = false;
+  suggest_options suggest;
 };
 
 /// The subcommands, with one line each for `--help` and "did you mean".
@@ -48,6 +50,7 @@ constexpr subcommand_info subcommands[] = {
     {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line"},
     {"inspect", "Read kernels' resource usage from cubins, fat binaries, ELF files or ptxas/nvlink logs"},
     {"check", "CI gate: check the kernels of build outputs against a policy file"},
+    {"suggest", "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N blocks"},
 };
 
 /// The request fields `inspect` and `check` take from the command line; the
@@ -231,7 +234,7 @@ exit_status run_inspect_or_check(options& opts, bool is_check, const std::vector
 }
 
 /// "did you mean" for a mistyped subcommand or long flag.
-std::string suggest(const CLI::App& app, const std::vector<std::string>& extras) {
+std::string did_you_mean(const CLI::App& app, const std::vector<std::string>& extras) {
   if (extras.empty()) return {};
   std::vector<std::string> names;
   if (extras.front().rfind("--", 0) == 0) {
@@ -286,6 +289,16 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     sub->add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0)");
   }
   inspect->add_flag("--csv", opts.csv, "Print CSV instead of a table");
+  CLI::App* suggest = app.add_subcommand(subcommands[4].name, subcommands[4].description);
+  suggest->add_option("--max-threads", opts.suggest.max_threads, "Largest block size to consider");
+  suggest->add_option("--dyn-smem-per-thread", opts.suggest.dynamic_per_thread,
+                      "Dynamic shared memory per thread in bytes, for the block size search");
+  suggest->add_option("--target", opts.suggest.target,
+                      "Next steps reach this occupancy (percent) instead of one more block; needs --threads");
+  suggest->add_option("--blocks", opts.suggest.blocks,
+                      "The most dynamic shared memory per block that keeps this many blocks resident; needs --threads");
+  suggest->footer("Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
+                  "--dyn-smem, --carveout, --cache, --barriers, --json.");
   inspect->footer(
       "Also --threads N (block size for every kernel's occupancy; default: its declared one), --dyn-smem BYTES,\n"
       "--carveout C and --json (schema/inspect.schema.json).");
@@ -304,7 +317,7 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     return exit_status::bad_input;
   }
   if (const auto extras = app.remaining(); !extras.empty()) {
-    err << "occcalc: error: unexpected argument '" << extras.front() << "'" << suggest(app, extras) << "\n";
+    err << "occcalc: error: unexpected argument '" << extras.front() << "'" << did_you_mean(app, extras) << "\n";
     return exit_status::bad_input;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
@@ -316,6 +329,14 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     if (*list) return run_list(opts, tables, out);
     if (*batch) return run_batch(opts, tables, in, out);
     if (*inspect || *check) return run_inspect_or_check(opts, check->parsed(), request_options, tables, in, out, err);
+    if (*suggest) {
+      if (!opts.min_occupancy.empty()) {
+        throw occcalc::input_error("min_occupancy", "does not apply to suggest");
+      }
+      if (opts.request.grid) throw occcalc::input_error("grid", "does not apply to suggest; min grid size needs --gpu");
+      return run_suggest(tables, opts.request, opts.suggest, opts.json, out,
+                         use_colour(colour_mode_from(opts.colour), stdout));
+    }
     return run_query(opts, tables, out, err);
   } catch (const occcalc::input_error& e) {
     err << "occcalc: error: " << error_line(e, true) << "\n";
