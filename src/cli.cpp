@@ -1,6 +1,7 @@
 #include "cli.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "embedded_tables.hpp"
 #include "inspect_command.hpp"
 #include "suggest_command.hpp"
+#include "sweep_command.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/lookup.hpp"
@@ -38,6 +40,7 @@ struct options {
   inspect_command inspect;
   bool csv = false;
   suggest_options suggest;
+  sweep_options sweep;
 };
 
 /// The subcommands, with one line each for `--help` and "did you mean".
@@ -51,6 +54,7 @@ constexpr subcommand_info subcommands[] = {
     {"inspect", "Read kernels' resource usage from cubins, fat binaries, ELF files or ptxas/nvlink logs"},
     {"check", "CI gate: check the kernels of build outputs against a policy file"},
     {"suggest", "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N blocks"},
+    {"sweep", "Occupancy as threads, registers, shared memory or barriers vary: chart, cliffs, CSV, JSON, SVG"},
 };
 
 /// The request fields `inspect` and `check` take from the command line; the
@@ -297,6 +301,17 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
                       "Next steps reach this occupancy (percent) instead of one more block; needs --threads");
   suggest->add_option("--blocks", opts.suggest.blocks,
                       "The most dynamic shared memory per block that keeps this many blocks resident; needs --threads");
+  CLI::App* sweep = app.add_subcommand(subcommands[5].name, subcommands[5].description);
+  sweep->add_option("--vary", opts.sweep.vary, "The figure to vary: threads, regs, smem or barriers")->required();
+  sweep->add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)");
+  sweep->add_option("--to", opts.sweep.to, "Last value (default: the architecture's maximum)");
+  sweep->add_option("--step", opts.sweep.step, "Step (default: a warp, one register, an allocation unit)");
+  sweep->add_flag("--csv", opts.sweep.csv, "Print every point as CSV");
+  sweep->add_flag("--ascii", opts.sweep.ascii, "Draw the chart with ASCII characters only");
+  sweep->add_option("--svg", opts.sweep.svg_file,
+                    "Also write the three charts (block size, registers, shared memory) to this SVG file");
+  sweep->footer("Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
+                "--barriers) and --json.");
   suggest->footer("Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
                   "--dyn-smem, --carveout, --cache, --barriers, --json.");
   inspect->footer(
@@ -329,6 +344,20 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     if (*list) return run_list(opts, tables, out);
     if (*batch) return run_batch(opts, tables, in, out);
     if (*inspect || *check) return run_inspect_or_check(opts, check->parsed(), request_options, tables, in, out, err);
+    if (*sweep) {
+      if (!opts.min_occupancy.empty()) throw occcalc::input_error("min_occupancy", "does not apply to sweep");
+      if (opts.request.grid) throw occcalc::input_error("grid", "does not apply to sweep");
+      const char* lang = std::getenv("LC_ALL");
+      if (lang == nullptr || *lang == '\0') lang = std::getenv("LC_CTYPE");
+      if (lang == nullptr || *lang == '\0') lang = std::getenv("LANG");
+      const std::string locale = lang ? lang : "";
+      if (locale.find("UTF-8") == std::string::npos && locale.find("utf8") == std::string::npos &&
+          locale.find("UTF8") == std::string::npos && locale.find("utf-8") == std::string::npos) {
+        opts.sweep.ascii = true;  // the terminal may not show block elements
+      }
+      return run_sweep(tables, opts.request, opts.sweep, opts.json, out,
+                       use_colour(colour_mode_from(opts.colour), stdout));
+    }
     if (*suggest) {
       if (!opts.min_occupancy.empty()) {
         throw occcalc::input_error("min_occupancy", "does not apply to suggest");

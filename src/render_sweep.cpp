@@ -1,0 +1,193 @@
+#include "render_sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace occcalc::cli {
+
+namespace {
+
+constexpr double percent = 100.0;
+
+std::string limiters_of(const occcalc::occupancy_result& r) {
+  std::string text;
+  for (const auto res : occcalc::nvidia_resources) {
+    if (!r.limiters.contains(res)) continue;
+    if (!text.empty()) text += '+';
+    text += occcalc::to_string(res);
+  }
+  return text;
+}
+
+/// Indices of at most `columns` points, evenly spread, always keeping the
+/// point nearest the current value.
+std::vector<std::size_t> sample(const sweep_series& s, std::size_t columns) {
+  std::vector<std::size_t> out;
+  const std::size_t n = s.points.size();
+  if (n <= columns) {
+    for (std::size_t i = 0; i < n; ++i) out.push_back(i);
+    return out;
+  }
+  for (std::size_t c = 0; c < columns; ++c) out.push_back(c * (n - 1) / (columns - 1));
+  return out;
+}
+
+std::string xml_escape(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string axis_label(occcalc::sweep_variable v) {
+  switch (v) {
+    case occcalc::sweep_variable::threads: return "threads per block";
+    case occcalc::sweep_variable::registers: return "registers per thread";
+    case occcalc::sweep_variable::shared_memory: return "shared memory per block (bytes)";
+    case occcalc::sweep_variable::barriers: return "barriers per block";
+  }
+  return {};
+}
+
+std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int columns) {
+  static const char* const partial_unicode[] = {"\u2581", "\u2582", "\u2583", "\u2584",
+                                                "\u2585", "\u2586", "\u2587"};
+  const char* full = ascii ? "#" : "\u2588";
+  const auto picks = sample(s, static_cast<std::size_t>(columns));
+  // The column nearest the current value.
+  std::size_t current_column = 0;
+  for (std::size_t c = 0; c < picks.size(); ++c) {
+    if (std::llabs(s.points[picks[c]].value - s.current) <
+        std::llabs(s.points[picks[current_column]].value - s.current)) {
+      current_column = c;
+    }
+  }
+  std::string text;
+  for (int r = rows - 1; r >= 0; --r) {
+    const int label = (r + 1) * 100 / rows;
+    text += (r == rows - 1 || r == rows / 2 - 1) ? fmt::format("{:>4}% |", label) : std::string("      |");
+    for (const std::size_t i : picks) {
+      const double level = s.points[i].result.occupancy() * rows - r;
+      if (level >= 1.0 - 1e-9) {
+        text += full;
+      } else if (level > 1e-9) {
+        if (ascii) {
+          text += level >= 0.5 ? "+" : ".";
+        } else {
+          const int eighths = std::clamp(static_cast<int>(std::ceil(level * 8)) - 1, 0, 6);
+          text += partial_unicode[eighths];
+        }
+      } else {
+        text += ' ';
+      }
+    }
+    text += '\n';
+  }
+  text += "   0% +" + std::string(picks.size(), '-') + "\n";
+  text += "       " + std::string(current_column, ' ') + "^ " + fmt::format("{} (now)", s.current) + "\n";
+  const std::string first = std::to_string(s.points.front().value);
+  const std::string last = std::to_string(s.points.back().value);
+  const std::size_t gap = picks.size() > first.size() + last.size() ? picks.size() - first.size() - last.size() : 1;
+  text += "       " + first + std::string(gap, ' ') + last + "  " + axis_label(s.variable) + "\n";
+  return text;
+}
+
+std::string sweep_csv(const sweep_series& s) {
+  std::string text = "value,blocks_per_sm,active_warps_per_sm,occupancy,limiters\n";
+  for (const auto& p : s.points) {
+    text += fmt::format("{},{},{},{},{}\n", p.value, p.result.blocks_per_sm, p.result.active_warps_per_sm,
+                        p.result.occupancy(), limiters_of(p.result));
+  }
+  return text;
+}
+
+std::string sweep_svg(const std::string& title, const std::vector<sweep_series>& charts) {
+  constexpr double width = 720;
+  constexpr double chart_height = 230;
+  constexpr double top = 50;
+  constexpr double left = 70;
+  constexpr double right = 30;
+  constexpr double plot_height = 150;
+  const double plot_width = width - left - right;
+  const double height = top + chart_height * static_cast<double>(charts.size()) + 10;
+  std::string svg = fmt::format(
+      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
+      "font-family=\"sans-serif\" font-size=\"12\">\n"
+      "<title>{2}</title>\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
+      "<text class=\"title\" x=\"{3}\" y=\"28\" font-size=\"16\" font-weight=\"bold\">{2}</text>\n",
+      width, height, xml_escape(title), left);
+  for (std::size_t c = 0; c < charts.size(); ++c) {
+    const auto& s = charts[c];
+    const double y0 = top + chart_height * static_cast<double>(c) + 20;
+    const double lo = static_cast<double>(s.points.front().value);
+    const double hi = std::max(lo + 1, static_cast<double>(s.points.back().value));
+    const auto x_of = [&](double v) { return left + (v - lo) / (hi - lo) * plot_width; };
+    const auto y_of = [&](double occupancy) { return y0 + plot_height - occupancy * plot_height; };
+    svg += fmt::format("<g class=\"chart\" id=\"vary-{}\">\n", occcalc::to_string(s.variable));
+    svg += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Impact of varying {}</text>\n", left, y0 - 8,
+                       xml_escape(axis_label(s.variable)));
+    for (int tick = 0; tick <= 100; tick += 25) {
+      const double y = y_of(tick / percent);
+      svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>"
+                         "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n",
+                         left, y, left + plot_width, y, left - 6, y + 4, tick);
+    }
+    svg += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>"
+                       "<line class=\"axis\" x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n",
+                       left, y0, y0 + plot_height, left + plot_width);
+    constexpr int x_ticks = 5;
+    for (int t = 0; t < x_ticks; ++t) {
+      const double v = lo + (hi - lo) * t / (x_ticks - 1);
+      svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", x_of(v),
+                         y0 + plot_height + 16, static_cast<long long>(std::llround(v)));
+    }
+    svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", left + plot_width / 2,
+                       y0 + plot_height + 34, xml_escape(axis_label(s.variable)));
+    svg += fmt::format("<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">"
+                       "occupancy</text>\n",
+                       y0 + plot_height / 2, y0 + plot_height / 2);
+    // The series as steps: occupancy holds until the next point.
+    std::string path;
+    for (std::size_t i = 0; i < s.points.size(); ++i) {
+      const double x = x_of(static_cast<double>(s.points[i].value));
+      const double y = y_of(s.points[i].result.occupancy());
+      if (i == 0) {
+        path += fmt::format("{:.1f},{:.1f}", x, y);
+      } else {
+        path += fmt::format(" {:.1f},{:.1f} {:.1f},{:.1f}", x, y_of(s.points[i - 1].result.occupancy()), x, y);
+      }
+    }
+    svg += fmt::format("<polyline class=\"series\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" "
+                       "points=\"{}\"/>\n",
+                       path);
+    // The current configuration.
+    const auto nearest = std::min_element(s.points.begin(), s.points.end(), [&](const auto& a, const auto& b) {
+      return std::llabs(a.value - s.current) < std::llabs(b.value - s.current);
+    });
+    const double cx = x_of(static_cast<double>(s.current));
+    const double cy = y_of(nearest->result.occupancy());
+    svg += fmt::format("<line class=\"current-line\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" "
+                       "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>"
+                       "<circle class=\"current\" cx=\"{0:.1f}\" cy=\"{3:.1f}\" r=\"5\" fill=\"#d62728\"/>"
+                       "<text x=\"{4:.1f}\" y=\"{5:.1f}\" fill=\"#d62728\">now: {6} ({7:.1f}%)</text>\n",
+                       cx, y0, y0 + plot_height, cy, cx + 8, std::max(y0 + 12, cy - 8), s.current,
+                       nearest->result.occupancy() * percent);
+    svg += "</g>\n";
+  }
+  svg += "</svg>\n";
+  return svg;
+}
+
+}  // namespace occcalc::cli
