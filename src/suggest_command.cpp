@@ -199,9 +199,9 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
       if (dynamic->resident_bytes != dynamic->cuda_bytes) {
         occcalc::launch_config at = launch;
         at.dynamic_shared_memory_bytes = *dynamic->cuda_bytes;
-        note = fmt::format("leaves {} resident: it does not count the {} B reserved per block",
-                           occcalc::compute_occupancy(arch, at).blocks_per_sm,
-                           arch.shared_memory_reserved_per_block_bytes);
+        const auto resident = occcalc::compute_occupancy(arch, at).blocks_per_sm;
+        note = fmt::format("leaves {} block{} resident: it does not count the {} B reserved per block", resident,
+                           resident == 1 ? "" : "s", arch.shared_memory_reserved_per_block_bytes);
       }
       constexpr int width = 38;
       text += fmt::format("  {:<{}}{} B{}\n", "cudaOccAvailableDynamicSMemPerBlock", width, *dynamic->cuda_bytes,

@@ -3,6 +3,8 @@
 
 #include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -273,4 +275,121 @@ TEST_CASE("cli: inspect computes each kernel's occupancy with the calculator", "
   CHECK(at96[0]["block_size_from"] == "--threads");
   CHECK(at96[0]["occupancy"]["blocks_per_sm"] == 21);
   CHECK(at96[0]["occupancy"]["active_warps_per_sm"] == 63);
+}
+
+namespace {
+
+/// A minimal XML reader for the SVG test: checks that tags nest and close,
+/// attribute values are quoted, and collects each element's name and
+/// attributes in document order.
+struct xml_element {
+  std::string name;
+  std::map<std::string, std::string> attributes;
+  int depth = 0;
+};
+
+std::vector<xml_element> parse_xml(const std::string& text) {
+  std::vector<xml_element> elements;
+  std::vector<std::string> open;
+  std::size_t at = 0;
+  while ((at = text.find('<', at)) != std::string::npos) {
+    const auto end = text.find('>', at);
+    REQUIRE(end != std::string::npos);
+    std::string tag = text.substr(at + 1, end - at - 1);
+    at = end + 1;
+    if (tag.rfind("?", 0) == 0 || tag.rfind("!", 0) == 0) continue;
+    if (tag.rfind("/", 0) == 0) {
+      REQUIRE_FALSE(open.empty());
+      CHECK(open.back() == tag.substr(1));
+      open.pop_back();
+      continue;
+    }
+    const bool self_closing = !tag.empty() && tag.back() == '/';
+    if (self_closing) tag.pop_back();
+    xml_element e;
+    e.depth = static_cast<int>(open.size());
+    std::size_t i = tag.find_first_of(" \n");
+    e.name = tag.substr(0, i);
+    while (i != std::string::npos && i < tag.size()) {
+      i = tag.find_first_not_of(" \n", i);
+      if (i == std::string::npos) break;
+      const auto eq = tag.find('=', i);
+      REQUIRE(eq != std::string::npos);
+      REQUIRE(tag[eq + 1] == '"');
+      const auto close = tag.find('"', eq + 2);
+      REQUIRE(close != std::string::npos);
+      e.attributes[tag.substr(i, eq - i)] = tag.substr(eq + 2, close - eq - 2);
+      i = close + 1;
+    }
+    if (!self_closing) open.push_back(e.name);
+    elements.push_back(std::move(e));
+  }
+  CHECK(open.empty());
+  return elements;
+}
+
+}  // namespace
+
+TEST_CASE("cli: sweep --svg writes the three charts, each with its series and the current configuration",
+          "[cli][sweep]") {
+  const std::string path = std::string(OCCCALC_TEMP_DIR) + "/sweep.svg";
+  std::remove(path.c_str());
+  const auto r = run({"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "256", "--regs", "40", "--smem", "4K",
+                      "--svg", path, "--ascii"});
+  REQUIRE(r.status == exit_status::ok);
+  std::ifstream file(path);
+  const std::string svg((std::istreambuf_iterator<char>(file)), {});
+  const auto elements = parse_xml(svg);
+  REQUIRE_FALSE(elements.empty());
+  CHECK(elements.front().name == "svg");
+  CHECK(elements.front().attributes.at("xmlns") == "http://www.w3.org/2000/svg");
+  std::vector<std::string> charts;
+  int series = 0, markers = 0, axes = 0;
+  for (const auto& e : elements) {
+    const auto cls = e.attributes.count("class") ? e.attributes.at("class") : "";
+    if (e.name == "g" && cls == "chart") charts.push_back(e.attributes.at("id"));
+    if (e.name == "polyline" && cls == "series") {
+      ++series;
+      CHECK(std::count(e.attributes.at("points").begin(), e.attributes.at("points").end(), ',') > 10);
+    }
+    if (e.name == "circle" && cls == "current") ++markers;
+    if (e.name == "line" && cls == "axis") ++axes;
+  }
+  CHECK(charts == std::vector<std::string>{"vary-threads", "vary-regs", "vary-smem"});
+  CHECK(series == 3);
+  CHECK(markers == 3);
+  CHECK(axes == 6);
+  CHECK_THAT(svg, Contains("<title>sm_80 (compute capability 8.0): 256 threads, 40 registers, 4096 B shared memory "
+                           "per block</title>"));
+  CHECK_THAT(svg, Contains(">registers per thread</text>"));
+  CHECK_THAT(svg, Contains(">shared memory per block (bytes)</text>"));
+  CHECK_THAT(svg, Contains("now: 40 (75.0%)"));  // 40 registers on 8.0: 48 of 64 warps
+}
+
+TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep][suggest]") {
+  struct error_case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const auto c = GENERATE(values<error_case>({
+      {{"sweep", "--vary", "warps", "--cc", "8.0", "--threads", "128", "--regs", "32"},
+       "occcalc: error: --vary 'warps' is not one of threads, regs, smem, barriers"},
+      {{"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "128", "--regs", "32", "--from", "100", "--to", "10"},
+       "occcalc: error: --to 10 is below --from 100"},
+      {{"sweep", "--vary", "smem", "--cc", "8.0", "--threads", "128", "--regs", "32", "--step", "0"},
+       "occcalc: error: --step 0 is outside [1, 2147483647]"},
+      {{"sweep", "--cc", "8.0", "--threads", "128", "--regs", "32"}, "occcalc: error: --vary is required"},
+      {{"suggest", "--cc", "8.0", "--regs", "32", "--target", "75"},
+       "occcalc: error: --target needs --threads: the block size to start from"},
+      {{"suggest", "--cc", "8.0", "--regs", "32", "--threads", "128", "--blocks", "33"},
+       "occcalc: error: --blocks 33 is outside [1, 32]"},
+      {{"suggest", "--cc", "8.0", "--regs", "32", "--max-threads", "2048"},
+       "occcalc: error: --max-threads 2048 is outside [1, 1024]"},
+      {{"--cc", "8.0", "--threads", "128", "--regs", "32", "--grid", "100"},
+       "occcalc: error: --grid needs a named GPU (gpu): waves need its SM count"},
+  }));
+  const auto r = run(c.args);
+  INFO(r.err);
+  CHECK(r.status == exit_status::bad_input);
+  CHECK_THAT(r.err, StartsWith(c.message));
 }

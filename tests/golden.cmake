@@ -48,3 +48,10 @@ occcalc_golden(check_fail_json check_fail.json 1 ARGS check --policy tests/golde
 occcalc_golden(check_bad_policy check_bad_policy.err 2 STREAM stderr
   ARGS check --policy tests/golden/bad-policy.json ${fx}/app)
 occcalc_golden(inspect_corrupt inspect_corrupt.err 2 STREAM stderr ARGS inspect ${fx}/kernels.cu)
+
+# suggest and sweep.
+occcalc_golden(suggest_text suggest.txt 0 ARGS suggest --gpu "A100-SXM4-80GB" --regs 37 --threads 128 --blocks 2)
+occcalc_golden(suggest_json suggest.json 0 ARGS suggest --cc 7.0 --regs 64 --threads 128 --target 75 --json)
+occcalc_golden(sweep_text sweep.txt 0 ARGS sweep --vary regs --cc 7.0 --threads 128 --regs 37 --ascii)
+occcalc_golden(sweep_csv sweep.csv 0 ARGS sweep --vary threads --cc 8.6 --threads 96 --regs 32 --csv)
+occcalc_golden(sweep_json sweep.json 0 ARGS sweep --vary barriers --cc 9.0 --threads 256 --regs 32 --json)
