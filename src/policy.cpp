@@ -7,6 +7,7 @@
 #include "inspect/compiler_log.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/parse.hpp"
+#include "text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -129,15 +130,7 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
                percent < *l.min_occupancy_percent) {
       add("occupancy",
           fmt::format("occupancy {:.1f}% at {} threads is below {}% (limited by {})", percent, *report.block_size,
-                      *l.min_occupancy_percent,
-                      [&] {
-                        std::string names;
-                        for (const auto r : occcalc::nvidia_resources) {
-                          if (!report.occupancy->result.limiters.contains(r)) continue;
-                          names += (names.empty() ? "" : ", ") + std::string(occcalc::to_string(r));
-                        }
-                        return names;
-                      }()),
+                      *l.min_occupancy_percent, limiter_list(report.occupancy->result, ", ")),
           applied.occupancy_rule);
     }
   }

@@ -8,6 +8,7 @@
 #include "occcalc/occupancy.hpp"
 #include "render_json.hpp"
 #include "terminal.hpp"
+#include "text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -25,14 +26,7 @@ std::string spill_text(const inspect::kernel_resources& k) {
 }
 
 std::string limiters_text(const kernel_report& r) {
-  if (!r.occupancy) return "-";
-  std::string text;
-  for (const auto res : occcalc::nvidia_resources) {
-    if (!r.occupancy->result.limiters.contains(res)) continue;
-    if (!text.empty()) text += '+';
-    text += occcalc::to_string(res);
-  }
-  return text;
+  return r.occupancy ? limiter_list(r.occupancy->result, "+") : std::string("-");
 }
 
 std::string block_text(const kernel_report& r) {

@@ -5,21 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "text_layout.hpp"
+
 namespace occcalc::cli {
 
 namespace {
 
 constexpr double percent = 100.0;
 
-std::string limiters_of(const occcalc::occupancy_result& r) {
-  std::string text;
-  for (const auto res : occcalc::nvidia_resources) {
-    if (!r.limiters.contains(res)) continue;
-    if (!text.empty()) text += '+';
-    text += occcalc::to_string(res);
-  }
-  return text;
-}
 
 /// Indices of at most `columns` points, evenly spread, always keeping the
 /// point nearest the current value.
@@ -107,7 +100,7 @@ std::string sweep_csv(const sweep_series& s) {
   std::string text = "value,blocks_per_sm,active_warps_per_sm,occupancy,limiters\n";
   for (const auto& p : s.points) {
     text += fmt::format("{},{},{},{},{}\n", p.value, p.result.blocks_per_sm, p.result.active_warps_per_sm,
-                        p.result.occupancy(), limiters_of(p.result));
+                        p.result.occupancy(), limiter_list(p.result, "+"));
   }
   return text;
 }

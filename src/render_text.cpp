@@ -8,6 +8,7 @@
 #include "occcalc/explain.hpp"
 #include "occcalc/parse.hpp"
 #include "terminal.hpp"
+#include "text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -16,14 +17,6 @@ namespace {
 using occcalc::infeasibility;
 using occcalc::resource;
 
-constexpr int label_width = 26;
-
-/// A resource's name for people: `shared memory`.
-std::string display_name(resource r) {
-  std::string name(occcalc::to_string(r));
-  for (char& c : name) c = c == '_' ? ' ' : c;
-  return name;
-}
 
 std::string bytes_text(std::int64_t bytes) {
   if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
@@ -36,11 +29,6 @@ std::string carveout_text(const occcalc::launch_config& launch) {
   return launch.carveout_percent ? fmt::format("{}%", *launch.carveout_percent) : std::string("default");
 }
 
-std::string row(std::string_view label, std::string_view value, std::string_view note = {}) {
-  std::string line = fmt::format("  {:<{}}{}", label, label_width, value);
-  if (!note.empty()) line += fmt::format("  {}", note);
-  return line + "\n";
-}
 
 std::string shared_memory_config_text(const query& q) {
   const auto& arch = *q.request.arch;
@@ -163,12 +151,7 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   text += row("warps", fmt::format("{} of {}", result.active_warps_per_sm, result.max_warps_per_sm));
   text += row("threads", fmt::format("{} of {}", result.active_threads_per_sm, arch.max_threads_per_sm()));
 
-  std::string limiters;
-  for (const auto r : occcalc::nvidia_resources) {
-    if (!result.limiters.contains(r)) continue;
-    if (!limiters.empty()) limiters += ", ";
-    limiters += display_name(r);
-  }
+  const std::string limiters = limiter_list(result, ", ", true);
   const double percent = result.occupancy() * 100.0;
   const style level = result.blocks_per_sm == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),

@@ -9,6 +9,7 @@
 #include "occcalc/suggest.hpp"
 #include "occcalc/version.hpp"
 #include "terminal.hpp"
+#include "text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -17,18 +18,6 @@ namespace {
 using occcalc::resource;
 
 constexpr double percent = 100.0;
-
-std::string limiters_text(const occcalc::occupancy_result& r) {
-  std::string text;
-  for (const auto res : occcalc::nvidia_resources) {
-    if (!r.limiters.contains(res)) continue;
-    if (!text.empty()) text += ", ";
-    std::string name(occcalc::to_string(res));
-    for (char& c : name) c = c == '_' ? ' ' : c;
-    text += name;
-  }
-  return text;
-}
 
 std::string unit_of(resource r) {
   switch (r) {
@@ -41,11 +30,6 @@ std::string unit_of(resource r) {
   return {};
 }
 
-std::string row(std::string_view label, std::string_view value, std::string_view note = {}) {
-  std::string line = fmt::format("  {:<26}{}", label, value);
-  if (!note.empty()) line += fmt::format("  {}", note);
-  return line + "\n";
-}
 
 }  // namespace
 
@@ -152,7 +136,7 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
     text += row("blocks per SM", std::to_string(choice.blocks_per_sm),
                 fmt::format("{} of {} warps, {:.1f}%, limited by {}", choice.result.active_warps_per_sm,
                             choice.result.max_warps_per_sm, choice.result.occupancy() * percent,
-                            limiters_text(choice.result)));
+                            limiter_list(choice.result, ", ", true)));
     if (rule.bytes_per_thread > 0 || rule.bytes > 0) {
       text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes));
     }
@@ -165,13 +149,12 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
     text += "\n" +
             paint(fmt::format("Next steps from {} threads ({} blocks, {:.1f}%, limited by {})",
                               launch.threads_per_block, now.blocks_per_sm, now.occupancy() * percent,
-                              limiters_text(now)),
+                              limiter_list(now, ", ", true)),
                   style::bold, colour) +
             "\n";
     if (target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *target * percent);
     for (const auto& s : steps) {
-      std::string name(occcalc::to_string(s.limiter));
-      for (char& c : name) c = c == '_' ? ' ' : c;
+      const std::string name = display_name(s.limiter);
       if (!s.reachable) {
         text += row(name, "-", target ? fmt::format("cannot reach {:.0f}% alone", *target * percent)
                                       : std::string("cannot gain a block alone"));

@@ -11,6 +11,7 @@
 #include "occcalc/version.hpp"
 #include "render_sweep.hpp"
 #include "terminal.hpp"
+#include "text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -123,14 +124,7 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
   const auto now = occcalc::compute_occupancy(arch, launch);
   text += terminal_chart(series, options.ascii);
   text += fmt::format("\nnow: {} {}, {} blocks, {:.1f}% (limited by {})\n", series.current, axis_label(variable),
-                      now.blocks_per_sm, now.occupancy() * percent, [&] {
-                        std::string names;
-                        for (const auto r : occcalc::nvidia_resources) {
-                          if (!now.limiters.contains(r)) continue;
-                          names += (names.empty() ? "" : ", ") + std::string(occcalc::to_string(r));
-                        }
-                        return names;
-                      }());
+                      now.blocks_per_sm, now.occupancy() * percent, limiter_list(now, ", "));
   text += "\n" + paint("Cliffs (where occupancy steps)", style::bold, colour) + "\n";
   if (series.cliffs.empty()) text += "  none in this range\n";
   // The nearest cliff on each side of the current value is what matters.

@@ -1,0 +1,25 @@
+// Small pieces of text output shared by the renderers.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "occcalc/occupancy.hpp"
+
+namespace occcalc::cli {
+
+/// A resource's name for people: `shared memory`.
+std::string display_name(occcalc::resource r);
+
+/// The resources that limit `result`, joined by `separator`: their JSON
+/// names (`shared_memory`), or with `for_people` their display names.
+std::string limiter_list(const occcalc::occupancy_result& result, std::string_view separator,
+                         bool for_people = false);
+
+/// Width of the label column in the text breakdowns.
+inline constexpr int label_width = 26;
+
+/// One `  label  value  note` line of a text breakdown.
+std::string row(std::string_view label, std::string_view value, std::string_view note = {});
+
+}  // namespace occcalc::cli
