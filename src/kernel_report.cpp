@@ -36,12 +36,14 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
                             const launch_overrides& overrides, const std::string& threads_from) {
   kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, std::nullopt, {}};
   const auto& k = r.kernel.resources;
-  if (overrides.threads) {
-    r.block_size = occcalc::parse_count("threads", *overrides.threads, {1, occcalc::max_request_value});
-    r.block_size_from = threads_from;
-  } else if (k.required_threads) {
+  // A required block size (.reqntid) is the only one the kernel launches
+  // with, so it wins over --threads and the policy.
+  if (k.required_threads) {
     r.block_size = inspect::volume(*k.required_threads);
     r.block_size_from = "required";
+  } else if (overrides.threads) {
+    r.block_size = occcalc::parse_count("threads", *overrides.threads, {1, occcalc::max_request_value});
+    r.block_size_from = threads_from;
   } else if (k.max_threads) {
     r.block_size = inspect::volume(*k.max_threads);
     r.block_size_from = "launch bounds";
@@ -54,6 +56,9 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
                                    : fmt::format("{} is not in the architecture table", k.arch);
   } else if (!r.block_size) {
     r.unavailable = "no block size known: give --threads (the kernel declares no launch bounds)";
+  } else if (k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
+    r.unavailable = fmt::format("block size {} (from {}) exceeds the kernel's launch bounds of {} threads per block",
+                                *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
   } else if (!k.registers) {
     r.unavailable = "the input does not record the register count";
   } else if (!k.static_shared_memory_bytes) {

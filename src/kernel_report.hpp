@@ -44,8 +44,9 @@ inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables);
 /// value is one error rather than one per kernel. Throws `input_error`.
 void validate_overrides(const launch_overrides& overrides);
 
-/// Computes the occupancy of `kernel` at the block size `threads` (if given),
-/// else its required block size, else its launch bounds' maximum.
+/// Computes the occupancy of `kernel` at its required block size if it has
+/// one, else at `threads` (if given; no occupancy when it exceeds the launch
+/// bounds), else at its launch bounds' maximum.
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
                             const launch_overrides& overrides, const std::string& threads_from = "--threads");
 
