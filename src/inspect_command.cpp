@@ -6,7 +6,6 @@
 #include <regex>
 #include <sstream>
 #include <fstream>
-#include <mutex>
 #include <thread>
 
 #include <fmt/format.h>
@@ -14,6 +13,7 @@
 
 #include "inspect/compiler_log.hpp"
 #include "inspect/mapped_file.hpp"
+#include "inspect/parallel.hpp"
 #include "kernel_matcher.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/parse.hpp"
@@ -28,8 +28,11 @@ namespace {
 /// Threads to read and report with.
 unsigned workers() { return std::max(1u, std::thread::hardware_concurrency()); }
 
-/// Fewest kernels worth a thread of their own.
-constexpr std::size_t min_slice = 1024;
+/// Fewest kernels worth more threads than one.
+constexpr std::size_t min_parallel_kernels = 1024;
+
+/// No per-thread state.
+struct stateless {};
 
 inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in,
                                const kernel_matcher& filter) {
@@ -61,39 +64,16 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
   for (const auto& path : command.inputs) {
     auto inspected = read_input(tables, path, in, filter);
     input_report report{path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, {}};
-    // A library holds tens of thousands of kernels: filter and compute
-    // their occupancy on every core, in contiguous slices to keep the order.
+    // A library holds tens of thousands of kernels: filter them and compute
+    // their occupancy on every core, each into its own slot to keep the order.
     auto& kernels = inspected.kernels;
     std::vector<std::optional<kernel_report>> reported(kernels.size());
-    const auto report_slice = [&](std::size_t begin, std::size_t end) {
-      for (std::size_t i = begin; i < end; ++i) {
-        if (!filter.matches(kernels[i])) continue;
-        auto [overrides, from] = threads_for(kernels[i]);
-        reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
-      }
-    };
-    const std::size_t slices = std::min<std::size_t>(workers(), (kernels.size() + min_slice - 1) / min_slice);
-    std::vector<std::thread> threads;
-    std::exception_ptr failure;
-    std::mutex failure_mutex;
-    for (std::size_t s = 1; s < slices; ++s) {
-      threads.emplace_back([&, s] {
-        try {
-          report_slice(kernels.size() * s / slices, kernels.size() * (s + 1) / slices);
-        } catch (...) {
-          const std::lock_guard<std::mutex> lock(failure_mutex);
-          failure = std::current_exception();
-        }
-      });
-    }
-    try {
-      report_slice(0, slices > 0 ? kernels.size() / slices : kernels.size());
-    } catch (...) {
-      const std::lock_guard<std::mutex> lock(failure_mutex);
-      failure = std::current_exception();
-    }
-    for (auto& t : threads) t.join();
-    if (failure) std::rethrow_exception(failure);
+    inspect::parallel_for<stateless>(
+        kernels.size(), kernels.size() >= min_parallel_kernels ? workers() : 1, [&](std::size_t i, stateless&) {
+          if (!filter.matches(kernels[i])) return;
+          auto [overrides, from] = threads_for(kernels[i]);
+          reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
+        });
     report.kernels.reserve(static_cast<std::size_t>(
         std::count_if(reported.begin(), reported.end(), [](const auto& r) { return r.has_value(); })));
     for (auto& r : reported) {

@@ -1,18 +1,16 @@
 #include "inspect/inspect.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstring>
-#include <exception>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <unordered_map>
 
 #include "inspect/compiler_log.hpp"
 #include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
+#include "inspect/parallel.hpp"
 
 namespace occcalc::inspect {
 
@@ -88,31 +86,10 @@ class release_tracker {
   std::size_t first_ = 0;  // the first finished entry not released
 };
 
-/// Runs `task(i, buffer)` for every i below `count` on up to `workers`
-/// threads, each with its own scratch buffer; then rethrows the exception of
-/// the lowest failing i, so the error reported does not depend on timing.
+/// `parallel_for` with a scratch buffer per thread.
 template <typename Task>
 void run_parallel(std::size_t count, unsigned workers, Task&& task) {
-  std::vector<std::exception_ptr> errors(count);
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    scratch_buffer buffer;
-    for (std::size_t i = next++; i < count; i = next++) {
-      try {
-        task(i, buffer);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  const unsigned threads_wanted = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(count)));
-  std::vector<std::thread> threads;
-  for (unsigned t = 1; t < threads_wanted; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  parallel_for<scratch_buffer>(count, workers, std::forward<Task>(task));
 }
 
 /// Reads one cubin entry.

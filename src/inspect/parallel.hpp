@@ -1,0 +1,41 @@
+// A small parallel loop: the readers and the reporters share it.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace occcalc::inspect {
+
+/// Runs `task(i, state)` for every i below `count` on up to `workers` threads
+/// (the caller's among them), handing indices out one at a time; each thread
+/// has its own default-constructed `State`. Then rethrows the exception of
+/// the lowest failing i, so the error reported does not depend on timing.
+template <typename State, typename Task>
+void parallel_for(std::size_t count, unsigned workers, Task&& task) {
+  std::vector<std::exception_ptr> errors(count);
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    State state{};
+    for (std::size_t i = next++; i < count; i = next++) {
+      try {
+        task(i, state);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const unsigned threads_wanted = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(count)));
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < threads_wanted; ++t) threads.emplace_back(work);
+  work();
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+}  // namespace occcalc::inspect
