@@ -138,3 +138,26 @@ TEST_CASE("a user's GPU may use a built-in architecture; an unknown one is rejec
   REQUIRE_THROWS_WITH(occcalc::load_tables(texts),
                       "mine.json: gpu 'my-gpu': field 'arch': 'sm_91' is not a known architecture id");
 }
+
+TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[table][amd]") {
+  const auto& tables = occcalc::test::default_tables();
+  std::set<std::string> ids;
+  for (const auto& t : tables.amd_targets) ids.insert(t.id);
+  for (const char* id : {"gfx600", "gfx700", "gfx803", "gfx900", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010",
+                         "gfx1030", "gfx1100", "gfx1151", "gfx1200", "gfx1201"}) {
+    CHECK(ids.count(id) == 1);
+  }
+  const std::string good = R"({"schema_version": 1, "sources": [{"id": "S", "title": "t", "url": "u"}],
+    "amd_targets": [{"id": "gfx999", "family": "Test", "sources": ["S"], "max_waves_per_simd": 10,
+      "simds_per_cu": 4, "vgpr_files": [{"wave_size": 64, "total": 256, "granule": 4}],
+      "sgprs_per_simd": 800, "sgpr_granule": 16, "lds_per_cu_bytes": 65536, "max_barriers_per_cu": 16}]})";
+  CHECK_NOTHROW(load(good));
+  CHECK_THROWS_WITH(load(replace(good, R"("wave_size": 64)", R"("wave_size": 48)")),
+                    Contains("vgpr_files[0]: field 'wave_size': 48 is not 32 or 64"));
+  CHECK_THROWS_WITH(load(replace(good, R"("id": "gfx999")", R"("id": "sm_99")")),
+                    Contains("field 'id': 'sm_99' is not an LLVM processor name"));
+  CHECK_THROWS_WITH(load(replace(good, R"("sgprs_per_simd": 800, )", "")),
+                    Contains("field 'sgpr_granule': applies only with sgprs_per_simd"));
+  CHECK_THROWS_WITH(load(replace(good, R"("max_barriers_per_cu": 16)", R"("max_barriers_per_cu": 16, "x": 1)")),
+                    Contains("field 'x': is not a known field"));
+}

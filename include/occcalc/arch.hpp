@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "occcalc/amd_arch.hpp"
+
 namespace occcalc {
 
 /// Which unit registers are handed out to.
@@ -173,6 +175,8 @@ struct table {
   std::vector<source> sources;
   std::vector<nvidia_arch> architectures;
   std::vector<gpu> gpus;
+  /// AMD targets (`gfx900`), from data/amd-targets.json.
+  std::vector<amd_target> amd_targets;
 };
 
 }  // namespace occcalc

@@ -330,6 +330,38 @@ inline gpu read_gpu(entry_reader& reader) {
   return g;
 }
 
+inline amd_target read_amd_target(entry_reader& reader) {
+  amd_target t;
+  t.id = reader.text("id");
+  if (t.id.rfind("gfx", 0) != 0) reader.fail("id", "'" + t.id + "' is not an LLVM processor name (gfxNNN)");
+  t.family = reader.text("family");
+  t.sources = reader.texts("sources");
+  t.notes = reader.optional_text("notes");
+  t.max_waves_per_simd = reader.integer("max_waves_per_simd", positive);
+  t.simds_per_cu = reader.integer("simds_per_cu", positive);
+  const auto& files = reader.array("vgpr_files");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    entry_reader file(files[i], reader.where() + ": vgpr_files[" + std::to_string(i) + "]");
+    amd_vgpr_file f;
+    f.wave_size = file.integer("wave_size", {32, 64});
+    if (f.wave_size != 32 && f.wave_size != 64) file.fail("wave_size", std::to_string(f.wave_size) + " is not 32 or 64");
+    f.total = file.integer("total", positive);
+    f.granule = file.integer("granule", positive);
+    file.finish();
+    t.vgpr_files.push_back(f);
+  }
+  if (t.vgpr_files.empty()) reader.fail("vgpr_files", "must not be empty");
+  t.unified_vgpr_file = reader.optional_boolean("unified_vgpr_file");
+  t.sgprs_per_simd = reader.optional_integer("sgprs_per_simd", positive);
+  if (t.sgprs_per_simd) t.sgpr_granule = reader.integer("sgpr_granule", positive);
+  else if (reader.has("sgpr_granule")) reader.fail("sgpr_granule", "applies only with sgprs_per_simd");
+  t.lds_per_cu_bytes = reader.integer("lds_per_cu_bytes", positive);
+  t.max_barriers_per_cu = reader.integer("max_barriers_per_cu", positive);
+  t.has_wgp_mode = reader.optional_boolean("has_wgp_mode");
+  reader.finish();
+  return t;
+}
+
 /// Parses JSON, rejecting an object with the same key twice (nlohmann would
 /// silently keep the last).
 inline nlohmann::json parse_strict(const table_text& text) {
@@ -396,7 +428,7 @@ void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins, 
 /// problem.
 inline table load_tables(const std::vector<table_text>& texts) {
   table out;
-  std::vector<std::string> source_origins, arch_origins, gpu_origins;
+  std::vector<std::string> source_origins, arch_origins, gpu_origins, amd_origins;
   for (const auto& text : texts) {
     const nlohmann::json document = detail::parse_strict(text);
     detail::entry_reader top(document, text.origin);
@@ -404,7 +436,9 @@ inline table load_tables(const std::vector<table_text>& texts) {
     auto sources = detail::read_entries<source>(top, text.origin, "sources", detail::read_source);
     auto archs = detail::read_entries<nvidia_arch>(top, text.origin, "architectures", detail::read_arch);
     auto gpus = detail::read_entries<gpu>(top, text.origin, "gpus", detail::read_gpu);
+    auto amd = detail::read_entries<amd_target>(top, text.origin, "amd_targets", detail::read_amd_target);
     top.finish();
+    detail::append_unique(out.amd_targets, amd_origins, std::move(amd), text.origin, "AMD target");
     detail::append_unique(out.sources, source_origins, std::move(sources), text.origin, "source");
     detail::append_unique(out.architectures, arch_origins, std::move(archs), text.origin, "architecture");
     detail::append_unique(out.gpus, gpu_origins, std::move(gpus), text.origin, "gpu");
@@ -418,6 +452,9 @@ inline table load_tables(const std::vector<table_text>& texts) {
   };
   for (std::size_t i = 0; i < out.architectures.size(); ++i) {
     check_sources(out.architectures[i].sources, arch_origins[i] + ": architecture '" + out.architectures[i].id + "'");
+  }
+  for (std::size_t i = 0; i < out.amd_targets.size(); ++i) {
+    check_sources(out.amd_targets[i].sources, amd_origins[i] + ": AMD target '" + out.amd_targets[i].id + "'");
   }
   for (std::size_t i = 0; i < out.gpus.size(); ++i) {
     const auto& g = out.gpus[i];
