@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "occcalc/amd_arch.hpp"
+#include "occcalc/occupancy.hpp"
 
 namespace occcalc {
 
@@ -48,9 +49,6 @@ struct llvm_occupancy {
 
 namespace detail {
 
-constexpr std::int64_t amd_round_up(std::int64_t x, std::int64_t g) noexcept { return (x + g - 1) / g * g; }
-constexpr std::int64_t amd_divide_up(std::int64_t x, std::int64_t y) noexcept { return (x + y - 1) / y; }
-
 /// The register file for a wave size; the default one if it has none.
 inline const amd_vgpr_file& vgpr_file(const amd_target& t, std::int64_t wave_size) noexcept {
   for (const auto& f : t.vgpr_files) {
@@ -65,7 +63,7 @@ inline const amd_vgpr_file& vgpr_file(const amd_target& t, std::int64_t wave_siz
 /// the VGPRs to 4; separate files charge the larger of the two.
 constexpr std::int64_t amd_total_vgprs(const amd_target& t, const amd_kernel& k) noexcept {
   constexpr std::int64_t unified_vgpr_alignment = 4;  // AGPRs start on a 4-register boundary
-  return t.unified_vgpr_file ? detail::amd_round_up(k.vgprs, unified_vgpr_alignment) + k.agprs
+  return t.unified_vgpr_file ? detail::round_up(k.vgprs, unified_vgpr_alignment) + k.agprs
                              : std::max(k.vgprs, k.agprs);
 }
 
@@ -75,14 +73,14 @@ constexpr std::int64_t amd_total_vgprs(const amd_target& t, const amd_kernel& k)
 inline std::int64_t amd_vgpr_waves(const amd_target& t, std::int64_t vgprs, std::int64_t wave_size) noexcept {
   const auto& file = detail::vgpr_file(t, wave_size);
   if (vgprs < file.granule) return t.max_waves_per_simd;
-  return std::min(std::max<std::int64_t>(file.total / detail::amd_round_up(vgprs, file.granule), 1),
+  return std::min(std::max<std::int64_t>(file.total / detail::round_up(vgprs, file.granule), 1),
                   t.max_waves_per_simd);
 }
 
 /// Waves per SIMD the SGPR file allows; no limit without a shared file.
 inline std::int64_t amd_sgpr_waves(const amd_target& t, std::int64_t sgprs) noexcept {
   if (!t.sgprs_per_simd || sgprs <= 0) return t.max_waves_per_simd;
-  return std::min(t.max_waves_per_simd, *t.sgprs_per_simd / detail::amd_round_up(sgprs, t.sgpr_granule));
+  return std::min(t.max_waves_per_simd, *t.sgprs_per_simd / detail::round_up(sgprs, t.sgpr_granule));
 }
 
 /// Waves per SIMD that work-group slots and LDS allow, as the compiler
@@ -99,13 +97,13 @@ inline std::int64_t amd_work_group_waves(const amd_target& t, const amd_kernel& 
   if (groups_by_lds == 0) return 1;
   const std::int64_t wave_slots = t.max_waves_per_simd * simds;
   const auto waves_at = [&](std::int64_t size) {
-    const std::int64_t waves_per_group = detail::amd_divide_up(size, mode.wave_size);
+    const std::int64_t waves_per_group = detail::divide_round_up(size, mode.wave_size);
     const std::int64_t groups =
         waves_per_group == 1 ? wave_slots : std::min(wave_slots / waves_per_group, barriers);
     return waves_per_group * std::min(groups, groups_by_lds);
   };
   const std::int64_t waves = std::max(waves_at(k.min_work_group_size), waves_at(k.max_work_group_size));
-  return std::clamp<std::int64_t>(detail::amd_divide_up(waves, simds), 1, t.max_waves_per_simd);
+  return std::clamp<std::int64_t>(detail::divide_round_up(waves, simds), 1, t.max_waves_per_simd);
 }
 
 /// The compiler's occupancy of `k` on `t`.
