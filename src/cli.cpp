@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "amd_query.hpp"
 #include "embedded_tables.hpp"
 #include "inspect_command.hpp"
 #include "suggest_command.hpp"
@@ -21,6 +22,7 @@
 #include "occcalc/request.hpp"
 #include "occcalc/version.hpp"
 #include "query.hpp"
+#include "render_amd.hpp"
 #include "render_json.hpp"
 #include "render_text.hpp"
 #include "terminal.hpp"
@@ -49,7 +51,7 @@ struct subcommand_info {
   const char* description;
 };
 constexpr subcommand_info subcommands[] = {
-    {"list", "List the supported architectures and named GPUs"},
+    {"list", "List the supported architectures, AMD targets and named GPUs"},
     {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line"},
     {"inspect", "Read kernels' resource usage from cubins, fat binaries, ELF files or ptxas/nvlink logs"},
     {"check", "CI gate: check the kernels of build outputs against a policy file"},
@@ -112,6 +114,20 @@ occcalc::table load(const options& opts) {
 
 exit_status run_query(const options& opts, const occcalc::table& tables, std::ostream& out, std::ostream& err) {
   const auto min_percent = parse_min_occupancy(opts.min_occupancy);
+  if (occcalc::is_amd_request(tables, opts.request)) {
+    const amd_query q = evaluate_amd(tables, opts.request);
+    if (opts.json) {
+      out << amd_result_json(q).dump(2) << "\n";
+    } else {
+      render_amd_text(out, q, use_colour(colour_mode_from(opts.colour), stdout));
+    }
+    if (min_percent && q.result.occupancy() * 100.0 < *min_percent) {
+      err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
+                         q.result.occupancy() * 100.0, opts.min_occupancy);
+      return exit_status::gate_failed;
+    }
+    return exit_status::ok;
+  }
   const query q = evaluate(tables, opts.request);
   if (opts.json) {
     out << result_json(q).dump(2) << "\n";
@@ -139,6 +155,11 @@ occcalc::request request_from_json(const nlohmann::json& line) {
       throw occcalc::input_error(item.key(), "is not a known field; known fields: " + known);
     }
     const auto& value = item.value();
+    if (field->kind == occcalc::field_kind::flag) {
+      if (!value.is_boolean()) throw occcalc::input_error(item.key(), value.dump() + " is not true or false");
+      if (value.get<bool>()) req.*(field->member) = std::string(occcalc::flag_set_text);
+      continue;
+    }
     if (value.is_string()) {
       req.*(field->member) = value.get<std::string>();
     } else if (value.is_number_integer()) {
@@ -166,9 +187,16 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
       } catch (const nlohmann::json::parse_error&) {
         throw occcalc::input_error("", "the line is not valid JSON");
       }
-      const query q = evaluate(tables, request_from_json(parsed));
-      any_below = any_below || below(q, min_percent);
-      writer.append(output, q);
+      const occcalc::request req = request_from_json(parsed);
+      if (occcalc::is_amd_request(tables, req)) {
+        const amd_query q = evaluate_amd(tables, req);
+        any_below = any_below || (min_percent && q.result.occupancy() * 100.0 < *min_percent);
+        output += amd_result_json(q).dump();
+      } else {
+        const query q = evaluate(tables, req);
+        any_below = any_below || below(q, min_percent);
+        writer.append(output, q);
+      }
     } catch (const occcalc::input_error& e) {
       any_bad = true;
       output += error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false)).dump();
@@ -187,8 +215,10 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
 }
 
 exit_status run_list(const options& opts, const occcalc::table& tables, std::ostream& out) {
-  const bool archs = opts.list_what != "gpus";
-  const bool gpus = opts.list_what != "archs";
+  const bool all = opts.list_what == "all";
+  const bool archs = all || opts.list_what == "archs";
+  const bool gpus = all || opts.list_what == "gpus";
+  const bool amd = all || opts.list_what == "amd";
   if (opts.json) {
     nlohmann::ordered_json j;
     if (archs) {
@@ -199,13 +229,29 @@ exit_status run_list(const options& opts, const occcalc::table& tables, std::ost
       j["gpus"] = nlohmann::ordered_json::array();
       for (const auto& g : tables.gpus) j["gpus"].push_back(gpu_json(g));
     }
+    if (amd) {
+      j["amd_targets"] = nlohmann::ordered_json::array();
+      for (const auto& t : tables.amd_targets) j["amd_targets"].push_back(amd_target_json(t));
+    }
+    if (gpus || amd) {
+      j["amd_gpus"] = nlohmann::ordered_json::array();
+      for (const auto& g : tables.amd_gpus) j["amd_gpus"].push_back(amd_gpu_json(g));
+    }
     out << j.dump(2) << "\n";
     return exit_status::ok;
   }
   const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
-  if (archs) render_arch_list(out, tables, colour);
-  if (archs && gpus) out << "\n";
-  if (gpus) render_gpu_list(out, tables, colour);
+  bool first = true;
+  const auto section = [&](bool wanted, auto render) {
+    if (!wanted) return;
+    if (!first) out << "\n";
+    first = false;
+    render(out, tables, colour);
+  };
+  section(archs, render_arch_list);
+  section(gpus, render_gpu_list);
+  section(amd, render_amd_target_list);
+  section(gpus || amd, render_amd_gpu_list);
   return exit_status::ok;
 }
 
@@ -266,8 +312,15 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   std::vector<CLI::Option*> request_options;
   for (std::size_t i = 0; i < occcalc::request_fields.size(); ++i) {
     const auto& field = occcalc::request_fields[i];
-    request_options.push_back(
-        app.add_option(flag_name(field.key), values[i], std::string(field.description))->group("Kernel"));
+    const bool amd = field.vendor == occcalc::field_vendor::amd;
+    if (field.kind == occcalc::field_kind::flag) {
+      request_options.push_back(app.add_flag(flag_name(field.key))
+                                    ->description(std::string(field.description))
+                                    ->group(amd ? "AMD kernel" : "Kernel"));
+    } else {
+      request_options.push_back(app.add_option(flag_name(field.key), values[i], std::string(field.description))
+                                    ->group(amd ? "AMD kernel" : "Kernel"));
+    }
   }
   app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
   app.add_option("--min-occupancy", opts.min_occupancy,
@@ -277,8 +330,9 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
       ->check(CLI::IsMember({"auto", "always", "never"}));
 
   CLI::App* list = app.add_subcommand(subcommands[0].name, subcommands[0].description);
-  list->add_option("what", opts.list_what, "archs, gpus or all (default)")
-      ->check(CLI::IsMember({"archs", "gpus", "all"}));
+  list->add_option("what", opts.list_what,
+                   "archs (NVIDIA), gpus (NVIDIA and AMD), amd (AMD targets and GPUs) or all (default)")
+      ->check(CLI::IsMember({"archs", "gpus", "amd", "all"}));
   CLI::App* batch = app.add_subcommand(subcommands[1].name, subcommands[1].description);
   CLI::App* inspect = app.add_subcommand(subcommands[2].name, subcommands[2].description);
   CLI::App* check = app.add_subcommand(subcommands[3].name, subcommands[3].description);
@@ -336,7 +390,9 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     return exit_status::bad_input;
   }
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (request_options[i]->count() > 0) opts.request.*(occcalc::request_fields[i].member) = values[i];
+    if (request_options[i]->count() == 0) continue;
+    const bool flag = occcalc::request_fields[i].kind == occcalc::field_kind::flag;
+    opts.request.*(occcalc::request_fields[i].member) = flag ? std::string(occcalc::flag_set_text) : values[i];
   }
 
   try {
@@ -344,6 +400,11 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     if (*list) return run_list(opts, tables, out);
     if (*batch) return run_batch(opts, tables, in, out);
     if (*inspect || *check) return run_inspect_or_check(opts, check->parsed(), request_options, tables, in, out, err);
+    if ((*sweep || *suggest) && occcalc::is_amd_request(tables, opts.request)) {
+      throw occcalc::input_error(opts.request.gfx ? "gfx" : "gpu", fmt::format("does not apply to {}: it covers NVIDIA "
+                                                                              "architectures only",
+                                                                              *sweep ? "sweep" : "suggest"));
+    }
     if (*sweep) {
       if (!opts.min_occupancy.empty()) throw occcalc::input_error("min_occupancy", "does not apply to sweep");
       if (opts.request.grid) throw occcalc::input_error("grid", "does not apply to sweep");

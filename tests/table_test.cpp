@@ -150,7 +150,10 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
   const std::string good = R"({"schema_version": 1, "sources": [{"id": "S", "title": "t", "url": "u"}],
     "amd_targets": [{"id": "gfx999", "family": "Test", "sources": ["S"], "max_waves_per_simd": 10,
       "simds_per_cu": 4, "vgpr_files": [{"wave_size": 64, "total": 256, "granule": 4}],
-      "sgprs_per_simd": 800, "sgpr_granule": 16, "lds_per_cu_bytes": 65536, "max_barriers_per_cu": 16}]})";
+      "sgprs_per_simd": 800, "sgpr_granule": 16, "lds_per_cu_bytes": 65536, "max_barriers_per_cu": 16,
+      "models": ["llvm", "hip"], "max_work_group_size": 1024, "max_lds_per_work_group_bytes": 65536,
+      "max_vgprs_per_wave": 256, "max_sgprs_per_wave": 108, "hip": {"max_waves_per_simd": 8, "sgpr_granule": 16}}],
+    "amd_gpus": [{"id": "test-gpu", "name": "Test GPU", "target": "gfx999", "compute_units": 4, "sources": ["S"]}]})";
   CHECK_NOTHROW(load(good));
   CHECK_THROWS_WITH(load(replace(good, R"("wave_size": 64)", R"("wave_size": 48)")),
                     Contains("vgpr_files[0]: field 'wave_size': 48 is not 32 or 64"));
@@ -160,4 +163,18 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
                     Contains("field 'sgpr_granule': applies only with sgprs_per_simd"));
   CHECK_THROWS_WITH(load(replace(good, R"("max_barriers_per_cu": 16)", R"("max_barriers_per_cu": 16, "x": 1)")),
                     Contains("field 'x': is not a known field"));
+  CHECK_THROWS_WITH(load(replace(good, R"(["llvm", "hip"])", R"(["llvm", "hip", "rcp"])")),
+                    Contains("field 'rcp': is required exactly when models name rcp"));
+  CHECK_THROWS_WITH(load(replace(good, R"(["llvm", "hip"])", R"(["llvm", "cuda"])")),
+                    Contains("field 'models': 'cuda' is not a model: llvm, hip or rcp"));
+  CHECK_THROWS_WITH(load(replace(good, R"("max_lds_per_work_group_bytes": 65536)",
+                                 R"("max_lds_per_work_group_bytes": 65537)")),
+                    Contains("field 'max_lds_per_work_group_bytes': 65537 is outside [1, 65536]"));
+  CHECK_THROWS_WITH(load(replace(good, R"("target": "gfx999")", R"("target": "gfx998")")),
+                    Contains("AMD GPU 'test-gpu': field 'target': 'gfx998' is not a known AMD target id"));
+  // VLIW parts keep their R600 names.
+  CHECK_NOTHROW(load(replace(replace(good, R"("id": "gfx999")", R"("id": "cypress")"), R"("target": "gfx999")",
+                             R"("target": "cypress")")));
+  // The shipped devices: at least 40, each on a known target.
+  CHECK(tables.amd_gpus.size() >= 40);
 }

@@ -1,11 +1,13 @@
 /// \file amd_arch.hpp
-/// Per-target limits of AMD GPUs (GCN, CDNA, RDNA), as plain data: what the
-/// AMD occupancy models read. Loaded from data/amd-targets.json.
+/// Per-target limits of AMD GPUs (VLIW5/VLIW4, GCN, CDNA, RDNA), as plain
+/// data: what the three AMD occupancy models read. Loaded from
+/// data/amd-targets.json and data/amd-gpus.json.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace occcalc {
@@ -20,9 +22,63 @@ struct amd_vgpr_file {
   std::int64_t granule = 0;
 };
 
-/// One AMD GPU target (`gfx900`).
+/// The occupancy models AMD's own tools implement.
+enum class amd_model : std::uint8_t {
+  /// The LLVM AMDGPU compiler: `; Occupancy:` in its assembly.
+  llvm,
+  /// The HIP runtime: `hipOccupancyMaxActiveBlocksPerMultiprocessor`.
+  hip,
+  /// The Radeon Compute Profiler / CodeXL kernel occupancy calculator.
+  rcp,
+};
+
+/// The model's name as the command line and JSON spell it.
+constexpr std::string_view to_string(amd_model m) noexcept {
+  switch (m) {
+    case amd_model::llvm: return "llvm";
+    case amd_model::hip: return "hip";
+    case amd_model::rcp: return "rcp";
+  }
+  return "llvm";
+}
+
+/// What the HIP runtime's occupancy function assumes beyond the hardware.
+struct amd_hip_params {
+  /// Waves per SIMD it allows (8 on gfx9 and older, "limited by SPI 32 per
+  /// CU"; 16 on gfx10 and later).
+  std::int64_t max_waves_per_simd = 0;
+  /// It allocates SGPRs in multiples of this.
+  std::int64_t sgpr_granule = 0;
+};
+
+/// What the Radeon Compute Profiler's calculator assumes: per-CU figures of
+/// its device table and its hard-coded constants.
+struct amd_rcp_params {
+  /// Wave slots per SIMD of its device table.
+  std::int64_t max_waves_per_simd = 0;
+  std::int64_t simds_per_cu = 0;
+  /// VGPRs (VLIW: 128-bit GPRs) per work-item the runtime reports available.
+  std::int64_t vgprs_available = 0;
+  /// VGPRs are allocated in multiples of this.
+  std::int64_t vgpr_granule = 0;
+  /// SGPRs per SIMD it divides; empty on VLIW, which has no SGPRs.
+  std::optional<std::int64_t> sgprs_per_simd;
+  std::int64_t sgpr_granule = 0;
+  /// SGPRs it adds to the kernel's count (VCC).
+  std::int64_t sgprs_added = 0;
+  /// Work-groups per CU with more than one wave, and with one wave.
+  std::int64_t max_work_groups_per_cu = 0;
+  std::int64_t max_single_wave_work_groups_per_cu = 0;
+  /// LDS per CU in bytes as the runtime reports it.
+  std::int64_t lds_per_cu_bytes = 0;
+  /// The device's maximum work-group size as its runtime reports it (the
+  /// denominator counts the waves of this many work-groups).
+  std::int64_t max_work_group_size = 0;
+};
+
+/// One AMD GPU target (`gfx900`, `cypress`).
 struct amd_target {
-  /// The LLVM processor name (`gfx90a`).
+  /// The LLVM processor name (`gfx90a`, or an R600 name for VLIW parts).
   std::string id;
   /// Architecture family (`GCN5`, `CDNA2`, `RDNA3`).
   std::string family;
@@ -51,6 +107,56 @@ struct amd_target {
   /// WGP mode (gfx10 and later): two CUs as one work-group processor, with
   /// twice the SIMDs, LDS and barriers; the compiler's default there.
   bool has_wgp_mode = false;
+  /// The models that answer for this target; the first is its default.
+  std::vector<amd_model> models;
+  /// Work-items per work-group at most.
+  std::int64_t max_work_group_size = 0;
+  /// LDS one work-group may allocate, in bytes.
+  std::int64_t max_lds_per_work_group_bytes = 0;
+  /// Architectural VGPRs (VLIW: GPRs) a wave may address.
+  std::int64_t max_vgprs_per_wave = 0;
+  /// AGPRs a wave may address; 0 without AGPRs (before CDNA).
+  std::int64_t max_agprs_per_wave = 0;
+  /// SGPRs a wave may address; 0 without SGPRs (VLIW).
+  std::int64_t max_sgprs_per_wave = 0;
+  /// The HIP runtime's figures, where it supports the target.
+  std::optional<amd_hip_params> hip;
+  /// The Radeon Compute Profiler's figures, where it covers the target.
+  std::optional<amd_rcp_params> rcp;
+
+  /// Whether `model` answers for this target.
+  bool supports(amd_model model) const noexcept {
+    for (const auto m : models) {
+      if (m == model) return true;
+    }
+    return false;
+  }
+  /// Whether waves of `size` work-items run on it.
+  bool supports_wave_size(std::int64_t size) const noexcept {
+    for (const auto& f : vgpr_files) {
+      if (f.wave_size == size) return true;
+    }
+    return false;
+  }
+  /// The default wave size (the first register file's).
+  std::int64_t default_wave_size() const noexcept { return vgpr_files.front().wave_size; }
+};
+
+/// A named AMD GPU: a product with its target and CU count.
+struct amd_gpu {
+  /// Identifier: the lower-case name with `-` between words.
+  std::string id;
+  /// Product name as AMD writes it.
+  std::string name;
+  /// Id of its `amd_target`.
+  std::string target_id;
+  /// Compute units (physical CUs; a WGP is two).
+  std::int64_t compute_units = 0;
+  /// Wave slots per SIMD where the device has fewer than its target's
+  /// (Polaris: 8); the rcp model reads the device table, as RCP does.
+  std::optional<std::int64_t> max_waves_per_simd;
+  /// Ids of the sources for the figures.
+  std::vector<std::string> sources;
 };
 
 }  // namespace occcalc

@@ -177,6 +177,8 @@ struct table {
   std::vector<gpu> gpus;
   /// AMD targets (`gfx900`), from data/amd-targets.json.
   std::vector<amd_target> amd_targets;
+  /// Named AMD GPUs, from data/amd-gpus.json.
+  std::vector<amd_gpu> amd_gpus;
 };
 
 }  // namespace occcalc

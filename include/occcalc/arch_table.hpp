@@ -10,6 +10,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -330,10 +331,51 @@ inline gpu read_gpu(entry_reader& reader) {
   return g;
 }
 
+inline amd_model read_amd_model(entry_reader& reader, std::string_view key, const std::string& name) {
+  for (const auto m : {amd_model::llvm, amd_model::hip, amd_model::rcp}) {
+    if (name == to_string(m)) return m;
+  }
+  reader.fail(key, "'" + name + "' is not a model: llvm, hip or rcp");
+}
+
+inline amd_hip_params read_amd_hip(entry_reader& reader) {
+  amd_hip_params p;
+  p.max_waves_per_simd = reader.integer("max_waves_per_simd", positive);
+  p.sgpr_granule = reader.integer("sgpr_granule", positive);
+  reader.finish();
+  return p;
+}
+
+inline amd_rcp_params read_amd_rcp(entry_reader& reader) {
+  amd_rcp_params p;
+  p.max_waves_per_simd = reader.integer("max_waves_per_simd", positive);
+  p.simds_per_cu = reader.integer("simds_per_cu", positive);
+  p.vgprs_available = reader.integer("vgprs_available", positive);
+  p.vgpr_granule = reader.integer("vgpr_granule", positive);
+  p.sgprs_per_simd = reader.optional_integer("sgprs_per_simd", positive);
+  if (p.sgprs_per_simd) {
+    p.sgpr_granule = reader.integer("sgpr_granule", positive);
+    p.sgprs_added = reader.integer("sgprs_added", non_negative);
+  }
+  p.max_work_groups_per_cu = reader.integer("max_work_groups_per_cu", positive);
+  p.max_single_wave_work_groups_per_cu = reader.integer("max_single_wave_work_groups_per_cu", positive);
+  p.lds_per_cu_bytes = reader.integer("lds_per_cu_bytes", positive);
+  p.max_work_group_size = reader.integer("max_work_group_size", positive);
+  reader.finish();
+  return p;
+}
+
 inline amd_target read_amd_target(entry_reader& reader) {
   amd_target t;
   t.id = reader.text("id");
-  if (t.id.rfind("gfx", 0) != 0) reader.fail("id", "'" + t.id + "' is not an LLVM processor name (gfxNNN)");
+  const bool gfx_name = t.id.size() > 3 && t.id.rfind("gfx", 0) == 0 &&
+                        std::all_of(t.id.begin() + 3, t.id.end(), [](char c) {
+                          return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+                        });
+  const bool r600_name = !t.id.empty() && std::all_of(t.id.begin(), t.id.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  if (!gfx_name && !r600_name) {
+    reader.fail("id", "'" + t.id + "' is not an LLVM processor name (gfxNNN, or an R600 name such as cypress)");
+  }
   t.family = reader.text("family");
   t.sources = reader.texts("sources");
   t.notes = reader.optional_text("notes");
@@ -358,8 +400,46 @@ inline amd_target read_amd_target(entry_reader& reader) {
   t.lds_per_cu_bytes = reader.integer("lds_per_cu_bytes", positive);
   t.max_barriers_per_cu = reader.integer("max_barriers_per_cu", positive);
   t.has_wgp_mode = reader.optional_boolean("has_wgp_mode");
+  for (const auto& name : reader.texts("models")) {
+    const amd_model m = read_amd_model(reader, "models", name);
+    if (t.supports(m)) reader.fail("models", "names '" + name + "' twice");
+    t.models.push_back(m);
+  }
+  if (t.models.empty()) reader.fail("models", "must name at least one model");
+  t.max_work_group_size = reader.integer("max_work_group_size", positive);
+  t.max_lds_per_work_group_bytes = reader.integer("max_lds_per_work_group_bytes", {1, t.lds_per_cu_bytes});
+  t.max_vgprs_per_wave = reader.integer("max_vgprs_per_wave", positive);
+  t.max_agprs_per_wave = reader.optional_integer("max_agprs_per_wave", positive).value_or(0);
+  t.max_sgprs_per_wave = reader.optional_integer("max_sgprs_per_wave", positive).value_or(0);
+  if (reader.has("hip")) {
+    entry_reader hip(reader.object("hip"), reader.where() + ": hip");
+    t.hip = read_amd_hip(hip);
+  }
+  if (reader.has("rcp")) {
+    entry_reader rcp(reader.object("rcp"), reader.where() + ": rcp");
+    t.rcp = read_amd_rcp(rcp);
+  }
+  if (t.supports(amd_model::hip) != t.hip.has_value()) reader.fail("hip", "is required exactly when models name hip");
+  if (t.supports(amd_model::rcp) != t.rcp.has_value()) reader.fail("rcp", "is required exactly when models name rcp");
+  for (const auto& f : t.vgpr_files) {
+    if (f.total < t.max_vgprs_per_wave && !t.unified_vgpr_file) {
+      reader.fail("max_vgprs_per_wave", "exceeds the wave" + std::to_string(f.wave_size) + " VGPR file");
+    }
+  }
   reader.finish();
   return t;
+}
+
+inline amd_gpu read_amd_gpu(entry_reader& reader) {
+  amd_gpu g;
+  g.id = reader.text("id");
+  g.name = reader.text("name");
+  g.target_id = reader.text("target");
+  g.compute_units = reader.integer("compute_units", positive);
+  g.max_waves_per_simd = reader.optional_integer("max_waves_per_simd", positive);
+  g.sources = reader.texts("sources");
+  reader.finish();
+  return g;
 }
 
 /// Parses JSON, rejecting an object with the same key twice (nlohmann would
@@ -428,7 +508,7 @@ void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins, 
 /// problem.
 inline table load_tables(const std::vector<table_text>& texts) {
   table out;
-  std::vector<std::string> source_origins, arch_origins, gpu_origins, amd_origins;
+  std::vector<std::string> source_origins, arch_origins, gpu_origins, amd_origins, amd_gpu_origins;
   for (const auto& text : texts) {
     const nlohmann::json document = detail::parse_strict(text);
     detail::entry_reader top(document, text.origin);
@@ -437,7 +517,9 @@ inline table load_tables(const std::vector<table_text>& texts) {
     auto archs = detail::read_entries<nvidia_arch>(top, text.origin, "architectures", detail::read_arch);
     auto gpus = detail::read_entries<gpu>(top, text.origin, "gpus", detail::read_gpu);
     auto amd = detail::read_entries<amd_target>(top, text.origin, "amd_targets", detail::read_amd_target);
+    auto amd_gpus = detail::read_entries<amd_gpu>(top, text.origin, "amd_gpus", detail::read_amd_gpu);
     top.finish();
+    detail::append_unique(out.amd_gpus, amd_gpu_origins, std::move(amd_gpus), text.origin, "AMD GPU");
     detail::append_unique(out.amd_targets, amd_origins, std::move(amd), text.origin, "AMD target");
     detail::append_unique(out.sources, source_origins, std::move(sources), text.origin, "source");
     detail::append_unique(out.architectures, arch_origins, std::move(archs), text.origin, "architecture");
@@ -455,6 +537,14 @@ inline table load_tables(const std::vector<table_text>& texts) {
   }
   for (std::size_t i = 0; i < out.amd_targets.size(); ++i) {
     check_sources(out.amd_targets[i].sources, amd_origins[i] + ": AMD target '" + out.amd_targets[i].id + "'");
+  }
+  for (std::size_t i = 0; i < out.amd_gpus.size(); ++i) {
+    const auto& g = out.amd_gpus[i];
+    const std::string where = amd_gpu_origins[i] + ": AMD GPU '" + g.id + "'";
+    check_sources(g.sources, where);
+    const bool known = std::any_of(out.amd_targets.begin(), out.amd_targets.end(),
+                                   [&](const amd_target& t) { return t.id == g.target_id; });
+    if (!known) throw table_error(where + ": field 'target': '" + g.target_id + "' is not a known AMD target id");
   }
   for (std::size_t i = 0; i < out.gpus.size(); ++i) {
     const auto& g = out.gpus[i];

@@ -132,31 +132,67 @@ inline const nvidia_arch& require_arch(const table& tables, const std::string& f
                                detail::join(supported, ", "));
 }
 
-/// The GPU `query` names: an exact match of its name or id (case and
-/// punctuation ignored), else the only GPU whose name contains the query's
-/// words. Throws `input_error` for `field` when none or several match, with
-/// the candidates or the closest names.
-inline const gpu& require_gpu(const table& tables, const std::string& field, std::string_view query) {
+/// A named GPU of either vendor: exactly one pointer is set.
+struct named_gpu_match {
+  const gpu* nvidia = nullptr;
+  const amd_gpu* amd = nullptr;
+};
+
+/// The GPU `query` names, NVIDIA or AMD: an exact match of its name or id
+/// (case and punctuation ignored), else the only GPU whose name contains the
+/// query's words. Throws `input_error` for `field` when none or several
+/// match, with the candidates or the closest names.
+inline named_gpu_match require_named_gpu(const table& tables, const std::string& field, std::string_view query) {
   const std::string wanted = detail::normalize_name(query);
-  std::vector<const gpu*> partial;
-  for (const auto& candidate : tables.gpus) {
+  std::vector<named_gpu_match> partial;
+  std::vector<std::string> partial_names, all_names;
+  const auto consider = [&](const auto& candidate, named_gpu_match match) {
+    all_names.push_back(candidate.name);
     const std::string name = detail::normalize_name(candidate.name);
-    if (name == wanted || detail::normalize_name(candidate.id) == wanted) return candidate;
-    if (!wanted.empty() && detail::contains_words(name, wanted)) partial.push_back(&candidate);
+    if (name == wanted || detail::normalize_name(candidate.id) == wanted) return true;
+    if (!wanted.empty() && detail::contains_words(name, wanted)) {
+      partial.push_back(match);
+      partial_names.push_back(candidate.name);
+    }
+    return false;
+  };
+  for (const auto& candidate : tables.gpus) {
+    if (consider(candidate, {&candidate, nullptr})) return {&candidate, nullptr};
   }
-  if (partial.size() == 1) return *partial.front();
+  for (const auto& candidate : tables.amd_gpus) {
+    if (consider(candidate, {nullptr, &candidate})) return {nullptr, &candidate};
+  }
+  if (partial.size() == 1) return partial.front();
   const std::string shown = detail::quoted(detail::trim(query));
-  if (partial.size() > 1) {
-    std::vector<std::string> names;
-    for (const gpu* candidate : partial) names.push_back(candidate->name);
-    throw input_error(field, shown + " matches several GPUs: " + detail::join(names, ", "));
-  }
-  std::vector<std::string> names;
-  for (const auto& candidate : tables.gpus) names.push_back(candidate.name);
-  const auto suggestions = closest_names(query, names);
+  if (partial.size() > 1) throw input_error(field, shown + " matches several GPUs: " + detail::join(partial_names, ", "));
+  const auto suggestions = closest_names(query, all_names);
   std::string message = shown + " is not a known GPU";
   if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
   message += " (occcalc list gpus shows them all)";
+  throw input_error(field, message);
+}
+
+/// The NVIDIA GPU `query` names (see `require_named_gpu`); an AMD GPU is an
+/// error here.
+inline const gpu& require_gpu(const table& tables, const std::string& field, std::string_view query) {
+  const named_gpu_match match = require_named_gpu(tables, field, query);
+  if (match.amd) throw input_error(field, detail::quoted(detail::trim(query)) + " is an AMD GPU; this needs an NVIDIA one");
+  return *match.nvidia;
+}
+
+/// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws
+/// `input_error` for `field` with the closest names when there is none.
+inline const amd_target& require_amd_target(const table& tables, const std::string& field, std::string_view text) {
+  const std::string wanted = detail::normalize_name(text);
+  std::vector<std::string> names;
+  for (const auto& t : tables.amd_targets) {
+    if (detail::normalize_name(t.id) == wanted) return t;
+    names.push_back(t.id);
+  }
+  const auto suggestions = closest_names(text, names);
+  std::string message = detail::quoted(detail::trim(text)) + " is not a known AMD target";
+  if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
+  message += " (occcalc list amd shows them all)";
   throw input_error(field, message);
 }
 

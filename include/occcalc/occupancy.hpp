@@ -44,20 +44,22 @@ constexpr std::string_view to_string(resource r) noexcept {
   return names[static_cast<std::size_t>(r)];
 }
 
-/// A set of resources (a bit per `resource`).
-class resource_set {
+/// A set of enumerators (a bit per value of `Enum`, at most 32 values).
+template <typename Enum>
+class enum_set {
  public:
-  constexpr void insert(resource r) noexcept { bits_ |= bit(r); }
-  constexpr bool contains(resource r) const noexcept { return (bits_ & bit(r)) != 0; }
+  constexpr void insert(Enum e) noexcept { bits_ |= bit(e); }
+  constexpr bool contains(Enum e) const noexcept { return (bits_ & bit(e)) != 0; }
   constexpr bool empty() const noexcept { return bits_ == 0; }
-  constexpr bool operator==(resource_set other) const noexcept { return bits_ == other.bits_; }
+  constexpr bool operator==(enum_set other) const noexcept { return bits_ == other.bits_; }
 
  private:
-  static constexpr std::uint32_t bit(resource r) noexcept {
-    return std::uint32_t{1} << static_cast<unsigned>(r);
-  }
+  static constexpr std::uint32_t bit(Enum e) noexcept { return std::uint32_t{1} << static_cast<unsigned>(e); }
   std::uint32_t bits_ = 0;
 };
+
+/// A set of resources.
+using resource_set = enum_set<resource>;
 
 /// Why a resource admits no block at all.
 enum class infeasibility : std::uint8_t {

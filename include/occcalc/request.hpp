@@ -32,7 +32,25 @@ struct request {
   std::optional<std::string> cache;
   std::optional<std::string> barriers;
   std::optional<std::string> grid;
+  // AMD (see amd_request.hpp).
+  std::optional<std::string> gfx;
+  std::optional<std::string> vgprs;
+  std::optional<std::string> agprs;
+  std::optional<std::string> sgprs;
+  std::optional<std::string> lds;
+  std::optional<std::string> wave32;
+  std::optional<std::string> wave64;
+  std::optional<std::string> cu_mode;
+  std::optional<std::string> wgp_mode;
+  std::optional<std::string> model;
 };
+
+/// Whether a request field takes a value or is a switch (`--wave32`; in
+/// batch, `"wave32": true`).
+enum class field_kind : std::uint8_t { value, flag };
+
+/// Which vendor's requests a field belongs to.
+enum class field_vendor : std::uint8_t { nvidia, amd, both };
 
 /// A request field: its key, where it lives in `request`, and one line
 /// describing it (the command line's help).
@@ -40,20 +58,44 @@ struct request_field {
   std::string_view key;
   std::optional<std::string> request::*member;
   std::string_view description;
+  field_kind kind = field_kind::value;
+  field_vendor vendor = field_vendor::nvidia;
 };
 
+/// The text a set flag holds.
+inline constexpr std::string_view flag_set_text = "true";
+
 /// Every request field, in the order results echo them.
-inline const std::array<request_field, 10> request_fields = {{
+inline const std::array<request_field, 20> request_fields = {{
     {"cc", &request::cc, "Compute capability: 7.0, 70, sm_70 or compute_70"},
-    {"gpu", &request::gpu, "A named GPU (occcalc list gpus); implies its compute capability"},
-    {"threads", &request::threads, "Threads per block"},
+    {"gpu", &request::gpu, "A named GPU, NVIDIA or AMD (occcalc list gpus); implies its architecture",
+     field_kind::value, field_vendor::both},
+    {"threads", &request::threads, "Threads per block (AMD: work-items per work-group)", field_kind::value,
+     field_vendor::both},
     {"regs", &request::regs, "Registers per thread (ptxas -v 'Used N registers')"},
     {"smem", &request::smem, "Static shared memory per block in bytes (K or KiB suffix for KiB)"},
     {"dyn_smem", &request::dyn_smem, "Dynamic shared memory per block in bytes (K or KiB suffix for KiB)"},
     {"carveout", &request::carveout, "Shared memory carveout: default, 0-100 (percent), max-shared or max-l1"},
     {"cache", &request::cache, "Cache preference (Fermi/Kepler; a carveout on Volta+): none, shared, l1, equal"},
     {"barriers", &request::barriers, "Block barriers the kernel uses (default 1)"},
-    {"grid", &request::grid, "Blocks in the grid; with --gpu, adds waves and the tail effect"},
+    {"grid", &request::grid, "Blocks in the grid; with --gpu, adds waves and the tail effect", field_kind::value,
+     field_vendor::both},
+    {"gfx", &request::gfx, "AMD target: gfx90a, gfx1100, ... (VLIW: cypress, cayman, ...)", field_kind::value,
+     field_vendor::amd},
+    {"vgprs", &request::vgprs, "AMD: VGPRs per work-item (; NumVgprs; VLIW: GPRs)", field_kind::value,
+     field_vendor::amd},
+    {"agprs", &request::agprs, "AMD CDNA: AGPRs per work-item (; NumAgprs)", field_kind::value, field_vendor::amd},
+    {"sgprs", &request::sgprs, "AMD: SGPRs per wave (; NumSgprs)", field_kind::value, field_vendor::amd},
+    {"lds", &request::lds, "AMD: LDS per work-group in bytes (K or KiB suffix for KiB)", field_kind::value,
+     field_vendor::amd},
+    {"wave32", &request::wave32, "AMD RDNA: waves of 32 work-items (the default there)", field_kind::flag,
+     field_vendor::amd},
+    {"wave64", &request::wave64, "AMD: waves of 64 work-items", field_kind::flag, field_vendor::amd},
+    {"cu_mode", &request::cu_mode, "AMD RDNA: CU mode (work-groups per CU)", field_kind::flag, field_vendor::amd},
+    {"wgp_mode", &request::wgp_mode, "AMD RDNA: WGP mode (work-groups per WGP; the default)", field_kind::flag,
+     field_vendor::amd},
+    {"model", &request::model, "AMD: llvm (compiler), hip (HIP runtime) or rcp (Radeon Compute Profiler)",
+     field_kind::value, field_vendor::amd},
 }};
 
 /// A request resolved against a table.
@@ -95,6 +137,13 @@ inline void validate_launch(const nvidia_arch& arch, const launch_config& launch
 inline resolved_request resolve(const table& tables, const request& req) {
   resolved_request out;
   if (req.cc && req.gpu) throw input_error("gpu", "cannot be given together with cc; give one of them");
+  for (const auto& field : request_fields) {
+    if (field.vendor == field_vendor::amd && req.*(field.member)) {
+      const std::string key(field.key);
+      throw input_error(key, "does not apply to NVIDIA architectures" +
+                                 std::string(key == "vgprs" ? "; give regs" : key == "lds" ? "; give smem" : ""));
+    }
+  }
   if (req.gpu) {
     out.named_gpu = &require_gpu(tables, "gpu", *req.gpu);
     out.arch = find_arch_by_id(tables, out.named_gpu->arch_id);

@@ -1,0 +1,54 @@
+/// \file amd_rcp.hpp
+/// AMD occupancy as the Radeon Compute Profiler / CodeXL calculator computes
+/// it (CLCUInfoBase: the EGNI class for VLIW, SI and VI for GCN): waves per
+/// CU limited by VGPRs, SGPRs, LDS and its work-group cap, each in whole
+/// work-groups, over the device's wave slots.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+
+#include "occcalc/amd_kernel.hpp"
+#include "occcalc/amd_result.hpp"
+
+namespace occcalc {
+
+/// RCP's occupancy for one work-group size. `device_waves_per_simd`
+/// replaces the target's wave slots for devices that have fewer (its device
+/// table: Polaris has 8). Precondition: `t.rcp` is set.
+inline amd_occupancy_result amd_rcp_result(const amd_target& t, const amd_kernel& k, const amd_mode& mode,
+                                           std::int64_t work_group_size,
+                                           std::optional<std::int64_t> device_waves_per_simd = {}) noexcept {
+  const amd_rcp_params& rcp = *t.rcp;
+  amd_occupancy_result r;
+  r.model = amd_model::rcp;
+  r.wave_size = mode.wave_size;
+  r.simds = rcp.simds_per_cu;
+  r.max_waves_per_simd = device_waves_per_simd.value_or(rcp.max_waves_per_simd);
+  const std::int64_t wpg = detail::divide_round_up(work_group_size, mode.wave_size);
+  r.waves_per_work_group = wpg;
+  const std::int64_t cap = wpg == 1 ? rcp.max_single_wave_work_groups_per_cu : rcp.max_work_groups_per_cu;
+  // The denominator: the device's slots, or the waves of `cap` work-groups
+  // of the largest size, whichever is fewer.
+  r.max_waves = std::min(cap * detail::divide_round_up(rcp.max_work_group_size, mode.wave_size),
+                         r.max_waves_per_simd * r.simds);
+  const auto set = [&](amd_resource res, std::int64_t groups) { r.limits[static_cast<std::size_t>(res)] = groups; };
+  set(amd_resource::wave_slots, r.max_waves / wpg);
+  set(amd_resource::work_groups, cap);
+  if (k.vgprs > 0) {
+    set(amd_resource::vgprs,
+        rcp.vgprs_available / detail::round_up(k.vgprs, rcp.vgpr_granule) * r.simds / wpg);
+  }
+  if (rcp.sgprs_per_simd) {
+    const std::int64_t sgprs = detail::round_up(k.sgprs + rcp.sgprs_added, rcp.sgpr_granule);
+    set(amd_resource::sgprs, *rcp.sgprs_per_simd / sgprs * r.simds / wpg);
+  }
+  if (k.lds_bytes > 0) set(amd_resource::lds, rcp.lds_per_cu_bytes / k.lds_bytes);
+  detail::settle_work_groups(r);
+  r.active_waves = r.work_groups * wpg;
+  r.waves_per_simd = static_cast<double>(r.active_waves) / static_cast<double>(r.simds);
+  return r;
+}
+
+}  // namespace occcalc

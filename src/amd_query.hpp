@@ -1,0 +1,38 @@
+// One evaluated AMD request: what the AMD renderers print.
+#pragma once
+
+#include <optional>
+
+#include "occcalc/amd_occupancy.hpp"
+#include "occcalc/amd_request.hpp"
+#include "occcalc/waves.hpp"
+
+namespace occcalc::cli {
+
+/// A resolved AMD request and its model's result.
+struct amd_query {
+  occcalc::resolved_amd_request request;
+  occcalc::amd_occupancy_result result;
+  /// The grid's waves on the named GPU, when the request gave a grid.
+  std::optional<occcalc::waves> waves;
+
+  /// CUs (or WGPs, in WGP mode) of the named GPU; 0 without one.
+  std::int64_t units() const noexcept {
+    if (!request.named_gpu) return 0;
+    return request.named_gpu->compute_units / (result.per_wgp ? 2 : 1);
+  }
+};
+
+/// Resolves `req` as an AMD request and computes its occupancy; throws
+/// `occcalc::input_error` for bad input.
+inline amd_query evaluate_amd(const occcalc::table& tables, const occcalc::request& req) {
+  amd_query q{occcalc::resolve_amd(tables, req), {}, std::nullopt};
+  const auto& r = q.request;
+  std::optional<std::int64_t> device_waves;
+  if (r.named_gpu) device_waves = r.named_gpu->max_waves_per_simd;
+  q.result = occcalc::compute_amd_occupancy(*r.target, r.kernel, r.mode, r.model, r.work_group_size, device_waves);
+  if (r.grid_work_groups) q.waves = occcalc::compute_waves(*r.grid_work_groups, q.units(), q.result.work_groups);
+  return q;
+}
+
+}  // namespace occcalc::cli

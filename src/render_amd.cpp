@@ -1,0 +1,381 @@
+#include "render_amd.hpp"
+
+#include <cmath>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "occcalc/parse.hpp"
+#include "occcalc/version.hpp"
+#include "terminal.hpp"
+#include "text_layout.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+using occcalc::amd_model;
+using occcalc::amd_resource;
+
+std::string_view model_title(amd_model m) {
+  switch (m) {
+    case amd_model::llvm: return "the LLVM AMDGPU compiler's occupancy";
+    case amd_model::hip: return "the HIP runtime's hipOccupancyMaxActiveBlocksPerMultiprocessor";
+    case amd_model::rcp: return "the Radeon Compute Profiler / CodeXL calculator";
+  }
+  return {};
+}
+
+std::string display_name(amd_resource r) {
+  switch (r) {
+    case amd_resource::wave_slots: return "wave slots";
+    case amd_resource::vgprs: return "VGPRs";
+    case amd_resource::agprs: return "AGPRs";
+    case amd_resource::sgprs: return "SGPRs";
+    case amd_resource::lds: return "LDS";
+    case amd_resource::work_groups: return "work-group cap";
+    case amd_resource::barriers: return "barriers";
+  }
+  return {};
+}
+
+std::string limiter_names(const occcalc::amd_occupancy_result& r, bool for_people) {
+  std::string out;
+  for (const auto res : occcalc::amd_resources) {
+    if (!r.limiters.contains(res)) continue;
+    if (!out.empty()) out += ", ";
+    out += for_people ? display_name(res) : std::string(occcalc::to_string(res));
+  }
+  return out;
+}
+
+std::string bytes_text(std::int64_t bytes) {
+  if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
+    return fmt::format("{} B ({} KiB)", bytes, bytes / occcalc::bytes_per_kib);
+  }
+  return fmt::format("{} B", bytes);
+}
+
+std::string_view unit_name(const occcalc::amd_occupancy_result& r) { return r.per_wgp ? "WGP" : "CU"; }
+
+/// The number of a waves-per-SIMD figure: whole, or with two decimals.
+std::string waves_text(double waves) {
+  if (waves == std::floor(waves)) return fmt::format("{}", static_cast<std::int64_t>(waves));
+  return fmt::format("{:.2f}", waves);
+}
+
+/// The VGPR count a wave is charged under the model.
+std::int64_t charged_vgprs(const amd_query& q) {
+  const auto& t = *q.request.target;
+  const auto& k = q.request.kernel;
+  if (q.request.model == amd_model::llvm && !t.unified_vgpr_file) return k.vgprs;
+  if (q.request.model == amd_model::rcp) return k.vgprs;
+  return occcalc::amd_total_vgprs(t, k);
+}
+
+/// How the limit of `res` came about, or why it is absent.
+std::string limit_note(const amd_query& q, amd_resource res) {
+  const auto& t = *q.request.target;
+  const auto& k = q.request.kernel;
+  const auto& r = q.result;
+  const auto model = q.request.model;
+  const std::string_view unit = unit_name(r);
+  const std::string per_group = fmt::format("{} waves per work-group", r.waves_per_work_group);
+  const auto spread = [&](std::int64_t waves_per_simd) {
+    return fmt::format("{} per SIMD x {} SIMDs / {}", waves_per_simd, r.simds, per_group);
+  };
+  const auto& file = occcalc::detail::vgpr_file(t, r.wave_size);
+  const bool present = r.limit(res).has_value();
+  switch (res) {
+    case amd_resource::wave_slots:
+      if (model == amd_model::rcp) return fmt::format("{} waves per CU / {}", r.max_waves, per_group);
+      if (model == amd_model::llvm && r.waves_per_work_group == 1) {
+        return fmt::format("{} slots per {}, one work-group each", r.max_waves, unit);
+      }
+      return spread(r.max_waves_per_simd);
+    case amd_resource::vgprs:
+    case amd_resource::agprs: {
+      const bool agprs = res == amd_resource::agprs;
+      if (!present) {
+        if (agprs) return t.max_agprs_per_wave == 0 ? "no AGPRs on " + t.id
+                          : t.unified_vgpr_file      ? "in the unified VGPR file"
+                                                     : "no AGPRs used";
+        return "below one allocation granule: not a limit";
+      }
+      if (model == amd_model::rcp) {
+        return fmt::format("{} available / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}",
+                           t.rcp->vgprs_available, k.vgprs, t.rcp->vgpr_granule,
+                           t.rcp->vgprs_available / occcalc::detail::round_up(k.vgprs, t.rcp->vgpr_granule),
+                           r.simds, per_group);
+      }
+      const std::int64_t count = agprs ? k.agprs : charged_vgprs(q);
+      const std::int64_t waves = file.total / occcalc::detail::round_up(count, file.granule);
+      std::string what = std::to_string(count);
+      if (!agprs && count != k.vgprs) {
+        what += t.unified_vgpr_file ? fmt::format(" (VGPRs rounded up to 4 + {} AGPRs)", k.agprs)
+                                    : fmt::format(" (the larger of {} VGPRs and {} AGPRs)", k.vgprs, k.agprs);
+      }
+      return fmt::format("{} per SIMD / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}", file.total, what,
+                         file.granule, waves, r.simds, per_group);
+    }
+    case amd_resource::sgprs: {
+      if (!present) {
+        if (!t.sgprs_per_simd && model != amd_model::rcp) return "each wave has its own SGPRs on " + t.id;
+        return t.max_sgprs_per_wave == 0 ? "no SGPRs on " + t.id : "no SGPRs used";
+      }
+      if (model == amd_model::rcp) {
+        const auto& rcp = *t.rcp;
+        const std::int64_t charged = occcalc::detail::round_up(k.sgprs + rcp.sgprs_added, rcp.sgpr_granule);
+        return fmt::format("{} per SIMD / ({} + {} for VCC, rounded up to {}) = {} waves per SIMD, x {} SIMDs / {}",
+                           *rcp.sgprs_per_simd, k.sgprs, rcp.sgprs_added, rcp.sgpr_granule,
+                           *rcp.sgprs_per_simd / charged, r.simds, per_group);
+      }
+      const std::int64_t granule = model == amd_model::hip ? t.hip->sgpr_granule : t.sgpr_granule;
+      return fmt::format("{} per SIMD / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}", *t.sgprs_per_simd,
+                         k.sgprs, granule, *t.sgprs_per_simd / occcalc::detail::round_up(k.sgprs, granule), r.simds,
+                         per_group);
+    }
+    case amd_resource::lds: {
+      if (!present) return "no LDS used";
+      const std::int64_t pool = model == amd_model::hip   ? t.max_lds_per_work_group_bytes
+                                : model == amd_model::rcp ? t.rcp->lds_per_cu_bytes
+                                                          : t.lds_per_cu_bytes * (r.per_wgp ? 2 : 1);
+      const std::string whose = model == amd_model::hip ? " (HIP divides the LDS one work-group may use)"
+                                                        : fmt::format(" per {}", unit);
+      return fmt::format("{}{} / {} B per work-group", bytes_text(pool), whose, k.lds_bytes);
+    }
+    case amd_resource::work_groups:
+      if (!present) return fmt::format("no cap in the {} model", occcalc::to_string(model));
+      return fmt::format("at most {} work-groups{} per CU", *r.limit(res),
+                         r.waves_per_work_group == 1 ? " of one wave" : " of more than one wave");
+    case amd_resource::barriers:
+      if (!present) {
+        if (model != amd_model::llvm) return fmt::format("not counted in the {} model", occcalc::to_string(model));
+        return "one-wave work-groups need no barrier";
+      }
+      return fmt::format("{} per {}, one per multi-wave work-group", *r.limit(res), unit);
+  }
+  return {};
+}
+
+/// Whether the text breakdown shows `res`: the target has it and the model
+/// counts it.
+bool applies(const amd_query& q, amd_resource res) {
+  const auto& t = *q.request.target;
+  switch (res) {
+    case amd_resource::agprs: return t.max_agprs_per_wave > 0 && !t.unified_vgpr_file;
+    case amd_resource::sgprs: return t.max_sgprs_per_wave > 0;
+    case amd_resource::work_groups: return q.request.model == amd_model::rcp;
+    case amd_resource::barriers: return q.request.model == amd_model::llvm;
+    case amd_resource::wave_slots:
+    case amd_resource::vgprs:
+    case amd_resource::lds: break;
+  }
+  return true;
+}
+
+nlohmann::ordered_json limits_json(const std::array<std::optional<std::int64_t>, occcalc::amd_resource_count>& l) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto res : occcalc::amd_resources) {
+    const auto& v = l[static_cast<std::size_t>(res)];
+    j[std::string(occcalc::to_string(res))] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
+  }
+  return j;
+}
+
+}  // namespace
+
+void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
+  const auto& t = *q.request.target;
+  const auto& k = q.request.kernel;
+  const auto& r = q.result;
+  const std::string_view unit = unit_name(r);
+  std::string text;
+  std::string title = fmt::format("{} ({})", t.id, t.family);
+  if (q.request.named_gpu) {
+    title = fmt::format("{}, {} CUs: {}", q.request.named_gpu->name, q.request.named_gpu->compute_units, title);
+  }
+  text += paint(title, style::bold, colour) + "\n";
+  text += fmt::format("model {}: {}\n\n", occcalc::to_string(r.model), model_title(r.model));
+
+  text += paint("Launch", style::bold, colour) + "\n";
+  text += row("work-group size", std::to_string(q.request.work_group_size),
+              fmt::format("{} waves of {}", r.waves_per_work_group, r.wave_size));
+  if (t.has_wgp_mode) text += row("mode", r.per_wgp ? "WGP" : "CU", r.per_wgp ? "two CUs share work-groups" : "");
+  text += row("VGPRs per work-item", std::to_string(k.vgprs));
+  if (t.max_agprs_per_wave > 0) {
+    text += row("AGPRs per work-item", std::to_string(k.agprs), t.unified_vgpr_file ? "unified with the VGPRs" : "");
+  }
+  if (t.max_sgprs_per_wave > 0) text += row("SGPRs per wave", std::to_string(k.sgprs));
+  text += row("LDS per work-group", bytes_text(k.lds_bytes));
+
+  const bool llvm = r.model == amd_model::llvm;
+  const std::string heading = fmt::format("Work-group limit per {}", unit);
+  text += "\n" + paint(heading, style::bold, colour) +
+          fmt::format("{:>{}}", llvm ? "groups  waves/SIMD" : "groups",
+                      static_cast<int>(label_width + 2 - heading.size() + (llvm ? 18 : 6))) +
+          "\n";
+  for (const auto res : occcalc::amd_resources) {
+    if (!applies(q, res)) continue;
+    const auto& limit = r.limit(res);
+    const bool limiter = r.limiters.contains(res);
+    std::string value = fmt::format("{:<8}", limit ? std::to_string(*limit) : "-");
+    if (llvm) {
+      const auto& waves = r.limits_waves_per_simd[static_cast<std::size_t>(res)];
+      value += fmt::format("{:<11}", waves ? std::to_string(*waves) : "-");
+    }
+    const std::string marker = paint(fmt::format("{:<8}", limiter ? "limiter" : ""), style::limiter, colour && limiter);
+    text += row(display_name(res), limiter ? paint(value, style::limiter, colour) + marker : value + marker,
+                limit_note(q, res));
+  }
+
+  text += "\n" + paint(fmt::format("Active per {}", unit), style::bold, colour) + "\n";
+  text += row("work-groups", std::to_string(r.work_groups));
+  text += row("waves", fmt::format("{} of {}", r.active_waves, r.max_waves),
+              llvm && r.active_waves != r.work_groups * r.waves_per_work_group
+                  ? fmt::format("the compiler's {} per SIMD x {} SIMDs; {} work-groups hold {}", waves_text(r.waves_per_simd),
+                                r.simds, r.work_groups, r.work_groups * r.waves_per_work_group)
+                  : "");
+  text += row("waves per SIMD", fmt::format("{} of {}", waves_text(r.waves_per_simd), r.max_waves_per_simd),
+              llvm ? "the compiler's ; Occupancy:" : "");
+  text += row("work-items", std::to_string(r.work_groups * q.request.work_group_size));
+
+  const double percent = r.occupancy() * 100.0;
+  const style level = r.work_groups == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
+  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
+                             label_width + 2 + (colour ? 8 : 0),
+                             paint(fmt::format("{:.1f}%", percent), level, colour), limiter_names(r, true));
+  if (q.waves) {
+    const auto& w = *q.waves;
+    const auto& gpu = *q.request.named_gpu;
+    text += "\n" +
+            paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, gpu.name), style::bold,
+                  colour) +
+            "\n";
+    text += row("work-groups per wave", std::to_string(w.blocks_per_wave),
+                fmt::format("{} {}s x {} work-groups", q.units(), unit, r.work_groups));
+    if (w.blocks_per_wave > 0) {
+      text += row("waves", fmt::format("{:.2f}", w.waves_per_sm), "grid / work-groups per wave");
+      text += row("full waves", std::to_string(w.full_waves));
+      text += row("last wave", fmt::format("{:.1f}% full", w.tail_utilization * 100.0), "the tail effect");
+    }
+  }
+  out << text;
+}
+
+nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t) {
+  nlohmann::ordered_json j;
+  j["id"] = t.id;
+  j["family"] = t.family;
+  j["models"] = nlohmann::ordered_json::array();
+  for (const auto m : t.models) j["models"].push_back(occcalc::to_string(m));
+  j["wave_sizes"] = nlohmann::ordered_json::array();
+  for (const auto& f : t.vgpr_files) j["wave_sizes"].push_back(f.wave_size);
+  j["simds_per_cu"] = t.simds_per_cu;
+  j["max_waves_per_simd"] = t.max_waves_per_simd;
+  j["vgpr_files"] = nlohmann::ordered_json::array();
+  for (const auto& f : t.vgpr_files) {
+    j["vgpr_files"].push_back({{"wave_size", f.wave_size}, {"total", f.total}, {"granule", f.granule}});
+  }
+  j["unified_vgpr_file"] = t.unified_vgpr_file;
+  j["sgprs_per_simd"] = t.sgprs_per_simd ? nlohmann::ordered_json(*t.sgprs_per_simd) : nlohmann::ordered_json(nullptr);
+  j["lds_per_cu_bytes"] = t.lds_per_cu_bytes;
+  j["max_lds_per_work_group_bytes"] = t.max_lds_per_work_group_bytes;
+  j["max_work_group_size"] = t.max_work_group_size;
+  j["has_wgp_mode"] = t.has_wgp_mode;
+  j["sources"] = t.sources;
+  return j;
+}
+
+nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
+  nlohmann::ordered_json j;
+  j["id"] = g.id;
+  j["name"] = g.name;
+  j["target"] = g.target_id;
+  j["compute_units"] = g.compute_units;
+  j["sources"] = g.sources;
+  return j;
+}
+
+nlohmann::ordered_json amd_result_json(const amd_query& q) {
+  const auto& t = *q.request.target;
+  const auto& k = q.request.kernel;
+  const auto& r = q.result;
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::result_schema_version;
+  auto& in = j["input"];
+  in["gfx"] = t.id;
+  in["gpu"] = q.request.named_gpu ? nlohmann::ordered_json(q.request.named_gpu->name) : nlohmann::ordered_json(nullptr);
+  in["threads"] = q.request.work_group_size;
+  in["vgprs"] = k.vgprs;
+  in["agprs"] = k.agprs;
+  in["sgprs"] = k.sgprs;
+  in["lds"] = k.lds_bytes;
+  in["wave_size"] = r.wave_size;
+  in["mode"] = t.has_wgp_mode ? nlohmann::ordered_json(r.per_wgp ? "wgp" : "cu") : nlohmann::ordered_json(nullptr);
+  in["model"] = occcalc::to_string(r.model);
+  in["grid"] = q.request.grid_work_groups ? nlohmann::ordered_json(*q.request.grid_work_groups)
+                                          : nlohmann::ordered_json(nullptr);
+  j["target"] = amd_target_json(t);
+  j["gpu"] = q.request.named_gpu ? amd_gpu_json(*q.request.named_gpu) : nlohmann::ordered_json(nullptr);
+  j["model"] = occcalc::to_string(r.model);
+  j["unit"] = r.per_wgp ? "wgp" : "cu";
+  j["blocks_per_sm"] = r.work_groups;
+  j["warps_per_block"] = r.waves_per_work_group;
+  j["active_warps_per_sm"] = r.active_waves;
+  j["active_threads_per_sm"] = r.work_groups * q.request.work_group_size;
+  j["max_warps_per_sm"] = r.max_waves;
+  j["occupancy"] = r.occupancy();
+  constexpr double hundredths = 100.0 * 100.0;
+  j["occupancy_percent"] = std::round(r.occupancy() * hundredths) / 100.0;
+  j["waves_per_simd"] = r.waves_per_simd;
+  j["max_waves_per_simd"] = r.max_waves_per_simd;
+  j["simds"] = r.simds;
+  const auto optional_number = [](bool has, auto value) {
+    return has ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+  };
+  const bool waves = q.waves.has_value();
+  j["waves_per_sm"] = optional_number(waves, waves ? q.waves->waves_per_sm : 0.0);
+  j["full_waves"] = optional_number(waves, waves ? q.waves->full_waves : 0);
+  j["tail_utilization"] = optional_number(waves, waves ? q.waves->tail_utilization : 0.0);
+  j["blocks_per_wave"] = optional_number(waves, waves ? q.waves->blocks_per_wave : 0);
+  j["limits"] = limits_json(r.limits);
+  j["limits_waves_per_simd"] =
+      r.model == amd_model::llvm ? limits_json(r.limits_waves_per_simd) : nlohmann::ordered_json(nullptr);
+  j["limiters"] = nlohmann::ordered_json::array();
+  for (const auto res : occcalc::amd_resources) {
+    if (r.limiters.contains(res)) j["limiters"].push_back(occcalc::to_string(res));
+  }
+  return j;
+}
+
+void render_amd_target_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+  std::string text = paint(fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}", "id", "family", "models",
+                                       "waves", "SIMDs", "VGPRs/gran", "SGPRs", "LDS/CU", "wave sizes"),
+                           style::bold, colour) +
+                     "\n";
+  for (const auto& t : tables.amd_targets) {
+    std::string models, sizes, vgprs;
+    for (const auto m : t.models) models += (models.empty() ? "" : ",") + std::string(occcalc::to_string(m));
+    for (const auto& f : t.vgpr_files) {
+      sizes += (sizes.empty() ? "" : ", ") + std::to_string(f.wave_size);
+    }
+    const auto& first = t.vgpr_files.front();
+    vgprs = fmt::format("{}/{}", first.total, first.granule);
+    text += fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}{}\n", t.id, t.family, models,
+                        t.max_waves_per_simd, t.simds_per_cu, vgprs,
+                        t.sgprs_per_simd ? std::to_string(*t.sgprs_per_simd) : "-", t.lds_per_cu_bytes, sizes,
+                        t.has_wgp_mode ? " (CU/WGP)" : "");
+  }
+  out << text;
+}
+
+void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+  std::string text = paint(fmt::format("{:<34}{:<9}{:>5}  {}", "name", "target", "CUs", "id"), style::bold, colour) + "\n";
+  for (const auto& g : tables.amd_gpus) {
+    text += fmt::format("{:<34}{:<9}{:>5}  {}\n", g.name, g.target_id, g.compute_units, g.id);
+  }
+  out << text;
+}
+
+}  // namespace occcalc::cli

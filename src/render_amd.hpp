@@ -1,0 +1,29 @@
+// Text and JSON output of AMD results.
+#pragma once
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "amd_query.hpp"
+#include "occcalc/arch.hpp"
+
+namespace occcalc::cli {
+
+/// The limiter breakdown of one AMD query, as text.
+void render_amd_text(std::ostream& out, const amd_query& q, bool colour);
+
+/// The result object of one AMD query (schema/result.schema.json, amdResult).
+nlohmann::ordered_json amd_result_json(const amd_query& q);
+
+/// One AMD target as `occcalc list --json` prints it.
+nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t);
+
+/// One named AMD GPU as JSON.
+nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g);
+
+/// The AMD targets and named AMD GPUs as tables.
+void render_amd_target_list(std::ostream& out, const occcalc::table& tables, bool colour);
+void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour);
+
+}  // namespace occcalc::cli
