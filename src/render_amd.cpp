@@ -103,10 +103,16 @@ std::string limit_note(const amd_query& q, amd_resource res) {
         return "below one allocation granule: not a limit";
       }
       if (model == amd_model::rcp) {
-        return fmt::format("{} available / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}",
-                           t.rcp->vgprs_available, k.vgprs, t.rcp->vgpr_granule,
-                           t.rcp->vgprs_available / occcalc::detail::round_up(k.vgprs, t.rcp->vgpr_granule),
-                           r.simds, per_group);
+        const auto& rcp = *t.rcp;
+        const std::int64_t waves = rcp.vgprs_available / occcalc::detail::round_up(k.vgprs, rcp.vgpr_granule);
+        const std::string rounded =
+            rcp.vgpr_granule > 1 ? fmt::format(" rounded up to {}", rcp.vgpr_granule) : std::string();
+        if (r.simds == 1) {
+          return fmt::format("{} available / {}{} = {} waves per CU, in whole work-groups of {} waves",
+                             rcp.vgprs_available, k.vgprs, rounded, waves, r.waves_per_work_group);
+        }
+        return fmt::format("{} available / {}{} = {} waves per SIMD, x {} SIMDs / {}", rcp.vgprs_available, k.vgprs,
+                           rounded, waves, r.simds, per_group);
       }
       const std::int64_t count = agprs ? k.agprs : charged_vgprs(q);
       const std::int64_t waves = file.total / occcalc::detail::round_up(count, file.granule);

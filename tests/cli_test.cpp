@@ -393,3 +393,109 @@ TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep
   CHECK(r.status == exit_status::bad_input);
   CHECK_THAT(r.err, StartsWith(c.message));
 }
+
+TEST_CASE("cli amd: the issue's three commands", "[cli][amd]") {
+  const auto a = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--sgprs", "32", "--lds", "16K", "--json"});
+  REQUIRE(a.status == exit_status::ok);
+  const auto ja = nlohmann::json::parse(a.out);
+  CHECK(ja["model"] == "llvm");
+  CHECK(ja["unit"] == "cu");
+  CHECK(ja["blocks_per_sm"] == 4);
+  CHECK(ja["waves_per_simd"] == 4.0);
+  CHECK(ja["limiters"] == nlohmann::json::array({"vgprs", "lds"}));
+  const auto b = run({"--gpu", "Instinct MI300X", "--threads", "1024", "--vgprs", "64", "--agprs", "64", "--json"});
+  REQUIRE(b.status == exit_status::ok);
+  const auto jb = nlohmann::json::parse(b.out);
+  CHECK(jb["input"]["gfx"] == "gfx942");
+  CHECK(jb["gpu"]["compute_units"] == 304);
+  CHECK(jb["waves_per_simd"] == 4.0);  // 512 / (64 + 64) = 4
+  const auto c = run({"--gfx", "gfx1100", "--wave32", "--wgp-mode", "--threads", "256", "--vgprs", "96", "--lds", "32K"});
+  REQUIRE(c.status == exit_status::ok);
+  CHECK_THAT(c.out, Contains("Work-group limit per WGP") && Contains("50.0%") && Contains("limited by LDS"));
+}
+
+TEST_CASE("cli amd: models, modes and the gate", "[cli][amd]") {
+  const auto hip = run({"--gfx", "gfx906", "--model", "hip", "--threads", "64", "--vgprs", "24", "--json"});
+  CHECK(nlohmann::json::parse(hip.out)["blocks_per_sm"] == 32);
+  const auto cu = run({"--gfx", "gfx1030", "--cu-mode", "--threads", "256", "--vgprs", "16", "--lds", "40000", "--json"});
+  const auto jcu = nlohmann::json::parse(cu.out);
+  CHECK(jcu["unit"] == "cu");
+  CHECK(jcu["waves_per_simd"] == 4.0);  // 1 group x 8 waves over 2 SIMDs (clang-19 agrees)
+  const auto vliw = run({"--gpu", "Radeon HD 5870", "--threads", "64", "--vgprs", "8", "--json"});
+  CHECK(nlohmann::json::parse(vliw.out)["model"] == "rcp");
+  CHECK(nlohmann::json::parse(vliw.out)["occupancy"] == 0.25);
+  const auto gate = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--min-occupancy", "60"});
+  CHECK(gate.status == exit_status::gate_failed);
+  CHECK_THAT(gate.err, Contains("gate failed: occupancy 50.00%"));
+}
+
+TEST_CASE("cli amd: batch takes the same keys", "[cli][amd]") {
+  const auto r = run({"batch"}, R"({"gfx": "gfx1100", "wave64": true, "threads": 256, "vgprs": 96}
+{"gpu": "RX 7900 XTX", "threads": 256, "vgprs": 96, "model": "hip", "grid": 960}
+{"gfx": "gfx90a", "wave32": true, "threads": 64, "vgprs": 8}
+{"gfx": "gfx90a", "wave64": 1, "threads": 64, "vgprs": 8}
+)");
+  CHECK(r.status == exit_status::bad_input);
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<nlohmann::json> out;
+  while (std::getline(lines, line)) out.push_back(nlohmann::json::parse(line));
+  REQUIRE(out.size() == 4);
+  CHECK(out[0]["input"]["wave_size"] == 64);
+  CHECK(out[0]["waves_per_simd"] == 8.0);  // 768 / 96 = 8
+  CHECK(out[1]["model"] == "hip");
+  CHECK(out[1]["unit"] == "wgp");
+  CHECK(out[1]["blocks_per_wave"] == 48 * 8);  // 48 WGPs x 8 work-groups
+  CHECK(out[2]["error"]["field"] == "wave32");
+  CHECK(out[3]["error"]["message"] == "wave64 1 is not true or false");
+}
+
+TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd][errors]") {
+  using row = std::tuple<std::vector<std::string>, std::string>;
+  const auto [args, message] = GENERATE(table<std::vector<std::string>, std::string>({
+      row{{"--gfx", "gfx9999", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --gfx 'gfx9999' is not a known AMD target; did you mean gfx909? "
+          "(occcalc list amd shows them all)\n"},
+      row{{"--gfx", "gfx90a", "--wave32", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --wave32 does not apply to gfx90a: it runs waves of 64 work-items only\n"},
+      row{{"--gfx", "gfx90a", "--cu-mode", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --cu-mode does not apply to gfx90a (CDNA2): CU and WGP modes exist from gfx10 (RDNA) on\n"},
+      row{{"--gfx", "gfx1100", "--agprs", "4", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --agprs does not apply to gfx1100 (RDNA3): AGPRs exist on CDNA only\n"},
+      row{{"--gfx", "cypress", "--sgprs", "4", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --sgprs does not apply to cypress (VLIW5): it has no scalar registers\n"},
+      row{{"--gfx", "gfx90a", "--model", "rcp", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --model rcp does not apply to gfx90a (CDNA2); models for it: llvm, hip\n"},
+      row{{"--gfx", "cypress", "--model", "llvm", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --model llvm does not apply to cypress (VLIW5); models for it: rcp\n"},
+      row{{"--gfx", "gfx90a", "--model", "cuda", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --model 'cuda' is not a model; expected llvm, hip or rcp\n"},
+      row{{"--gfx", "gfx90a", "--threads", "64", "--regs", "8"},
+          "occcalc: error: --regs does not apply to AMD targets; give vgprs (and sgprs)\n"},
+      row{{"--cc", "7.0", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --vgprs does not apply to NVIDIA architectures; give regs\n"},
+      row{{"--gfx", "gfx90a", "--threads", "2048", "--vgprs", "8"},
+          "occcalc: error: --threads 2048 is outside [1, 1024] on gfx90a\n"},
+      row{{"--gfx", "cypress", "--threads", "512", "--vgprs", "8"},
+          "occcalc: error: --threads 512 is outside [1, 256] on cypress\n"},
+      row{{"--gfx", "gfx90a", "--threads", "64", "--vgprs", "300"},
+          "occcalc: error: --vgprs 300 is outside [0, 256] on gfx90a\n"},
+      row{{"--gfx", "gfx1100", "--threads", "64", "--vgprs", "8", "--lds", "65K"},
+          "occcalc: error: --lds 65K is outside [0, 65536] bytes on gfx1100\n"},
+      row{{"--gfx", "gfx1100", "--wave32", "--wave64", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --wave64 cannot be given together with wave32\n"},
+      row{{"--gfx", "gfx1100", "--threads", "64"},
+          "occcalc: error: --vgprs is required: VGPRs per work-item, as the compiler reports them\n"},
+      row{{"--vgprs", "8", "--threads", "64"},
+          "occcalc: error: --gfx is required (or an AMD gpu); e.g. gfx90a, gfx1100 or a GPU name\n"},
+      row{{"--gpu", "Instinct MI300X", "--threads", "64", "--vgprs", "8", "--grid", "0"},
+          "occcalc: error: --grid 0 is outside [1, 2147483647]\n"},
+      row{{"sweep", "--vary", "regs", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --gfx does not apply to sweep: it covers NVIDIA architectures only\n"},
+  }));
+  CAPTURE(args);
+  const auto r = run(args);
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == message);
+  CHECK(r.out.empty());
+}

@@ -55,3 +55,13 @@ occcalc_golden(suggest_json suggest.json 0 ARGS suggest --cc 7.0 --regs 64 --thr
 occcalc_golden(sweep_text sweep.txt 0 ARGS sweep --vary regs --cc 7.0 --threads 128 --regs 37 --ascii)
 occcalc_golden(sweep_csv sweep.csv 0 ARGS sweep --vary threads --cc 8.6 --threads 96 --regs 32 --csv)
 occcalc_golden(sweep_json sweep.json 0 ARGS sweep --vary barriers --cc 9.0 --threads 256 --regs 32 --json)
+
+# AMD: one per model, and a VLIW device.
+occcalc_golden(amd_llvm_text amd_llvm.txt 0 ARGS --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K)
+occcalc_golden(amd_llvm_json amd_llvm.json 0 ARGS --gpu "Instinct MI300X" --threads 1024 --vgprs 64 --agprs 64 --json)
+occcalc_golden(amd_wgp_text amd_wgp.txt 0 ARGS --gfx gfx1100 --wave32 --wgp-mode --threads 256 --vgprs 96 --lds 32K)
+occcalc_golden(amd_hip_text amd_hip.txt 0 ARGS --gpu "RX 7900 XTX" --model hip --threads 256 --vgprs 96 --grid 960)
+occcalc_golden(amd_rcp_text amd_rcp.txt 0 ARGS --gpu "Radeon HD 7770" --model rcp --threads 256 --vgprs 11 --sgprs 20 --lds 4096)
+occcalc_golden(amd_vliw_text amd_vliw.txt 0 ARGS --gpu "Radeon HD 5870" --threads 256 --vgprs 40)
+occcalc_golden(amd_list list_amd.txt 0 ARGS list amd)
+occcalc_golden(amd_bad_wave amd_bad_wave.err 2 STREAM stderr ARGS --gfx gfx90a --wave32 --threads 64 --vgprs 8)
