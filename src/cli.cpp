@@ -61,7 +61,7 @@ constexpr subcommand_info subcommands[] = {
 
 /// The request fields `inspect` and `check` take from the command line; the
 /// others come from the input.
-constexpr std::string_view inspect_fields[] = {"threads", "dyn_smem", "carveout"};
+constexpr std::string_view inspect_fields[] = {"threads", "dyn_smem", "carveout", "model"};
 
 /// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
 std::string flag_name(std::string_view key) {
@@ -277,7 +277,7 @@ exit_status run_inspect_or_check(options& opts, bool is_check, const std::vector
   if (opts.json && opts.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
   auto& command = opts.inspect;
   command.format = opts.json ? inspect_format::json : opts.csv ? inspect_format::csv : inspect_format::text;
-  command.overrides = {opts.request.threads, opts.request.dyn_smem, opts.request.carveout};
+  command.overrides = {opts.request.threads, opts.request.dyn_smem, opts.request.carveout, opts.request.model};
   const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
   return is_check ? run_check(tables, command, in, out, err, colour)
                   : run_inspect(tables, command, in, out, err, colour);

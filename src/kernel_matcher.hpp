@@ -10,17 +10,20 @@
 namespace occcalc::cli {
 
 /// Kernels whose demangled or mangled name matches `kernel` (every kernel
-/// when the pattern is empty), on the SM version `arch_sm` if given.
+/// when the pattern is empty), on the SM version `arch_sm` or the AMD target
+/// `amd_target` if given.
 struct kernel_matcher {
   std::string pattern;
   std::regex kernel;
   std::optional<int> arch_sm;
+  /// An AMD target (`gfx90a`) instead of an SM version.
+  std::optional<std::string> amd_target;
 
   bool matches(const inspect::inspected_kernel& k) const;
 };
 
 /// Builds a matcher from an ECMAScript pattern and an architecture in any
-/// spelling `--cc` takes (either may be empty). Throws `input_error` naming
+/// spelling `--cc` takes, or an AMD target (either may be empty). Throws `input_error` naming
 /// `kernel` or `arch`.
 kernel_matcher make_kernel_matcher(const std::string& pattern, const std::string& arch);
 

@@ -6,6 +6,8 @@
 #include "occcalc/error.hpp"
 #include "occcalc/lookup.hpp"
 #include "occcalc/parse.hpp"
+#include "render_amd.hpp"
+#include "text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -13,6 +15,59 @@ namespace {
 
 const occcalc::nvidia_arch* arch_of(const occcalc::table& tables, int sm) {
   return occcalc::find_arch_by_id(tables, "sm_" + std::to_string(sm));
+}
+
+const occcalc::amd_target* find_amd_target(const occcalc::table& tables, const std::string& id) {
+  for (const auto& t : tables.amd_targets) {
+    if (t.id == id) return &t;
+  }
+  return nullptr;
+}
+
+/// The AMD model's occupancy of `r`'s kernel at its block size (chosen as
+/// for NVIDIA kernels). The metadata's VGPR count already holds the AGPRs
+/// of a unified file, so they are taken out again for the request, which
+/// adds them.
+void report_amd_kernel(const occcalc::table& tables, const occcalc::amd_target& target,
+                       const launch_overrides& overrides, kernel_report& r) {
+  const auto& k = r.kernel.resources;
+  if (!r.block_size) {
+    r.unavailable = "no work-group size known: give --threads";
+    return;
+  }
+  if (k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
+    r.unavailable = fmt::format("work-group size {} (from {}) exceeds the kernel's maximum of {} work-items",
+                                *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
+    return;
+  }
+  if (!k.registers || !k.static_shared_memory_bytes) {
+    r.unavailable = "the code object does not record the VGPR count and LDS size";
+    return;
+  }
+  occcalc::request req;
+  req.gfx = target.id;
+  req.threads = std::to_string(*r.block_size);
+  const std::int64_t agprs = k.agprs.value_or(0);
+  req.vgprs = std::to_string(target.unified_vgpr_file ? std::max<std::int64_t>(*k.registers - agprs, 0)
+                                                      : *k.registers);
+  if (target.max_agprs_per_wave > 0) req.agprs = std::to_string(agprs);
+  if (target.max_sgprs_per_wave > 0 && k.sgprs) req.sgprs = std::to_string(*k.sgprs);
+  std::int64_t lds = *k.static_shared_memory_bytes;
+  if (overrides.dyn_smem) {
+    lds += occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
+  }
+  req.lds = std::to_string(lds);
+  const std::string set(occcalc::flag_set_text);
+  if (k.wave_size == 32) req.wave32 = set;
+  if (k.wave_size == 64) req.wave64 = set;
+  if (target.has_wgp_mode && k.wgp_mode) (*k.wgp_mode ? req.wgp_mode : req.cu_mode) = set;
+  req.carveout = overrides.carveout;
+  req.model = overrides.model;
+  try {
+    r.amd_occupancy = evaluate_amd(tables, req);
+  } catch (const occcalc::input_error& e) {
+    r.unavailable = fmt::format("{}: {}", e.field(), e.what());
+  }
 }
 
 }  // namespace
@@ -26,10 +81,32 @@ inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables) {
   };
 }
 
+double kernel_report::occupancy_fraction() const noexcept {
+  if (occupancy) return occupancy->result.occupancy();
+  return amd_occupancy ? amd_occupancy->result.occupancy() : 0.0;
+}
+
+std::int64_t kernel_report::blocks_per_unit() const noexcept {
+  if (occupancy) return occupancy->result.blocks_per_sm;
+  return amd_occupancy ? amd_occupancy->result.work_groups : 0;
+}
+
+std::int64_t kernel_report::active_warps() const noexcept {
+  if (occupancy) return occupancy->result.active_warps_per_sm;
+  return amd_occupancy ? amd_occupancy->result.active_waves : 0;
+}
+
+std::string kernel_report::limiters(std::string_view separator, bool for_people) const {
+  if (occupancy) return limiter_list(occupancy->result, separator, for_people);
+  if (amd_occupancy) return amd_limiter_list(amd_occupancy->result, separator, for_people);
+  return {};
+}
+
 void validate_overrides(const launch_overrides& overrides) {
   if (overrides.threads) occcalc::parse_count("threads", *overrides.threads, {1, occcalc::max_request_value});
   if (overrides.dyn_smem) occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
   if (overrides.carveout) occcalc::parse_carveout("carveout", *overrides.carveout);
+  if (overrides.model) occcalc::detail::parse_amd_model("model", *overrides.model);
 }
 
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
@@ -49,6 +126,10 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
     r.block_size_from = "launch bounds";
   }
 
+  if (const auto* target = find_amd_target(tables, k.arch)) {
+    report_amd_kernel(tables, *target, overrides, r);
+    return r;
+  }
   const int sm = inspect::sm_number(k.arch);
   const occcalc::nvidia_arch* arch = sm == 0 ? nullptr : arch_of(tables, sm);
   if (arch == nullptr) {
@@ -74,6 +155,10 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   req.dyn_smem = overrides.dyn_smem;
   req.carveout = overrides.carveout;
   req.barriers = std::to_string(k.barriers.value_or(1));
+  if (overrides.model) {
+    r.unavailable = "model: applies to AMD kernels only";
+    return r;
+  }
   try {
     r.occupancy = evaluate(tables, req);
   } catch (const occcalc::input_error& e) {

@@ -9,6 +9,7 @@
 #include "inspect/inspect.hpp"
 #include "occcalc/arch.hpp"
 #include "occcalc/request.hpp"
+#include "amd_query.hpp"
 #include "query.hpp"
 
 namespace occcalc::cli {
@@ -19,6 +20,8 @@ struct launch_overrides {
   std::optional<std::string> threads;
   std::optional<std::string> dyn_smem;
   std::optional<std::string> carveout;
+  /// The AMD model (`--model`); AMD kernels only.
+  std::optional<std::string> model;
 };
 
 /// One kernel of one input, and its occupancy if it can be computed.
@@ -34,7 +37,20 @@ struct kernel_report {
   /// The calculator's result; empty when it cannot be computed, with the
   /// reason in `unavailable`.
   std::optional<query> occupancy;
+  /// The AMD model's result, for AMD kernels.
+  std::optional<amd_query> amd_occupancy;
   std::string unavailable;
+
+  bool has_occupancy() const noexcept { return occupancy.has_value() || amd_occupancy.has_value(); }
+  /// Occupancy in [0, 1]; 0 without one.
+  double occupancy_fraction() const noexcept;
+  /// Resident blocks (work-groups) per SM (CU or WGP).
+  std::int64_t blocks_per_unit() const noexcept;
+  /// Resident warps (waves) per SM (CU or WGP).
+  std::int64_t active_warps() const noexcept;
+  /// The limiters' JSON names joined by `separator`; with `for_people`,
+  /// their display names.
+  std::string limiters(std::string_view separator, bool for_people = false) const;
 };
 
 /// The reserved shared memory facts of an SM version, from the table.

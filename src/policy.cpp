@@ -124,13 +124,13 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
     out.push_back(std::move(v));
   };
   if (l.min_occupancy_percent) {
-    if (!report.occupancy) {
+    if (!report.has_occupancy()) {
       add("occupancy", "occupancy unknown: " + report.unavailable, applied.occupancy_rule);
-    } else if (const double percent = report.occupancy->result.occupancy() * percent_max;
+    } else if (const double percent = report.occupancy_fraction() * percent_max;
                percent < *l.min_occupancy_percent) {
       add("occupancy",
           fmt::format("occupancy {:.1f}% at {} threads is below {}% (limited by {})", percent, *report.block_size,
-                      *l.min_occupancy_percent, limiter_list(report.occupancy->result, ", ")),
+                      *l.min_occupancy_percent, report.limiters(", ")),
           applied.occupancy_rule);
     }
   }
@@ -152,7 +152,14 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
     }
   }
   if (l.no_spills && *l.no_spills) {
-    if (k.spill_store_bytes || k.spill_load_bytes) {
+    if (k.vgpr_spills || k.sgpr_spills) {
+      // AMD code objects record the spilled registers themselves.
+      const auto vgprs = k.vgpr_spills.value_or(0);
+      const auto sgprs = k.sgpr_spills.value_or(0);
+      if (vgprs + sgprs > 0) {
+        add("spills", fmt::format("spills: {} VGPRs and {} SGPRs spilled", vgprs, sgprs), applied.spills_rule);
+      }
+    } else if (k.spill_store_bytes || k.spill_load_bytes) {
       const auto stores = k.spill_store_bytes.value_or(0);
       const auto loads = k.spill_load_bytes.value_or(0);
       if (stores + loads > 0) {

@@ -39,15 +39,6 @@ std::string display_name(amd_resource r) {
   return {};
 }
 
-std::string limiter_names(const occcalc::amd_occupancy_result& r, bool for_people) {
-  std::string out;
-  for (const auto res : occcalc::amd_resources) {
-    if (!r.limiters.contains(res)) continue;
-    if (!out.empty()) out += ", ";
-    out += for_people ? display_name(res) : std::string(occcalc::to_string(res));
-  }
-  return out;
-}
 
 std::string bytes_text(std::int64_t bytes) {
   if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
@@ -250,7 +241,7 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   const style level = r.work_groups == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
                              label_width + 2 + (colour ? 8 : 0),
-                             paint(fmt::format("{:.1f}%", percent), level, colour), limiter_names(r, true));
+                             paint(fmt::format("{:.1f}%", percent), level, colour), amd_limiter_list(r, ", ", true));
   if (q.waves) {
     const auto& w = *q.waves;
     const auto& gpu = *q.request.named_gpu;
@@ -267,6 +258,16 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
     }
   }
   out << text;
+}
+
+std::string amd_limiter_list(const occcalc::amd_occupancy_result& r, std::string_view separator, bool for_people) {
+  std::string out;
+  for (const auto res : occcalc::amd_resources) {
+    if (!r.limiters.contains(res)) continue;
+    if (!out.empty()) out += separator;
+    out += for_people ? display_name(res) : std::string(occcalc::to_string(res));
+  }
+  return out;
 }
 
 nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t) {

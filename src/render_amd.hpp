@@ -2,6 +2,8 @@
 #pragma once
 
 #include <ostream>
+#include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -9,6 +11,10 @@
 #include "occcalc/arch.hpp"
 
 namespace occcalc::cli {
+
+/// The resources that limit `r`, joined by `separator`: their JSON names,
+/// or with `for_people` their display names.
+std::string amd_limiter_list(const occcalc::amd_occupancy_result& r, std::string_view separator, bool for_people);
 
 /// The limiter breakdown of one AMD query, as text.
 void render_amd_text(std::ostream& out, const amd_query& q, bool colour);

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "occcalc/occupancy.hpp"
+#include "render_amd.hpp"
 #include "render_json.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
@@ -21,18 +22,24 @@ std::string optional_text(const std::optional<std::int64_t>& value) {
 }
 
 std::string spill_text(const inspect::kernel_resources& k) {
+  if (k.vgpr_spills || k.sgpr_spills) {
+    // AMD code objects count spilled registers, not bytes.
+    return std::to_string(k.vgpr_spills.value_or(0) + k.sgpr_spills.value_or(0)) + "r";
+  }
   if (!k.spill_store_bytes && !k.spill_load_bytes) return "?";
   return std::to_string(k.spill_store_bytes.value_or(0) + k.spill_load_bytes.value_or(0));
 }
 
 std::string limiters_text(const kernel_report& r) {
-  return r.occupancy ? limiter_list(r.occupancy->result, "+") : std::string("-");
+  return r.has_occupancy() ? r.limiters("+") : std::string("-");
 }
 
 std::string block_text(const kernel_report& r) {
   if (!r.block_size) return "?";
   if (r.block_size_from == "launch bounds") return fmt::format("{} (bounds)", *r.block_size);
-  if (r.block_size_from == "required") return fmt::format("{} (reqntid)", *r.block_size);
+  if (r.block_size_from == "required") {
+    return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
+  }
   return std::to_string(*r.block_size);
 }
 
@@ -85,7 +92,7 @@ void flush_chunk(std::ostream& out, std::string& text) {
 std::string dim3_text(const dim3& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
 
 std::string occupancy_text(const kernel_report& r) {
-  return r.occupancy ? fmt::format("{:.1f}%", r.occupancy->result.occupancy() * 100.0) : std::string("-");
+  return r.has_occupancy() ? fmt::format("{:.1f}%", r.occupancy_fraction() * 100.0) : std::string("-");
 }
 
 void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour) {
@@ -110,13 +117,13 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
     std::map<std::string, std::size_t> unavailable;
     for (const auto& r : input.kernels) {
       const auto& k = r.kernel.resources;
-      const std::string blocks = r.occupancy ? std::to_string(r.occupancy->result.blocks_per_sm) : "-";
+      const std::string blocks = r.has_occupancy() ? std::to_string(r.blocks_per_unit()) : "-";
       text += fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}\n", k.arch,
                           optional_text(k.registers), k.register_cap ? std::to_string(*k.register_cap) : "-",
                           optional_text(k.static_shared_memory_bytes), optional_text(k.stack_frame_bytes),
                           spill_text(k), optional_text(k.barriers), block_text(r), blocks, occupancy_text(r),
                           limiters_text(r), r.kernel.demangled);
-      if (!r.occupancy) ++unavailable[r.unavailable];
+      if (!r.has_occupancy()) ++unavailable[r.unavailable];
       flush_chunk(out, text);
     }
     for (const auto& [reason, count] : unavailable) {
@@ -155,10 +162,17 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
             {"local_memory_bytes", k.local_memory_bytes},
             {"spill_store_bytes", k.spill_store_bytes},
             {"spill_load_bytes", k.spill_load_bytes},
-            {"barriers", k.barriers}}) {
+            {"barriers", k.barriers},
+            {"agprs", k.agprs},
+            {"sgprs", k.sgprs},
+            {"wave_size", k.wave_size},
+            {"vgpr_spills", k.vgpr_spills},
+            {"sgpr_spills", k.sgpr_spills}}) {
         key(text, name);
         append_optional(text, value);
       }
+      key(text, "wgp_mode");
+      text += k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "null";
       key(text, "max_threads");
       append_dim3(text, k.max_threads);
       key(text, "required_threads");
@@ -172,9 +186,10 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       else text += "null";
       key(text, "occupancy");
       if (r.occupancy) writer.append(text, *r.occupancy);
+      else if (r.amd_occupancy) text += amd_result_json(*r.amd_occupancy).dump();
       else text += "null";
       key(text, "occupancy_unavailable");
-      if (r.occupancy) text += "null";
+      if (r.has_occupancy()) text += "null";
       else append_json_string(text, r.unavailable);
       text += '}';
       flush_chunk(out, text);
@@ -188,22 +203,25 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
   std::string text =
       "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
       "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
-      "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable\n";
+      "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,agprs,sgprs,"
+      "wave_size,vgpr_spills,sgpr_spills,wgp_mode\n";
   for (const auto& input : inputs) {
     for (const auto& r : input.kernels) {
       const auto& k = r.kernel.resources;
-      const auto* result = r.occupancy ? &r.occupancy->result : nullptr;
+      const bool result = r.has_occupancy();
       text += fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.file),
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.file),
           csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
           csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
           csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
           csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
           csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims),
           csv_optional(r.block_size), r.block_size ? csv_field(r.block_size_from) : "",
-          result ? std::to_string(result->blocks_per_sm) : "", result ? std::to_string(result->active_warps_per_sm) : "",
-          result ? fmt::format("{}", result->occupancy()) : "", csv_field(result ? limiters_text(r) : ""),
-          csv_field(r.unavailable));
+          result ? std::to_string(r.blocks_per_unit()) : "", result ? std::to_string(r.active_warps()) : "",
+          result ? fmt::format("{}", r.occupancy_fraction()) : "", csv_field(result ? limiters_text(r) : ""),
+          csv_field(r.unavailable), csv_optional(k.agprs), csv_optional(k.sgprs), csv_optional(k.wave_size),
+          csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
+          k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "");
       flush_chunk(out, text);
     }
   }

@@ -65,3 +65,7 @@ occcalc_golden(amd_rcp_text amd_rcp.txt 0 ARGS --gpu "Radeon HD 7770" --model rc
 occcalc_golden(amd_vliw_text amd_vliw.txt 0 ARGS --gpu "Radeon HD 5870" --threads 256 --vgprs 40)
 occcalc_golden(amd_list list_amd.txt 0 ARGS list amd)
 occcalc_golden(amd_bad_wave amd_bad_wave.err 2 STREAM stderr ARGS --gfx gfx90a --wave32 --threads 64 --vgprs 8)
+set(amdfx tests/fixtures/amd)
+occcalc_golden(amd_inspect_text amd_inspect.txt 0 ARGS inspect ${amdfx}/kernels.gfx90a.o ${amdfx}/app_compressed.o)
+occcalc_golden(amd_inspect_json amd_inspect.json 0 ARGS inspect ${amdfx}/mfma.gfx90a.o --json)
+occcalc_golden(amd_inspect_model amd_inspect_hip.txt 0 ARGS inspect ${amdfx}/kernels.hipfb --model hip --threads 256 --arch gfx1100)

@@ -50,6 +50,7 @@ elf_file::elf_file(byte_view bytes) : bytes_(bytes) {
     name_offsets[i] = table.read<std::uint32_t>(at, "sh_name");
     s.type = table.read<std::uint32_t>(at + 0x04, "sh_type");
     s.flags = table.read<std::uint64_t>(at + 0x08, "sh_flags");
+    s.addr = table.read<std::uint64_t>(at + 0x10, "sh_addr");
     s.offset = table.read<std::uint64_t>(at + 0x18, "sh_offset");
     s.size = table.read<std::uint64_t>(at + 0x20, "sh_size");
     s.link = table.read<std::uint32_t>(at + 0x28, "sh_link");
@@ -91,6 +92,8 @@ std::vector<elf_symbol> elf_file::symbols(const elf_section& symtab) const {
     sym.info = table.read<std::uint8_t>(at + 4, "st_info");
     sym.other = table.read<std::uint8_t>(at + 5, "st_other");
     sym.section_index = table.read<std::uint16_t>(at + 6, "st_shndx");
+    sym.value = table.read<std::uint64_t>(at + 8, "st_value");
+    sym.size = table.read<std::uint64_t>(at + 16, "st_size");
   }
   return out;
 }

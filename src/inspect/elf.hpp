@@ -14,8 +14,12 @@ namespace occcalc::inspect {
 /// binutils ELF headers).
 namespace elf {
 inline constexpr std::uint16_t machine_cuda = 190;
+inline constexpr std::uint16_t machine_amdgpu = 224;
+inline constexpr std::uint32_t section_note = 7;
+inline constexpr std::uint16_t type_relocatable = 1;
 inline constexpr std::uint16_t type_executable = 2;
 inline constexpr std::uint32_t section_symtab = 2;
+inline constexpr std::uint32_t section_dynsym = 11;
 inline constexpr std::uint32_t section_nobits = 8;
 inline constexpr std::uint8_t symbol_type_func = 2;
 }  // namespace elf
@@ -25,6 +29,8 @@ struct elf_section {
   std::string_view name;
   std::uint32_t type = 0;
   std::uint64_t flags = 0;
+  /// Address in memory (0 in relocatable files).
+  std::uint64_t addr = 0;
   std::uint64_t offset = 0;
   std::uint64_t size = 0;
   std::uint32_t link = 0;
@@ -37,6 +43,10 @@ struct elf_symbol {
   std::uint8_t info = 0;
   std::uint8_t other = 0;
   std::uint16_t section_index = 0;
+  /// Address (executables, shared objects) or offset in its section
+  /// (relocatable files).
+  std::uint64_t value = 0;
+  std::uint64_t size = 0;
 
   std::uint8_t type() const noexcept { return info & 0xf; }
 };

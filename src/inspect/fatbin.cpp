@@ -1,8 +1,5 @@
 #include "inspect/fatbin.hpp"
 
-#include <lz4.h>
-#include <zstd.h>
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
@@ -20,33 +17,11 @@ constexpr std::uint64_t entry_header_min_bytes = 64;
 constexpr std::uint64_t fatbin_alignment = 8;
 constexpr std::uint64_t flag_lz4 = 0x2000;
 constexpr std::uint64_t flag_zstd = 0x8000;
-/// LZ4's largest possible expansion: a match token covers at most 255
-/// bytes per input byte (lz4 block format).
-constexpr std::uint64_t lz4_max_expansion = 255;
-
-struct zstd_context_deleter {
-  void operator()(ZSTD_DCtx* c) const noexcept { ZSTD_freeDCtx(c); }
-};
-
-/// One decompression context per thread, reused across entries.
-ZSTD_DCtx* zstd_context() {
-  thread_local std::unique_ptr<ZSTD_DCtx, zstd_context_deleter> context(ZSTD_createDCtx());
-  if (!context) throw format_error("out of memory for a zstd decompression context");
-  return context.get();
-}
 
 std::uint64_t round_up(std::uint64_t n, std::uint64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 }  // namespace
 
-std::string_view to_string(compression c) noexcept {
-  switch (c) {
-    case compression::zstd: return "zstd";
-    case compression::lz4: return "lz4";
-    case compression::none: break;
-  }
-  return "none";
-}
 
 bool is_fatbin(byte_view bytes) noexcept {
   return bytes.contains(0, 4) && bytes.read<std::uint32_t>(0, "magic") == fatbin_magic;
@@ -150,67 +125,10 @@ std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region, std::uint64
   return found;
 }
 
-unsigned char* scratch_buffer::reserve(std::size_t bytes) {
-  if (bytes > capacity_) {
-    data_.reset();  // free before allocating: the peak is one buffer
-    data_.reset(new unsigned char[bytes]);
-    capacity_ = bytes;
-  }
-  return data_.get();
-}
-
 byte_view entry_contents(const fatbin_entry& entry, scratch_buffer& buffer) {
   if (entry.compressed == compression::none) return entry.payload;
-  const auto declared = entry.decompressed_bytes;
-  if (declared > max_decompressed_entry_bytes) {
-    throw format_error(fmt::format("fat binary entry at offset {:#x} declares {} bytes decompressed, over the {}-byte "
-                                   "limit",
-                                   entry.offset, declared, max_decompressed_entry_bytes));
-  }
-  // Check what the data itself claims before allocating for it: a zstd
-  // frame states its size, and LZ4 cannot expand more than 255 times.
-  if (entry.compressed == compression::zstd) {
-    const auto frame_bytes = ZSTD_getFrameContentSize(entry.payload.data(), entry.payload.size());
-    if (frame_bytes == ZSTD_CONTENTSIZE_ERROR) {
-      throw format_error(fmt::format("fat binary entry at offset {:#x}: not a zstd frame", entry.offset));
-    }
-    if (frame_bytes != ZSTD_CONTENTSIZE_UNKNOWN && frame_bytes != declared) {
-      throw format_error(fmt::format("fat binary entry at offset {:#x}: the zstd frame holds {} bytes, not the "
-                                     "declared {}",
-                                     entry.offset, frame_bytes, declared));
-    }
-  } else if (declared > (entry.payload.size() + 1) * lz4_max_expansion) {
-    throw format_error(fmt::format("fat binary entry at offset {:#x}: {} LZ4 bytes cannot expand to the declared {}",
-                                   entry.offset, entry.payload.size(), declared));
-  }
-  const auto size = static_cast<std::size_t>(declared);
-  unsigned char* out = buffer.reserve(size);
-  std::size_t produced = 0;
-  if (entry.compressed == compression::zstd) {
-    produced = ZSTD_decompressDCtx(zstd_context(), out, size, entry.payload.data(), entry.payload.size());
-    if (ZSTD_isError(produced)) {
-      throw format_error(fmt::format("fat binary entry at offset {:#x}: zstd: {}", entry.offset,
-                                     ZSTD_getErrorName(produced)));
-    }
-  } else {
-    if (entry.payload.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
-      throw format_error(fmt::format("fat binary entry at offset {:#x}: LZ4 payload too large", entry.offset));
-    }
-    const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(entry.payload.data()),
-                                      reinterpret_cast<char*>(out), static_cast<int>(entry.payload.size()),
-                                      static_cast<int>(size));
-    if (n < 0) {
-      throw format_error(fmt::format("fat binary entry at offset {:#x}: LZ4 data is corrupt or expands past the "
-                                     "declared {} bytes",
-                                     entry.offset, declared));
-    }
-    produced = static_cast<std::size_t>(n);
-  }
-  if (produced != declared) {
-    throw format_error(fmt::format("fat binary entry at offset {:#x} decompressed to {} bytes, not the declared {}",
-                                   entry.offset, produced, declared));
-  }
-  return {out, size};
+  return decompress(entry.compressed, entry.payload, entry.decompressed_bytes,
+                    fmt::format("fat binary entry at offset {:#x}", entry.offset), buffer);
 }
 
 }  // namespace occcalc::inspect

@@ -8,13 +8,9 @@
 #include <vector>
 
 #include "inspect/bytes.hpp"
+#include "inspect/decompress.hpp"
 
 namespace occcalc::inspect {
-
-/// How an entry's payload is compressed.
-enum class compression { none, zstd, lz4 };
-
-std::string_view to_string(compression c) noexcept;
 
 /// One entry of a fat binary.
 struct fatbin_entry {
@@ -34,10 +30,6 @@ struct fatbin_entry {
 /// Entry kinds.
 inline constexpr std::uint16_t fatbin_kind_ptx = 1;
 inline constexpr std::uint16_t fatbin_kind_elf = 2;
-
-/// The most bytes one entry may decompress to: guards against decompression
-/// bombs. Real cubins are at most tens of MiB.
-inline constexpr std::uint64_t max_decompressed_entry_bytes = std::uint64_t{256} << 20;
 
 /// Whether `bytes` begins with a fat binary header.
 bool is_fatbin(byte_view bytes) noexcept;
@@ -62,18 +54,6 @@ std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region, std::uint64
 inline std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region) {
   return find_embedded_fatbins(region, 0, region.size());
 }
-
-/// Memory that decompressed entries are written to, reused from one entry to
-/// the next and never zero-filled (a library holds a gigabyte of cubins).
-class scratch_buffer {
- public:
-  /// At least `bytes` of writable memory; the old contents are not kept.
-  unsigned char* reserve(std::size_t bytes);
-
- private:
-  std::unique_ptr<unsigned char[]> data_;
-  std::size_t capacity_ = 0;
-};
 
 /// The entry's payload, decompressed into `buffer` if it is compressed; a
 /// view of the stored payload otherwise. Throws `format_error` when the data

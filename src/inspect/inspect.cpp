@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "inspect/amdgpu.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
@@ -23,6 +24,8 @@ namespace {
 /// those are the kernels that run, so `__nv_relfatbin` is read only where
 /// there is no `.nv_fatbin`.
 constexpr std::string_view linked_fatbin_section = ".nv_fatbin";
+/// Where HIP host objects and executables keep their offload bundles.
+constexpr std::string_view hip_fatbin_section = ".hip_fatbin";
 constexpr std::string_view relocatable_fatbin_section = "__nv_relfatbin";
 
 constexpr std::string_view archive_magic = "!<arch>\n";
@@ -184,6 +187,28 @@ void add_entries(byte_view region, const std::string& where, const std::optional
   }
 }
 
+/// The kernels of the AMDGPU code objects in the offload bundles in
+/// `region`, appended to `out`; other entries (the host's, non-AMDGPU ones)
+/// are counted as skipped unless empty.
+void add_bundled_kernels(byte_view region, const std::string& where, inspection& out) {
+  scratch_buffer buffer;
+  for_each_bundle_entry(region, buffer, [&](const bundle_entry& entry, std::uint64_t bundle_offset) {
+    if (entry.contents.empty()) return;  // the host's placeholder
+    if (!is_elf(entry.contents)) {
+      ++out.skipped_entries;
+      return;
+    }
+    const elf_file code_object(entry.contents);
+    if (code_object.machine() != elf::machine_amdgpu) {
+      ++out.skipped_entries;
+      return;
+    }
+    auto kernels = with_names(read_amdgpu_code_object(code_object),
+                              fmt::format("{}bundle at {:#x}, {}", where, bundle_offset, entry.triple));
+    std::move(kernels.begin(), kernels.end(), std::back_inserter(out.kernels));
+  });
+}
+
 }  // namespace
 
 inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
@@ -198,7 +223,15 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       out.kernels = with_names(read_cubin(bytes, options.reserve), "");
       return out;
     }
+    if (host->machine() == elf::machine_amdgpu) {
+      out.kind = "AMD code object";
+      out.kernels = with_names(read_amdgpu_code_object(*host), "");
+      return out;
+    }
     out.kind = "host ELF";
+    if (const elf_section* hip = host->find_section(hip_fatbin_section)) {
+      add_bundled_kernels(host->contents(*hip), std::string(hip_fatbin_section) + " ", out);
+    }
     const std::string_view wanted =
         host->find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
     for (const auto& section : host->sections()) {
@@ -211,6 +244,10 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
         }
       }
     }
+  } else if (is_offload_bundle(bytes)) {
+    out.kind = "offload bundle";
+    add_bundled_kernels(bytes, "", out);
+    return out;
   } else if (is_fatbin(bytes)) {
     out.kind = "fatbin";
     add_entries(bytes, "", options.only_sm, items, out);
@@ -221,7 +258,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     out.kernels = with_names(read_compiler_log(bytes.as_text(), options.reserve), "");
     return out;
   } else {
-    throw format_error("not a cubin, fat binary, ELF file, or ptxas / nvlink output");
+    throw format_error("not a cubin, fat binary, AMD code object, offload bundle, ELF file, or ptxas / nvlink output");
   }
 
   // First the linked fat binaries' entries and the search of the data

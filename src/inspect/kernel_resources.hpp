@@ -11,19 +11,25 @@ namespace occcalc::inspect {
 /// Block or cluster dimensions (x, y, z).
 using dim3 = std::array<std::int64_t, 3>;
 
-/// A kernel's resource usage as its binary or compiler log states it. Every
+/// A kernel's resource usage as its binary or compiler log states it: a
+/// CUDA kernel, or an AMD one (stack = private segment, shared memory = LDS,
+/// registers = VGPRs, block = work-group). Every
 /// figure is optional: each source holds a different subset (spills are only
 /// in logs; launch bounds only in binaries), and a missing figure is shown as
 /// unknown, never as 0.
 struct kernel_resources {
   /// The kernel's symbol (mangled for C++).
   std::string name;
-  /// The target as the source spells it: `sm_90`, `sm_90a`.
+  /// The target as the source spells it: `sm_90`, `sm_90a`; `gfx90a` for
+  /// AMD code objects.
   std::string arch;
-  /// Registers per thread (ptxas "Used N registers").
+  /// Registers per thread (ptxas "Used N registers"). AMD: the metadata's
+  /// `.vgpr_count`, the VGPRs a wave is charged (on gfx90a and later CDNA,
+  /// VGPRs rounded up to 4 plus AGPRs; on gfx908 the larger of the two).
   std::optional<std::int64_t> registers;
   /// Static shared memory per block in bytes, as ptxas reports it: without
-  /// the bytes the driver reserves per block.
+  /// the bytes the driver reserves per block. AMD: the LDS of
+  /// `.group_segment_fixed_size`.
   std::optional<std::int64_t> static_shared_memory_bytes;
   /// The kernel's own stack frame per thread in bytes ("bytes stack frame").
   std::optional<std::int64_t> stack_frame_bytes;
@@ -46,6 +52,14 @@ struct kernel_resources {
   std::optional<std::int64_t> register_cap;
   /// `__cluster_dims__`.
   std::optional<dim3> cluster_dims;
+  /// AMD: `.agpr_count`, `.sgpr_count`, `.wavefront_size`, the spill counts
+  /// (registers, not bytes), and WGP mode from the kernel descriptor.
+  std::optional<std::int64_t> agprs;
+  std::optional<std::int64_t> sgprs;
+  std::optional<std::int64_t> wave_size;
+  std::optional<std::int64_t> vgpr_spills;
+  std::optional<std::int64_t> sgpr_spills;
+  std::optional<bool> wgp_mode;
   /// Where in the input the record came from, e.g. `fatbin entry 3 (zstd)`.
   std::string origin;
 };

@@ -1,0 +1,261 @@
+// Reading AMD code objects: every kernel of every fixture (code objects,
+// offload bundles, HIP host objects; tests/fixtures/amd/make-fixtures.sh)
+// against the compiler's own report of the same build (its .s file): the
+// counts, and the occupancy occcalc computes from them against the
+// compiler's "; Occupancy:". Then MessagePack and bundle edge cases and
+// hostile input.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "inspect/amdgpu.hpp"
+#include "inspect/inspect.hpp"
+#include "inspect/mapped_file.hpp"
+#include "inspect/msgpack.hpp"
+#include "kernel_report.hpp"
+#include "occcalc/amd_occupancy.hpp"
+#include "test_tables.hpp"
+
+using namespace occcalc::inspect;
+using Catch::Matchers::Contains;
+
+namespace {
+
+const std::string fixtures = OCCCALC_AMD_FIXTURE_DIR;
+
+/// What the compiler says about one kernel in its .s output.
+struct compiler_report {
+  std::int64_t vgprs_for_occupancy = -1;  // ; NumVGPRsForWavesPerEU
+  std::int64_t agprs = -1;                // ; NumAgprs
+  std::int64_t sgprs_for_occupancy = -1;  // ; NumSGPRsForWavesPerEU
+  std::int64_t lds = -1;                  // ; LDSByteSize
+  std::int64_t scratch = -1;              // ; ScratchSize
+  std::int64_t occupancy = -1;            // ; Occupancy
+};
+
+std::map<std::string, compiler_report> read_report(const std::string& name) {
+  std::ifstream file(fixtures + "/" + name);
+  REQUIRE(file);
+  std::map<std::string, compiler_report> out;
+  const std::regex kernel(R"(^\s*\.amdhsa_kernel (\S+))");
+  const std::regex figure(R"(^; (NumVGPRsForWavesPerEU|NumAgprs|NumSGPRsForWavesPerEU|ScratchSize|Occupancy): (\d+))");
+  const std::regex lds(R"(^; LDSByteSize: (\d+) bytes)");
+  // The figures follow the function, and the .amdhsa_kernel block comes
+  // before them: remember the last kernel named.
+  std::string line, current;
+  std::smatch m;
+  while (std::getline(file, line)) {
+    if (std::regex_search(line, m, kernel)) {
+      current = m[1];
+    } else if (!current.empty() && std::regex_search(line, m, figure)) {
+      auto& r = out[current];
+      const std::int64_t v = std::stoll(m[2]);
+      if (m[1] == "NumVGPRsForWavesPerEU") r.vgprs_for_occupancy = v;
+      if (m[1] == "NumAgprs") r.agprs = v;
+      if (m[1] == "NumSGPRsForWavesPerEU") r.sgprs_for_occupancy = v;
+      if (m[1] == "ScratchSize") r.scratch = v;
+      if (m[1] == "Occupancy") r.occupancy = v;
+    } else if (!current.empty() && std::regex_search(line, m, lds)) {
+      out[current].lds = std::stoll(m[1]);
+    }
+  }
+  return out;
+}
+
+inspection inspect_fixture(const std::string& name) {
+  const mapped_file file(fixtures + "/" + name);
+  inspect_options o;
+  o.reserve = occcalc::cli::shared_reserve(occcalc::test::default_tables());
+  return inspect_bytes(file.bytes(), o);
+}
+
+const occcalc::amd_target& target(const std::string& id) {
+  for (const auto& t : occcalc::test::default_tables().amd_targets) {
+    if (t.id == id) return t;
+  }
+  FAIL("no target " << id);
+  throw;
+}
+
+struct fixture {
+  const char* binary;
+  /// The .s report per target the binary holds code for.
+  std::map<std::string, const char*> reports;
+  std::int64_t wave_size;
+  /// WGP mode in the kernel descriptors (RDNA targets).
+  bool wgp;
+  std::size_t kernels;
+};
+
+}  // namespace
+
+TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report", "[inspect][amd]") {
+  const fixture all[] = {
+      {"kernels.gfx906.o", {{"gfx906", "kernels.gfx906.s"}}, 64, false, 5},
+      {"kernels.gfx90a.o", {{"gfx90a", "kernels.gfx90a.s"}}, 64, false, 5},
+      {"kernels.gfx90a.hsaco", {{"gfx90a", "kernels.gfx90a.s"}}, 64, false, 5},
+      {"kernels.gfx1100.o", {{"gfx1100", "kernels.gfx1100.s"}}, 32, true, 5},
+      {"kernels.gfx1201.o", {{"gfx1201", "kernels.gfx1201.s"}}, 32, true, 5},
+      {"kernels.gfx1030-cu-w64.o", {{"gfx1030", "kernels.gfx1030-cu-w64.s"}}, 64, false, 5},
+      {"mfma.gfx908.o", {{"gfx908", "mfma.gfx908.s"}}, 64, false, 1},
+      {"mfma.gfx90a.o", {{"gfx90a", "mfma.gfx90a.s"}}, 64, false, 1},
+      {"kernels.hipfb", {{"gfx90a", "kernels.gfx90a.s"}, {"gfx1100", "kernels.gfx1100.s"}}, 0, true, 10},
+      {"kernels_compressed.hipfb", {{"gfx90a", "kernels.gfx90a.s"}, {"gfx1100", "kernels.gfx1100.s"}}, 0, true, 10},
+      {"app.o", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}}, 0, true, 4},
+      {"app_compressed.o", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}}, 0, true, 4},
+  };
+  const auto& tables = occcalc::test::default_tables();
+  std::size_t checked = 0, through_result = 0;
+  for (const auto& f : all) {
+    const inspection in = inspect_fixture(f.binary);
+    CHECK(in.kernels.size() == f.kernels);
+    for (const auto& kernel : in.kernels) {
+      const auto& k = kernel.resources;
+      INFO(f.binary << ": " << k.arch << " " << k.name);
+      REQUIRE(f.reports.count(k.arch) == 1);
+      const auto report = read_report(f.reports.at(k.arch));
+      REQUIRE(report.count(k.name) == 1);
+      const auto& c = report.at(k.name);
+      CHECK(k.registers == c.vgprs_for_occupancy);
+      if (c.agprs > 0 || k.agprs) CHECK(k.agprs.value_or(0) == c.agprs);
+      CHECK(k.sgprs == c.sgprs_for_occupancy);
+      CHECK(k.static_shared_memory_bytes == c.lds);
+      CHECK(k.stack_size_bytes == c.scratch);
+      CHECK(k.vgpr_spills == 0);
+      const auto& t = target(k.arch);
+      CHECK(k.wave_size == (f.wave_size ? f.wave_size : t.default_wave_size()));
+      if (t.has_wgp_mode) CHECK(k.wgp_mode == f.wgp);
+
+      // The compiler's occupancy over the kernel's work-group sizes, from
+      // the counts inspect read.
+      occcalc::amd_kernel ak;
+      ak.vgprs = t.unified_vgpr_file ? *k.registers - k.agprs.value_or(0) : *k.registers;
+      ak.agprs = k.agprs.value_or(0);
+      ak.sgprs = *k.sgprs;
+      ak.lds_bytes = *k.static_shared_memory_bytes;
+      ak.min_work_group_size = k.required_threads ? volume(*k.required_threads) : 1;
+      ak.max_work_group_size = k.required_threads ? volume(*k.required_threads) : volume(*k.max_threads);
+      const occcalc::amd_mode mode{*k.wave_size, k.wgp_mode.value_or(false)};
+      CHECK(occcalc::amd_llvm_occupancy(t, ak, mode).waves_per_simd == c.occupancy);
+      // A required size is the one it launches with: inspect's own result
+      // (what its table and JSON show) is the compiler's number.
+      const auto r = occcalc::cli::report_kernel(tables, f.binary, kernel, {});
+      REQUIRE(r.amd_occupancy);
+      if (k.required_threads) {
+        CHECK(r.amd_occupancy->result.waves_per_simd == static_cast<double>(c.occupancy));
+        ++through_result;
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked == 60);
+  CHECK(through_result == 42);
+}
+
+TEST_CASE("amd inspect: hand-checked figures of the fixtures", "[inspect][amd]") {
+  // lds_tile: 4096 floats of LDS, 256 work-items; two_d: 2 x 130 floats at
+  // 128x2; mfma_acc on gfx90a: 32 accumulators in AGPRs, charged on top of
+  // the VGPRs (.vgpr_count 64 = 32 + 32).
+  const auto in = inspect_fixture("kernels.gfx90a.o");
+  std::map<std::string, kernel_resources> by_name;
+  for (const auto& k : in.kernels) by_name[k.resources.name] = k.resources;
+  CHECK(by_name.at("lds_tile").static_shared_memory_bytes == 16384);
+  CHECK(by_name.at("lds_tile").required_threads == dim3{256, 1, 1});
+  CHECK(by_name.at("two_d").static_shared_memory_bytes == 1040);
+  CHECK(by_name.at("two_d").required_threads == dim3{128, 2, 1});
+  CHECK(by_name.at("any_size").max_threads == dim3{256, 1, 1});  // OpenCL's default flat range
+  CHECK(!by_name.at("any_size").required_threads);
+  const auto mfma = inspect_fixture("mfma.gfx90a.o").kernels.at(0).resources;
+  CHECK(mfma.agprs == 32);
+  CHECK(mfma.registers == 56);  // the compiler's 22 VGPRs rounded up to 24, + 32
+  CHECK(inspect_fixture("kernels.gfx90a.o").kind == "AMD code object");
+  CHECK(inspect_fixture("kernels.hipfb").kind == "offload bundle");
+  const auto app = inspect_fixture("app.o");
+  CHECK(app.kind == "host ELF");
+  CHECK_THAT(app.kernels.at(0).resources.origin, Contains(".hip_fatbin bundle at 0x0, hipv4-amdgcn-amd-amdhsa--gfx"));
+  CHECK(app.kernels.at(1).demangled == "void tmpl<3>(float*)");
+}
+
+TEST_CASE("amd inspect: the target of a triple", "[inspect][amd]") {
+  CHECK(amdgpu_target_of("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-") == "gfx90a");
+  CHECK(amdgpu_target_of("hipv4-amdgcn-amd-amdhsa--gfx1100") == "gfx1100");
+  CHECK(amdgpu_target_of("hip-amdgcn-amd-amdhsa-gfx906") == "gfx906");
+  CHECK(amdgpu_target_of("host-x86_64-unknown-linux--").empty());
+  CHECK(amdgpu_target_of("x86_64-linux-gnu-notgfx").empty());
+}
+
+TEST_CASE("msgpack: every type, and hostile counts", "[inspect][amd]") {
+  // Values view the bytes they were parsed from: keep each input alive.
+  std::vector<std::vector<unsigned char>> inputs;
+  const auto parse = [&](std::vector<unsigned char> bytes) {
+    inputs.push_back(std::move(bytes));
+    return msgpack::parse(byte_view(inputs.back().data(), inputs.back().size()));
+  };
+  // {"a": 1, "b": [-1, 300, 70000, true, nil, "xy", 1.5]}
+  const auto v = parse({0x82, 0xa1, 'a', 0x01, 0xa1, 'b', 0x97, 0xff, 0xcd, 0x01, 0x2c, 0xce, 0x00, 0x01, 0x11, 0x70,
+                        0xc3, 0xc0, 0xa2, 'x', 'y', 0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0});
+  CHECK(v.find("a")->as_integer() == 1);
+  const auto& b = v.find("b")->items;
+  REQUIRE(b.size() == 7);
+  CHECK(b[0].as_integer() == -1);
+  CHECK(b[1].as_integer() == 300);
+  CHECK(b[2].as_integer() == 70000);
+  CHECK(b[3].boolean);
+  CHECK(b[4].type == msgpack::value::kind::nil);
+  CHECK(b[5].as_string() == std::string_view("xy"));
+  CHECK(b[6].floating == 1.5);
+  CHECK(v.find("c") == nullptr);
+  // uint64 beyond int64 is not an integer we accept.
+  CHECK(!parse({0xcf, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}).as_integer());
+  // An array that claims 2^32-1 elements in 5 bytes is refused before any
+  // allocation; truncation and a reserved tag (0xc1) are errors.
+  CHECK_THROWS_WITH(parse({0xdd, 0xff, 0xff, 0xff, 0xff}), Contains("cannot fit"));
+  CHECK_THROWS_WITH(parse({0xa5, 'a'}), Contains("truncated"));
+  CHECK_THROWS_WITH(parse({0xc1}), Contains("not a type tag"));
+  CHECK_THROWS_WITH(parse({0x01, 0x02}), Contains("bytes after the value"));
+  std::vector<unsigned char> deep(100, 0x91);
+  deep.push_back(0x00);
+  CHECK_THROWS_WITH(parse(deep), Contains("deeper than 64"));
+}
+
+TEST_CASE("amd inspect: truncated and corrupt inputs are one error, never a crash", "[inspect][amd]") {
+  for (const char* name : {"kernels.gfx90a.o", "kernels_compressed.hipfb", "kernels.hipfb", "app_compressed.o"}) {
+    const mapped_file file(fixtures + "/" + name);
+    const std::vector<unsigned char> bytes(file.bytes().data(), file.bytes().data() + file.bytes().size());
+    inspect_options o;
+    std::size_t errors = 0, cuts = 0;
+    for (std::size_t cut = 1; cut < bytes.size(); cut += bytes.size() / 97 + 1) {
+      ++cuts;
+      try {
+        inspect_bytes(byte_view(bytes.data(), cut), o);
+      } catch (const format_error&) {
+        ++errors;
+      }
+    }
+    INFO(name);
+    CHECK(errors > cuts / 2);  // most cuts lose the table, the note or the payload
+    std::vector<unsigned char> flipped = bytes;
+    for (int round = 0; round < 200; ++round) {
+      flipped = bytes;
+      for (int i = 0; i < 8; ++i) flipped[(round * 7919 + i * 104729) % flipped.size()] ^= 0x5a;
+      try {
+        inspect_bytes(byte_view(flipped.data(), flipped.size()), o);
+      } catch (const format_error&) {
+      }
+    }
+  }
+  // A compressed bundle that declares more than the limit is refused before
+  // decompressing.
+  const mapped_file file(fixtures + "/kernels_compressed.hipfb");
+  std::vector<unsigned char> bomb(file.bytes().data(), file.bytes().data() + file.bytes().size());
+  bomb[12] = 0xff;
+  bomb[13] = 0xff;
+  bomb[14] = 0xff;
+  bomb[15] = 0x7f;  // uncompressed size 2 GiB
+  CHECK_THROWS_WITH(inspect_bytes(byte_view(bomb.data(), bomb.size()), inspect_options{}), Contains("over the"));
+}
