@@ -2,6 +2,8 @@
 /// Umbrella header: the whole occcalc core.
 #pragma once
 
+#include "occcalc/amd_occupancy.hpp"
+#include "occcalc/amd_request.hpp"
 #include "occcalc/arch.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/error.hpp"

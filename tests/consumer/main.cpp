@@ -1,4 +1,5 @@
-// Loads the installed tables and checks the Best Practices Guide example.
+// Loads the installed tables and checks the Best Practices Guide example,
+// and RCP's published Cape Verde example through the AMD models.
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -24,5 +25,20 @@ int main() {
   const auto result = occcalc::compute_occupancy(occcalc::require_arch(tables, "cc", "7.0"), launch);
   std::cout << "occcalc " << occcalc::version_string << ": " << result.blocks_per_sm << " blocks, "
             << result.occupancy() * 100 << "%\n";
-  return result.blocks_per_sm == 12 && result.occupancy() == 0.75 ? 0 : 1;
+  const occcalc::table amd = occcalc::load_tables(
+      {{"amd-targets", read(dir + "/amd-targets.json")}, {"amd-gpus", read(dir + "/amd-gpus.json")}});
+  occcalc::request req;
+  req.gpu = "Radeon HD 7770";  // Cape Verde
+  req.model = "rcp";
+  req.threads = "256";
+  req.vgprs = "11";
+  req.sgprs = "20";
+  req.lds = "4096";
+  const auto r = occcalc::resolve_amd(amd, req);
+  const auto cape_verde = occcalc::compute_amd_occupancy(*r.target, r.kernel, r.mode, r.model, r.work_group_size);
+  std::cout << "Cape Verde: " << cape_verde.occupancy() * 100 << "%\n";
+  return result.blocks_per_sm == 12 && result.occupancy() == 0.75 && cape_verde.active_waves == 32 &&
+                 cape_verde.max_waves == 40
+             ? 0
+             : 1;
 }
