@@ -105,7 +105,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   }
   for (const auto& r : reports) {
     if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {
-      err << fmt::format("occcalc: note: {}: no CUDA kernels found\n", r.file);
+      err << fmt::format("occcalc: note: {}: no GPU kernels found\n", r.file);
     }
   }
   return exit_status::ok;
@@ -124,7 +124,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
   std::size_t checked = 0;
   for (const auto& r : reports) {
     if (r.kernels.empty()) {
-      throw occcalc::error(fmt::format("{}: no CUDA kernels {}to check", r.file,
+      throw occcalc::error(fmt::format("{}: no GPU kernels {}to check", r.file,
                                        command.kernel_pattern.empty() && command.arch.empty() ? "" : "left "));
     }
     for (const auto& k : r.kernels) {

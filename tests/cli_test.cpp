@@ -209,12 +209,12 @@ TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
     const auto log = temp_file("empty.log", "ptxas info    : 0 bytes gmem\n");
     const auto r = run({"check", "--policy", policy, log});
     CHECK(r.status == exit_status::bad_input);
-    CHECK_THAT(r.err, Contains("no CUDA kernels to check"));
+    CHECK_THAT(r.err, Contains("no GPU kernels to check"));
   }
   SECTION("a filter that leaves nothing is an error too") {
     const auto r = run({"check", "--policy", policy, fixture_dir + "/app", "--kernel", "nothing-matches"});
     CHECK(r.status == exit_status::bad_input);
-    CHECK_THAT(r.err, Contains("no CUDA kernels left to check"));
+    CHECK_THAT(r.err, Contains("no GPU kernels left to check"));
   }
   SECTION("a kernel whose occupancy cannot be computed fails an occupancy floor") {
     const auto log = temp_file("future.log",
@@ -498,4 +498,21 @@ TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd]
   CHECK(r.status == exit_status::bad_input);
   CHECK(r.err == message);
   CHECK(r.out.empty());
+}
+
+TEST_CASE("cli amd: check gates AMD code objects", "[cli][amd][inspect]") {
+  const std::string amd_fixtures = OCCCALC_AMD_FIXTURE_DIR;
+  const auto policy = temp_file("amd-policy.json", R"({"schema_version": 1, "defaults": {"min_occupancy": 60, "no_spills": true},
+    "rules": [{"kernel": "^wide$", "arch": "gfx90a", "max_registers": 64}]})");
+  const auto r = run({"check", "--policy", policy, amd_fixtures + "/kernels.gfx90a.o", "--json"});
+  CHECK(r.status == exit_status::gate_failed);
+  const auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> failed;
+  for (const auto& v : j["violations"]) failed.push_back(v["kernel"].get<std::string>() + ":" + v["check"].get<std::string>());
+  // lds_tile is LDS-limited to 50 %; wide has 67 VGPRs (and 87.5 %); no
+  // kernel spills, which the code object records exactly.
+  CHECK(failed == std::vector<std::string>{"lds_tile:occupancy", "wide:registers"});
+  const auto hip = run({"check", "--policy", policy, amd_fixtures + "/kernels.gfx90a.o", "--model", "hip"});
+  CHECK(hip.status == exit_status::gate_failed);
+  CHECK_THAT(hip.out, Contains("lds_tile"));
 }
