@@ -155,10 +155,6 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   req.dyn_smem = overrides.dyn_smem;
   req.carveout = overrides.carveout;
   req.barriers = std::to_string(k.barriers.value_or(1));
-  if (overrides.model) {
-    r.unavailable = "model: applies to AMD kernels only";
-    return r;
-  }
   try {
     r.occupancy = evaluate(tables, req);
   } catch (const occcalc::input_error& e) {

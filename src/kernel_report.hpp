@@ -20,7 +20,7 @@ struct launch_overrides {
   std::optional<std::string> threads;
   std::optional<std::string> dyn_smem;
   std::optional<std::string> carveout;
-  /// The AMD model (`--model`); AMD kernels only.
+  /// The AMD model (`--model`); AMD kernels only (NVIDIA kernels have one).
   std::optional<std::string> model;
 };
 

@@ -252,7 +252,7 @@ TEST_CASE("cli: inspect reads a log from stdin and notes inputs without kernels"
   const auto r = run({"inspect", "-", "--json"}, "ptxas info    : 0 bytes gmem\n");
   CHECK(r.status == exit_status::ok);
   CHECK(nlohmann::json::parse(r.out).empty());
-  CHECK_THAT(r.err, Contains("-: no CUDA kernels found"));
+  CHECK_THAT(r.err, Contains("-: no GPU kernels found"));
 }
 
 TEST_CASE("cli: inspect computes each kernel's occupancy with the calculator", "[cli][inspect]") {

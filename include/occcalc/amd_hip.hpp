@@ -18,16 +18,10 @@ namespace occcalc {
 inline amd_occupancy_result amd_hip_result(const amd_target& t, const amd_kernel& k, const amd_mode& mode,
                                            std::int64_t work_group_size) noexcept {
   const amd_hip_params& hip = *t.hip;
-  amd_occupancy_result r;
-  r.model = amd_model::hip;
   const std::int64_t cus = detail::amd_cus_per_unit(t, mode);
-  r.per_wgp = cus > 1;
-  r.wave_size = mode.wave_size;
-  r.simds = t.simds_per_cu * cus;
-  r.max_waves_per_simd = hip.max_waves_per_simd;
-  r.max_waves = r.max_waves_per_simd * r.simds;
-  const std::int64_t wpg = detail::divide_round_up(work_group_size, mode.wave_size);
-  r.waves_per_work_group = wpg;
+  amd_occupancy_result r = detail::amd_result_frame(amd_model::hip, t.simds_per_cu * cus, cus > 1,
+                                                    hip.max_waves_per_simd, mode, work_group_size);
+  const std::int64_t wpg = r.waves_per_work_group;
   const auto set_waves = [&](amd_resource res, std::int64_t waves_per_simd) {
     r.limits[static_cast<std::size_t>(res)] = waves_per_simd * r.simds / wpg;
   };

@@ -21,13 +21,10 @@ inline amd_occupancy_result amd_rcp_result(const amd_target& t, const amd_kernel
                                            std::int64_t work_group_size,
                                            std::optional<std::int64_t> device_waves_per_simd = {}) noexcept {
   const amd_rcp_params& rcp = *t.rcp;
-  amd_occupancy_result r;
-  r.model = amd_model::rcp;
-  r.wave_size = mode.wave_size;
-  r.simds = rcp.simds_per_cu;
-  r.max_waves_per_simd = device_waves_per_simd.value_or(rcp.max_waves_per_simd);
-  const std::int64_t wpg = detail::divide_round_up(work_group_size, mode.wave_size);
-  r.waves_per_work_group = wpg;
+  amd_occupancy_result r =
+      detail::amd_result_frame(amd_model::rcp, rcp.simds_per_cu, false,
+                               device_waves_per_simd.value_or(rcp.max_waves_per_simd), mode, work_group_size);
+  const std::int64_t wpg = r.waves_per_work_group;
   const std::int64_t cap = wpg == 1 ? rcp.max_single_wave_work_groups_per_cu : rcp.max_work_groups_per_cu;
   // The denominator: the device's slots, or the waves of `cap` work-groups
   // of the largest size, whichever is fewer.

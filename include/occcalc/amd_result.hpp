@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "occcalc/amd_arch.hpp"
+#include "occcalc/amd_kernel.hpp"
 #include "occcalc/occupancy.hpp"
 
 namespace occcalc {
@@ -92,6 +93,23 @@ struct amd_occupancy_result {
 };
 
 namespace detail {
+
+/// A result with what the model counts in filled in: the model, the unit
+/// (CU, or WGP), the SIMDs and wave slots per unit, the wave size and the
+/// waves per work-group.
+inline amd_occupancy_result amd_result_frame(amd_model model, std::int64_t simds, bool per_wgp,
+                                             std::int64_t max_waves_per_simd, const amd_mode& mode,
+                                             std::int64_t work_group_size) noexcept {
+  amd_occupancy_result r;
+  r.model = model;
+  r.per_wgp = per_wgp;
+  r.wave_size = mode.wave_size;
+  r.simds = simds;
+  r.max_waves_per_simd = max_waves_per_simd;
+  r.max_waves = max_waves_per_simd * simds;
+  r.waves_per_work_group = divide_round_up(work_group_size, mode.wave_size);
+  return r;
+}
 
 /// Sets `work_groups` to the smallest limit and names the resources at it.
 inline void settle_work_groups(amd_occupancy_result& r) noexcept {
