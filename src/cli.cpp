@@ -191,7 +191,7 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
       if (occcalc::is_amd_request(tables, req)) {
         const amd_query q = evaluate_amd(tables, req);
         any_below = any_below || (min_percent && q.result.occupancy() * 100.0 < *min_percent);
-        output += amd_result_json(q).dump();
+        writer.append(output, q);
       } else {
         const query q = evaluate(tables, req);
         any_below = any_below || below(q, min_percent);

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "occcalc/parse.hpp"
-#include "occcalc/version.hpp"
+#include "render_json.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
 
@@ -171,15 +171,6 @@ bool applies(const amd_query& q, amd_resource res) {
   return true;
 }
 
-nlohmann::ordered_json limits_json(const std::array<std::optional<std::int64_t>, occcalc::amd_resource_count>& l) {
-  nlohmann::ordered_json j = nlohmann::ordered_json::object();
-  for (const auto res : occcalc::amd_resources) {
-    const auto& v = l[static_cast<std::size_t>(res)];
-    j[std::string(occcalc::to_string(res))] = v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(nullptr);
-  }
-  return j;
-}
-
 }  // namespace
 
 void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
@@ -305,55 +296,9 @@ nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
 }
 
 nlohmann::ordered_json amd_result_json(const amd_query& q) {
-  const auto& t = *q.request.target;
-  const auto& k = q.request.kernel;
-  const auto& r = q.result;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::result_schema_version;
-  auto& in = j["input"];
-  in["gfx"] = t.id;
-  in["gpu"] = q.request.named_gpu ? nlohmann::ordered_json(q.request.named_gpu->name) : nlohmann::ordered_json(nullptr);
-  in["threads"] = q.request.work_group_size;
-  in["vgprs"] = k.vgprs;
-  in["agprs"] = k.agprs;
-  in["sgprs"] = k.sgprs;
-  in["lds"] = k.lds_bytes;
-  in["wave_size"] = r.wave_size;
-  in["mode"] = t.has_wgp_mode ? nlohmann::ordered_json(r.per_wgp ? "wgp" : "cu") : nlohmann::ordered_json(nullptr);
-  in["model"] = occcalc::to_string(r.model);
-  in["grid"] = q.request.grid_work_groups ? nlohmann::ordered_json(*q.request.grid_work_groups)
-                                          : nlohmann::ordered_json(nullptr);
-  j["target"] = amd_target_json(t);
-  j["gpu"] = q.request.named_gpu ? amd_gpu_json(*q.request.named_gpu) : nlohmann::ordered_json(nullptr);
-  j["model"] = occcalc::to_string(r.model);
-  j["unit"] = r.per_wgp ? "wgp" : "cu";
-  j["blocks_per_sm"] = r.work_groups;
-  j["warps_per_block"] = r.waves_per_work_group;
-  j["active_warps_per_sm"] = r.active_waves;
-  j["active_threads_per_sm"] = r.work_groups * q.request.work_group_size;
-  j["max_warps_per_sm"] = r.max_waves;
-  j["occupancy"] = r.occupancy();
-  constexpr double hundredths = 100.0 * 100.0;
-  j["occupancy_percent"] = std::round(r.occupancy() * hundredths) / 100.0;
-  j["waves_per_simd"] = r.waves_per_simd;
-  j["max_waves_per_simd"] = r.max_waves_per_simd;
-  j["simds"] = r.simds;
-  const auto optional_number = [](bool has, auto value) {
-    return has ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
-  };
-  const bool waves = q.waves.has_value();
-  j["waves_per_sm"] = optional_number(waves, waves ? q.waves->waves_per_sm : 0.0);
-  j["full_waves"] = optional_number(waves, waves ? q.waves->full_waves : 0);
-  j["tail_utilization"] = optional_number(waves, waves ? q.waves->tail_utilization : 0.0);
-  j["blocks_per_wave"] = optional_number(waves, waves ? q.waves->blocks_per_wave : 0);
-  j["limits"] = limits_json(r.limits);
-  j["limits_waves_per_simd"] =
-      r.model == amd_model::llvm ? limits_json(r.limits_waves_per_simd) : nlohmann::ordered_json(nullptr);
-  j["limiters"] = nlohmann::ordered_json::array();
-  for (const auto res : occcalc::amd_resources) {
-    if (r.limiters.contains(res)) j["limiters"].push_back(occcalc::to_string(res));
-  }
-  return j;
+  std::string text;
+  result_writer().append(text, q);
+  return nlohmann::ordered_json::parse(text);
 }
 
 void render_amd_target_list(std::ostream& out, const occcalc::table& tables, bool colour) {

@@ -186,7 +186,7 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       else text += "null";
       key(text, "occupancy");
       if (r.occupancy) writer.append(text, *r.occupancy);
-      else if (r.amd_occupancy) text += amd_result_json(*r.amd_occupancy).dump();
+      else if (r.amd_occupancy) writer.append(text, *r.amd_occupancy);
       else text += "null";
       key(text, "occupancy_unavailable");
       if (r.has_occupancy()) text += "null";

@@ -9,6 +9,7 @@
 #include "occcalc/explain.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/version.hpp"
+#include "render_amd.hpp"
 
 namespace occcalc::cli {
 
@@ -229,6 +230,103 @@ void result_writer::append(std::string& out, const query& q) {
   key(out, "shared_memory_per_sm");
   append_optional(out, result.shared_memory.per_sm_bytes);
   out += "}}";
+}
+
+void result_writer::append(std::string& out, const amd_query& q) {
+  const auto& t = *q.request.target;
+  const auto& k = q.request.kernel;
+  const auto& r = q.result;
+  const auto cached = [&](const void* entry, const auto& make) -> const std::string& {
+    auto [it, inserted] = serialized_.try_emplace(entry);
+    if (inserted) it->second = make().dump();
+    return it->second;
+  };
+  out += '{';
+  key(out, "schema_version");
+  out += std::to_string(occcalc::result_schema_version);
+  key(out, "input");
+  out += '{';
+  key(out, "gfx");
+  append_string(out, t.id);
+  key(out, "gpu");
+  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
+  else out += "null";
+  for (const auto& [name, value] : {std::pair<std::string_view, std::int64_t>{"threads", q.request.work_group_size},
+                                    {"vgprs", k.vgprs},
+                                    {"agprs", k.agprs},
+                                    {"sgprs", k.sgprs},
+                                    {"lds", k.lds_bytes},
+                                    {"wave_size", r.wave_size}}) {
+    key(out, name);
+    out += std::to_string(value);
+  }
+  key(out, "mode");
+  out += t.has_wgp_mode ? (r.per_wgp ? "\"wgp\"" : "\"cu\"") : "null";
+  key(out, "model");
+  append_string(out, occcalc::to_string(r.model));
+  key(out, "grid");
+  append_optional(out, q.request.grid_work_groups);
+  out += '}';
+  key(out, "target");
+  out += cached(&t, [&] { return amd_target_json(t); });
+  key(out, "gpu");
+  if (q.request.named_gpu) out += cached(q.request.named_gpu, [&] { return amd_gpu_json(*q.request.named_gpu); });
+  else out += "null";
+  key(out, "model");
+  append_string(out, occcalc::to_string(r.model));
+  key(out, "unit");
+  out += r.per_wgp ? "\"wgp\"" : "\"cu\"";
+  for (const auto& [name, value] :
+       {std::pair<std::string_view, std::int64_t>{"blocks_per_sm", r.work_groups},
+        {"warps_per_block", r.waves_per_work_group},
+        {"active_warps_per_sm", r.active_waves},
+        {"active_threads_per_sm", r.work_groups * q.request.work_group_size},
+        {"max_warps_per_sm", r.max_waves}}) {
+    key(out, name);
+    out += std::to_string(value);
+  }
+  key(out, "occupancy");
+  append_double(out, r.occupancy());
+  key(out, "occupancy_percent");
+  constexpr double hundredths = 100.0 * 100.0;
+  append_double(out, std::round(r.occupancy() * hundredths) / 100.0);
+  key(out, "waves_per_simd");
+  append_double(out, r.waves_per_simd);
+  key(out, "max_waves_per_simd");
+  out += std::to_string(r.max_waves_per_simd);
+  key(out, "simds");
+  out += std::to_string(r.simds);
+  key(out, "waves_per_sm");
+  if (q.waves) append_double(out, q.waves->waves_per_sm);
+  else out += "null";
+  key(out, "full_waves");
+  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->full_waves) : std::nullopt);
+  key(out, "tail_utilization");
+  if (q.waves) append_double(out, q.waves->tail_utilization);
+  else out += "null";
+  key(out, "blocks_per_wave");
+  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->blocks_per_wave) : std::nullopt);
+  const auto limits = [&](const auto& values) {
+    out += '{';
+    for (const auto res : occcalc::amd_resources) {
+      key(out, occcalc::to_string(res));
+      append_optional(out, values[static_cast<std::size_t>(res)]);
+    }
+    out += '}';
+  };
+  key(out, "limits");
+  limits(r.limits);
+  key(out, "limits_waves_per_simd");
+  if (r.model == occcalc::amd_model::llvm) limits(r.limits_waves_per_simd);
+  else out += "null";
+  key(out, "limiters");
+  out += '[';
+  for (const auto res : occcalc::amd_resources) {
+    if (!r.limiters.contains(res)) continue;
+    if (out.back() != '[') out += ',';
+    append_string(out, occcalc::to_string(res));
+  }
+  out += "]}";
 }
 
 nlohmann::ordered_json result_json(const query& q) {

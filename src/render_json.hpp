@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "occcalc/arch.hpp"
+#include "amd_query.hpp"
 #include "query.hpp"
 
 namespace occcalc::cli {
@@ -19,6 +20,8 @@ class result_writer {
  public:
   /// Appends the result object of `q` (no newline) to `out`.
   void append(std::string& out, const query& q);
+  /// The same for an AMD query (the amdResult object).
+  void append(std::string& out, const amd_query& q);
 
  private:
   std::unordered_map<const void*, std::string> serialized_;

@@ -183,6 +183,9 @@ inline const gpu& require_gpu(const table& tables, const std::string& field, std
 /// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws
 /// `input_error` for `field` with the closest names when there is none.
 inline const amd_target& require_amd_target(const table& tables, const std::string& field, std::string_view text) {
+  for (const auto& t : tables.amd_targets) {
+    if (t.id == text) return t;  // the common case, without normalizing every id
+  }
   const std::string wanted = detail::normalize_name(text);
   std::vector<std::string> names;
   for (const auto& t : tables.amd_targets) {
