@@ -96,8 +96,19 @@ bool below(const query& q, const std::optional<double>& min_percent) {
   return min_percent && q.result.occupancy() * 100.0 < *min_percent;
 }
 
-occcalc::table load(const options& opts) {
-  std::vector<occcalc::table_text> texts = embedded_tables();
+/// Which tables a command needs: each vendor's cost milliseconds to parse,
+/// so a query loads only its own.
+enum class table_scope { nvidia, amd, all };
+
+bool is_amd_table(const occcalc::table_text& text) {
+  return text.origin.rfind("embedded:amd-", 0) == 0;
+}
+
+occcalc::table load(const options& opts, table_scope scope) {
+  std::vector<occcalc::table_text> texts;
+  for (const auto& text : embedded_tables()) {
+    if (scope == table_scope::all || (scope == table_scope::amd) == is_amd_table(text)) texts.push_back(text);
+  }
   std::vector<std::string> contents;
   contents.reserve(opts.table_files.size());
   for (const auto& path : opts.table_files) {
@@ -110,6 +121,26 @@ occcalc::table load(const options& opts) {
   }
   for (std::size_t i = 0; i < contents.size(); ++i) texts.push_back({opts.table_files[i], contents[i]});
   return occcalc::load_tables(texts);
+}
+
+/// Whether `req` gives a field only AMD requests have.
+bool names_amd_field(const occcalc::request& req) {
+  for (const auto& field : occcalc::request_fields) {
+    if (field.vendor == occcalc::field_vendor::amd && req.*(field.member)) return true;
+  }
+  return false;
+}
+
+/// Whether a request without AMD fields may still be about an AMD GPU,
+/// judged on the NVIDIA tables: it names a GPU their list does not hold.
+bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& req) {
+  if (req.cc || !req.gpu) return false;
+  try {
+    occcalc::require_named_gpu(nvidia, "gpu", *req.gpu);
+    return false;
+  } catch (const occcalc::input_error&) {
+    return true;  // an AMD GPU, or unknown: the full tables give the answer or the error
+  }
 }
 
 exit_status run_query(const options& opts, const occcalc::table& tables, std::ostream& out, std::ostream& err) {
@@ -396,7 +427,15 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   }
 
   try {
-    const occcalc::table tables = load(opts);
+    const bool every_table = *list || *batch || *inspect || *check || !opts.table_files.empty() ||
+                             (names_amd_field(opts.request) && opts.request.cc);
+    const table_scope scope = every_table                      ? table_scope::all
+                              : names_amd_field(opts.request) ? table_scope::amd
+                                                              : table_scope::nvidia;
+    occcalc::table tables = load(opts, scope);
+    if (scope == table_scope::nvidia && may_need_amd_tables(tables, opts.request)) {
+      tables = load(opts, table_scope::all);
+    }
     if (*list) return run_list(opts, tables, out);
     if (*batch) return run_batch(opts, tables, in, out);
     if (*inspect || *check) return run_inspect_or_check(opts, check->parsed(), request_options, tables, in, out, err);
