@@ -108,6 +108,7 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
       {"kernels_compressed.hipfb", {{"gfx90a", "kernels.gfx90a.s"}, {"gfx1100", "kernels.gfx1100.s"}}, 0, true, 10},
       {"app.o", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}}, 0, true, 4},
       {"app_compressed.o", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}}, 0, true, 4},
+      {"libhip.so", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}, {"gfx942", "app2.gfx942.s"}}, 0, true, 6},
   };
   const auto& tables = occcalc::test::default_tables();
   std::size_t checked = 0, through_result = 0;
@@ -153,7 +154,7 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
       ++checked;
     }
   }
-  CHECK(checked == 60);
+  CHECK(checked == 66);
   CHECK(through_result == 42);
 }
 
@@ -179,6 +180,12 @@ TEST_CASE("amd inspect: hand-checked figures of the fixtures", "[inspect][amd]")
   CHECK(app.kind == "host ELF");
   CHECK_THAT(app.kernels.at(0).resources.origin, Contains(".hip_fatbin bundle at 0x0, hipv4-amdgcn-amd-amdhsa--gfx"));
   CHECK(app.kernels.at(1).demangled == "void tmpl<3>(float*)");
+  // Two translation units linked: two bundles in one .hip_fatbin.
+  const auto lib = inspect_fixture("libhip.so");
+  REQUIRE(lib.kernels.size() == 6);
+  CHECK_THAT(lib.kernels.at(5).resources.origin, Contains(".hip_fatbin bundle at 0x"));
+  CHECK_THAT(lib.kernels.at(5).resources.origin, !Contains("bundle at 0x0,"));
+  CHECK(lib.kernels.at(5).resources.arch == "gfx942");
 }
 
 TEST_CASE("amd inspect: the target of a triple", "[inspect][amd]") {
