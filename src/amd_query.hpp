@@ -19,7 +19,7 @@ struct amd_query {
   /// CUs (or WGPs, in WGP mode) of the named GPU; 0 without one.
   std::int64_t units() const noexcept {
     if (!request.named_gpu) return 0;
-    return request.named_gpu->compute_units / (result.per_wgp ? 2 : 1);
+    return request.named_gpu->compute_units / (result.per_wgp ? occcalc::cus_per_wgp : 1);
   }
 };
 

@@ -136,7 +136,7 @@ std::string limit_note(const amd_query& q, amd_resource res) {
       if (!present) return "no LDS used";
       const std::int64_t pool = model == amd_model::hip   ? t.max_lds_per_work_group_bytes
                                 : model == amd_model::rcp ? t.rcp->lds_per_cu_bytes
-                                                          : t.lds_per_cu_bytes * (r.per_wgp ? 2 : 1);
+                                                          : t.lds_per_cu_bytes * (r.per_wgp ? occcalc::cus_per_wgp : 1);
       const std::string whose = model == amd_model::hip ? " (HIP divides the LDS one work-group may use)"
                                                         : fmt::format(" per {}", unit);
       return fmt::format("{}{} / {} B per work-group", bytes_text(pool), whose, k.lds_bytes);

@@ -12,6 +12,9 @@
 
 namespace occcalc {
 
+/// CUs in a work-group processor (RDNA's WGP mode counts per WGP).
+inline constexpr std::int64_t cus_per_wgp = 2;
+
 /// The vector register file as one wave size sees it.
 struct amd_vgpr_file {
   /// Wavefront size in work-items (32 or 64).

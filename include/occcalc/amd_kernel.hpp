@@ -35,9 +35,9 @@ struct amd_mode {
 
 namespace detail {
 
-/// CUs per unit the models count in: 2 in WGP mode, else 1.
+/// CUs per unit the models count in: a WGP's in WGP mode, else 1.
 constexpr std::int64_t amd_cus_per_unit(const amd_target& t, const amd_mode& mode) noexcept {
-  return t.has_wgp_mode && mode.wgp_mode ? 2 : 1;
+  return t.has_wgp_mode && mode.wgp_mode ? cus_per_wgp : 1;
 }
 
 }  // namespace detail
