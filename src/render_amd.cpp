@@ -225,7 +225,10 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
                                 r.simds, r.work_groups, r.work_groups * r.waves_per_work_group)
                   : "");
   text += row("waves per SIMD", fmt::format("{} of {}", waves_text(r.waves_per_simd), r.max_waves_per_simd),
-              llvm ? "the compiler's ; Occupancy:" : "");
+              r.work_groups == 0
+                  ? fmt::format("a work-group of {} waves does not fit: it cannot launch", r.waves_per_work_group)
+              : llvm ? "the compiler's ; Occupancy:"
+                     : "");
   text += row("work-items", std::to_string(r.work_groups * q.request.work_group_size));
 
   const double percent = r.occupancy() * 100.0;
