@@ -424,6 +424,12 @@ TEST_CASE("cli amd: models, modes and the gate", "[cli][amd]") {
   const auto vliw = run({"--gpu", "Radeon HD 5870", "--threads", "64", "--vgprs", "8", "--json"});
   CHECK(nlohmann::json::parse(vliw.out)["model"] == "rcp");
   CHECK(nlohmann::json::parse(vliw.out)["occupancy"] == 0.25);
+  // 1024 work-items in wave32 are 32 waves; 256 VGPRs allow 5 per SIMD, 20
+  // per WGP: the work-group does not fit, a result of 0 naming the VGPRs.
+  const auto none = nlohmann::json::parse(run({"--gfx", "gfx1100", "--threads", "1024", "--vgprs", "256", "--json"}).out);
+  CHECK(none["blocks_per_sm"] == 0);
+  CHECK(none["occupancy"] == 0.0);
+  CHECK(none["limiters"] == nlohmann::json::array({"vgprs"}));
   const auto gate = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--min-occupancy", "60"});
   CHECK(gate.status == exit_status::gate_failed);
   CHECK_THAT(gate.err, Contains("gate failed: occupancy 50.00%"));
