@@ -92,8 +92,10 @@ std::optional<double> parse_min_occupancy(const std::string& text) {
   return value;
 }
 
-bool below(const query& q, const std::optional<double>& min_percent) {
-  return min_percent && q.result.occupancy() * 100.0 < *min_percent;
+/// Whether an occupancy in [0, 1] fails the gate (the exact value, not the
+/// rounded one the message shows).
+bool below(double occupancy, const std::optional<double>& min_percent) {
+  return min_percent && occupancy * 100.0 < *min_percent;
 }
 
 /// Which tables a command needs: each vendor's cost milliseconds to parse,
@@ -145,29 +147,23 @@ bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& r
 
 exit_status run_query(const options& opts, const occcalc::table& tables, std::ostream& out, std::ostream& err) {
   const auto min_percent = parse_min_occupancy(opts.min_occupancy);
+  const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
+  double occupancy = 0.0;
   if (occcalc::is_amd_request(tables, opts.request)) {
     const amd_query q = evaluate_amd(tables, opts.request);
-    if (opts.json) {
-      out << amd_result_json(q).dump(2) << "\n";
-    } else {
-      render_amd_text(out, q, use_colour(colour_mode_from(opts.colour), stdout));
-    }
-    if (min_percent && q.result.occupancy() * 100.0 < *min_percent) {
-      err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
-                         q.result.occupancy() * 100.0, opts.min_occupancy);
-      return exit_status::gate_failed;
-    }
-    return exit_status::ok;
-  }
-  const query q = evaluate(tables, opts.request);
-  if (opts.json) {
-    out << result_json(q).dump(2) << "\n";
+    if (opts.json) out << amd_result_json(q).dump(2) << "\n";
+    else render_amd_text(out, q, colour);
+    occupancy = q.result.occupancy();
   } else {
-    render_text(out, q, use_colour(colour_mode_from(opts.colour), stdout));
+    const query q = evaluate(tables, opts.request);
+    if (opts.json) out << result_json(q).dump(2) << "\n";
+    else render_text(out, q, colour);
+    occupancy = q.result.occupancy();
   }
-  if (below(q, min_percent)) {
+  if (below(occupancy, min_percent)) {
+    constexpr double hundredths = 100.0 * 100.0;
     err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
-                       occupancy_percent(q.result), opts.min_occupancy);
+                       std::round(occupancy * hundredths) / 100.0, opts.min_occupancy);
     return exit_status::gate_failed;
   }
   return exit_status::ok;
@@ -221,11 +217,11 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
       const occcalc::request req = request_from_json(parsed);
       if (occcalc::is_amd_request(tables, req)) {
         const amd_query q = evaluate_amd(tables, req);
-        any_below = any_below || (min_percent && q.result.occupancy() * 100.0 < *min_percent);
+        any_below = any_below || below(q.result.occupancy(), min_percent);
         writer.append(output, q);
       } else {
         const query q = evaluate(tables, req);
-        any_below = any_below || below(q, min_percent);
+        any_below = any_below || below(q.result.occupancy(), min_percent);
         writer.append(output, q);
       }
     } catch (const occcalc::input_error& e) {

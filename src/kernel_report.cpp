@@ -17,13 +17,6 @@ const occcalc::nvidia_arch* arch_of(const occcalc::table& tables, int sm) {
   return occcalc::find_arch_by_id(tables, "sm_" + std::to_string(sm));
 }
 
-const occcalc::amd_target* find_amd_target(const occcalc::table& tables, const std::string& id) {
-  for (const auto& t : tables.amd_targets) {
-    if (t.id == id) return &t;
-  }
-  return nullptr;
-}
-
 /// The AMD model's occupancy of `r`'s kernel at its block size (chosen as
 /// for NVIDIA kernels). The metadata's VGPR count already holds the AGPRs
 /// of a unified file, so they are taken out again for the request, which
@@ -111,7 +104,7 @@ void validate_overrides(const launch_overrides& overrides) {
 
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
                             const launch_overrides& overrides, const std::string& threads_from) {
-  kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, std::nullopt, {}};
+  kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, std::nullopt, std::nullopt, {}};
   const auto& k = r.kernel.resources;
   // A required block size (.reqntid) is the only one the kernel launches
   // with, so it wins over --threads and the policy.
@@ -126,7 +119,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
     r.block_size_from = "launch bounds";
   }
 
-  if (const auto* target = find_amd_target(tables, k.arch)) {
+  if (const auto* target = occcalc::find_amd_target(tables, k.arch)) {
     report_amd_kernel(tables, *target, overrides, r);
     return r;
   }

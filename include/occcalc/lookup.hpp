@@ -120,6 +120,14 @@ inline const nvidia_arch* find_arch_by_id(const table& tables, std::string_view 
   return nullptr;
 }
 
+/// The AMD target with this id (`gfx90a`), or nullptr.
+inline const amd_target* find_amd_target(const table& tables, std::string_view id) noexcept {
+  for (const auto& t : tables.amd_targets) {
+    if (t.id == id) return &t;
+  }
+  return nullptr;
+}
+
 /// The architecture a compute capability names; throws `input_error` for
 /// `field` listing the supported ones when there is none.
 inline const nvidia_arch& require_arch(const table& tables, const std::string& field, std::string_view text) {
@@ -183,9 +191,7 @@ inline const gpu& require_gpu(const table& tables, const std::string& field, std
 /// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws
 /// `input_error` for `field` with the closest names when there is none.
 inline const amd_target& require_amd_target(const table& tables, const std::string& field, std::string_view text) {
-  for (const auto& t : tables.amd_targets) {
-    if (t.id == text) return t;  // the common case, without normalizing every id
-  }
+  if (const amd_target* t = find_amd_target(tables, text)) return *t;  // without normalizing every id
   const std::string wanted = detail::normalize_name(text);
   std::vector<std::string> names;
   for (const auto& t : tables.amd_targets) {

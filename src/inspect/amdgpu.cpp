@@ -201,11 +201,11 @@ std::vector<bundle_entry> offload_bundle_entries(byte_view bytes, scratch_buffer
     if (size < header) throw format_error("corrupt compressed offload bundle: its size is below its header");
     const byte_view payload = bytes.sub(header, size - header, "the compressed offload bundle");
     bundle = decompress(compression::zstd, payload, declared, "the compressed offload bundle", buffer);
-    if (bundle.as_text().substr(0, bundle_magic.size()) != bundle_magic) {
-      throw format_error("the compressed offload bundle does not hold a bundle");
-    }
   }
-  if (bundle.as_text().substr(0, bundle_magic.size()) != bundle_magic) throw format_error("not an offload bundle");
+  if (bundle.as_text().substr(0, bundle_magic.size()) != bundle_magic) {
+    throw format_error(bundle.data() == bytes.data() ? "not an offload bundle"
+                                                     : "the compressed offload bundle does not hold a bundle");
+  }
   const auto count = bundle.read<std::uint64_t>(bundle_magic.size(), "the bundle's entry count");
   constexpr std::uint64_t entry_header_bytes = 24;
   if (count > bundle.size() / entry_header_bytes) {
