@@ -71,7 +71,7 @@ std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int colu
     const int label = (r + 1) * 100 / rows;
     text += (r == rows - 1 || r == rows / 2 - 1) ? fmt::format("{:>4}% |", label) : std::string("      |");
     for (const std::size_t i : picks) {
-      const double level = s.points[i].result.occupancy() * rows - r;
+      const double level = s.points[i].occupancy * rows - r;
       if (level >= 1.0 - 1e-9) {
         text += full;
       } else if (level > 1e-9) {
@@ -92,15 +92,15 @@ std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int colu
   const std::string first = std::to_string(s.points.front().value);
   const std::string last = std::to_string(s.points.back().value);
   const std::size_t gap = picks.size() > first.size() + last.size() ? picks.size() - first.size() - last.size() : 1;
-  text += "       " + first + std::string(gap, ' ') + last + "  " + axis_label(s.variable) + "\n";
+  text += "       " + first + std::string(gap, ' ') + last + "  " + s.axis + "\n";
   return text;
 }
 
 std::string sweep_csv(const sweep_series& s) {
   std::string text = "value,blocks_per_sm,active_warps_per_sm,occupancy,limiters\n";
   for (const auto& p : s.points) {
-    text += fmt::format("{},{},{},{},{}\n", p.value, p.result.blocks_per_sm, p.result.active_warps_per_sm,
-                        p.result.occupancy(), limiter_list(p.result, "+"));
+    text += fmt::format("{},{},{},{},{}\n", p.value, p.blocks, p.active_warps, p.occupancy,
+                        fmt::join(p.limiters, "+"));
   }
   return text;
 }
@@ -128,9 +128,9 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
     const double hi = std::max(lo + 1, static_cast<double>(s.points.back().value));
     const auto x_of = [&](double v) { return left + (v - lo) / (hi - lo) * plot_width; };
     const auto y_of = [&](double occupancy) { return y0 + plot_height - occupancy * plot_height; };
-    svg += fmt::format("<g class=\"chart\" id=\"vary-{}\">\n", occcalc::to_string(s.variable));
+    svg += fmt::format("<g class=\"chart\" id=\"vary-{}\">\n", s.name);
     svg += fmt::format("<text x=\"{}\" y=\"{}\" font-weight=\"bold\">Impact of varying {}</text>\n", left, y0 - 8,
-                       xml_escape(axis_label(s.variable)));
+                       xml_escape(s.axis));
     for (int tick = 0; tick <= 100; tick += 25) {
       const double y = y_of(tick / percent);
       svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>"
@@ -147,7 +147,7 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
                          y0 + plot_height + 16, static_cast<long long>(std::llround(v)));
     }
     svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", left + plot_width / 2,
-                       y0 + plot_height + 34, xml_escape(axis_label(s.variable)));
+                       y0 + plot_height + 34, xml_escape(s.axis));
     svg += fmt::format("<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">"
                        "occupancy</text>\n",
                        y0 + plot_height / 2, y0 + plot_height / 2);
@@ -155,11 +155,11 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
     std::string path;
     for (std::size_t i = 0; i < s.points.size(); ++i) {
       const double x = x_of(static_cast<double>(s.points[i].value));
-      const double y = y_of(s.points[i].result.occupancy());
+      const double y = y_of(s.points[i].occupancy);
       if (i == 0) {
         path += fmt::format("{:.1f},{:.1f}", x, y);
       } else {
-        path += fmt::format(" {:.1f},{:.1f} {:.1f},{:.1f}", x, y_of(s.points[i - 1].result.occupancy()), x, y);
+        path += fmt::format(" {:.1f},{:.1f} {:.1f},{:.1f}", x, y_of(s.points[i - 1].occupancy), x, y);
       }
     }
     svg += fmt::format("<polyline class=\"series\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" "
@@ -170,13 +170,13 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
       return std::llabs(a.value - s.current) < std::llabs(b.value - s.current);
     });
     const double cx = x_of(static_cast<double>(s.current));
-    const double cy = y_of(nearest->result.occupancy());
+    const double cy = y_of(nearest->occupancy);
     svg += fmt::format("<line class=\"current-line\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" "
                        "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>"
                        "<circle class=\"current\" cx=\"{0:.1f}\" cy=\"{3:.1f}\" r=\"5\" fill=\"#d62728\"/>"
                        "<text x=\"{4:.1f}\" y=\"{5:.1f}\" fill=\"#d62728\">now: {6} ({7:.1f}%)</text>\n",
                        cx, y0, y0 + plot_height, cy, cx + 8, std::max(y0 + 12, cy - 8), s.current,
-                       nearest->result.occupancy() * percent);
+                       nearest->occupancy * percent);
     svg += "</g>\n";
   }
   svg += "</svg>\n";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "occcalc/arch.hpp"
@@ -10,10 +11,24 @@
 
 namespace occcalc::cli {
 
+/// One point of a sweep as the renderers need it, for either vendor.
+struct sweep_sample {
+  std::int64_t value = 0;
+  /// Blocks per SM (AMD: work-groups per CU or WGP).
+  std::int64_t blocks = 0;
+  /// Warps per SM (AMD: waves per CU or WGP).
+  std::int64_t active_warps = 0;
+  double occupancy = 0.0;
+  /// The limiters' JSON names.
+  std::vector<std::string_view> limiters;
+};
+
 /// One swept series and where the launch sits on it.
 struct sweep_series {
-  occcalc::sweep_variable variable;
-  std::vector<occcalc::sweep_point> points;
+  /// The figure's `--vary` name (`regs`) and its axis label with its unit.
+  std::string name;
+  std::string axis;
+  std::vector<sweep_sample> points;
   std::vector<occcalc::sweep_cliff> cliffs;
   /// The launch's own value of the figure.
   std::int64_t current = 0;

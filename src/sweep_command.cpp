@@ -31,10 +31,20 @@ occcalc::sweep_variable parse_variable(const std::string& text) {
 /// size, is far below it.
 constexpr std::int64_t max_sweep_points = 100000;
 
+sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_result& r) {
+  sweep_sample s{value, r.blocks_per_sm, r.active_warps_per_sm, r.occupancy(), {}};
+  for (const auto res : occcalc::nvidia_resources) {
+    if (r.limiters.contains(res)) s.limiters.push_back(occcalc::to_string(res));
+  }
+  return s;
+}
+
 sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch_config& launch,
                          occcalc::sweep_variable v, occcalc::sweep_range range) {
-  sweep_series s{v, occcalc::sweep(arch, launch, v, range), {}, occcalc::value_of(launch, v)};
-  s.cliffs = occcalc::cliffs(s.points);
+  const auto points = occcalc::sweep(arch, launch, v, range);
+  sweep_series s{std::string(occcalc::to_string(v)), axis_label(v), {}, occcalc::cliffs(points),
+                 occcalc::value_of(launch, v)};
+  for (const auto& p : points) s.points.push_back(sample_of(p.value, p.result));
   return s;
 }
 
@@ -96,13 +106,10 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
     for (const auto& p : series.points) {
       nlohmann::ordered_json point;
       point["value"] = p.value;
-      point["blocks_per_sm"] = p.result.blocks_per_sm;
-      point["active_warps_per_sm"] = p.result.active_warps_per_sm;
-      point["occupancy"] = p.result.occupancy();
-      point["limiters"] = nlohmann::ordered_json::array();
-      for (const auto r : occcalc::nvidia_resources) {
-        if (p.result.limiters.contains(r)) point["limiters"].push_back(occcalc::to_string(r));
-      }
+      point["blocks_per_sm"] = p.blocks;
+      point["active_warps_per_sm"] = p.active_warps;
+      point["occupancy"] = p.occupancy;
+      point["limiters"] = p.limiters;
       j["points"].push_back(std::move(point));
     }
     j["cliffs"] = nlohmann::ordered_json::array();

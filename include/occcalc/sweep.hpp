@@ -102,15 +102,16 @@ inline std::vector<sweep_point> sweep(const nvidia_arch& arch, const launch_conf
   return points;
 }
 
-/// Where consecutive points' occupancy differs.
-inline std::vector<sweep_cliff> cliffs(const std::vector<sweep_point>& points) {
+/// Where consecutive points' occupancy differs. `Point` has a `value` and a
+/// `result` with `occupancy()` (NVIDIA's and AMD's sweeps both).
+template <typename Point>
+std::vector<sweep_cliff> cliffs(const std::vector<Point>& points) {
   std::vector<sweep_cliff> out;
   for (std::size_t i = 1; i < points.size(); ++i) {
-    const auto& a = points[i - 1].result;
-    const auto& b = points[i].result;
-    if (a.active_warps_per_sm != b.active_warps_per_sm) {
-      out.push_back({points[i - 1].value, points[i].value, a.occupancy(), b.occupancy()});
-    }
+    const double before = points[i - 1].result.occupancy();
+    const double after = points[i].result.occupancy();
+    // Exact comparison: within a sweep the denominator never changes.
+    if (before != after) out.push_back({points[i - 1].value, points[i].value, before, after});
   }
   return out;
 }
