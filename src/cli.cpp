@@ -56,7 +56,8 @@ constexpr subcommand_info subcommands[] = {
     {"inspect", "Read kernels' resource usage from cubins, fat binaries, ELF files or ptxas/nvlink logs"},
     {"check", "CI gate: check the kernels of build outputs against a policy file"},
     {"suggest", "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N blocks"},
-    {"sweep", "Occupancy as threads, registers, shared memory or barriers vary: chart, cliffs, CSV, JSON, SVG"},
+    {"sweep", "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary: chart, "
+              "cliffs, CSV, JSON, SVG"},
 };
 
 /// The request fields `inspect` and `check` take from the command line; the
@@ -383,7 +384,9 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   suggest->add_option("--blocks", opts.suggest.blocks,
                       "The most dynamic shared memory per block that keeps this many blocks resident; needs --threads");
   CLI::App* sweep = app.add_subcommand(subcommands[5].name, subcommands[5].description);
-  sweep->add_option("--vary", opts.sweep.vary, "The figure to vary: threads, regs, smem or barriers")->required();
+  sweep->add_option("--vary", opts.sweep.vary,
+                    "The figure to vary: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)")
+      ->required();
   sweep->add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)");
   sweep->add_option("--to", opts.sweep.to, "Last value (default: the architecture's maximum)");
   sweep->add_option("--step", opts.sweep.step, "Step (default: a warp, one register, an allocation unit)");
@@ -392,7 +395,8 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   sweep->add_option("--svg", opts.sweep.svg_file,
                     "Also write the three charts (block size, registers, shared memory) to this SVG file");
   sweep->footer("Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
-                "--barriers) and --json.");
+                "--barriers; AMD: --gfx or --gpu, --threads, --vgprs, --agprs, --sgprs, --lds, --wave32/--wave64, "
+                "--cu-mode/--wgp-mode, --model) and --json.");
   suggest->footer("Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
                   "--dyn-smem, --carveout, --cache, --barriers, --json.");
   inspect->footer(
@@ -435,10 +439,9 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     if (*list) return run_list(opts, tables, out);
     if (*batch) return run_batch(opts, tables, in, out);
     if (*inspect || *check) return run_inspect_or_check(opts, check->parsed(), request_options, tables, in, out, err);
-    if ((*sweep || *suggest) && occcalc::is_amd_request(tables, opts.request)) {
-      throw occcalc::input_error(opts.request.gfx ? "gfx" : "gpu", fmt::format("does not apply to {}: it covers NVIDIA "
-                                                                              "architectures only",
-                                                                              *sweep ? "sweep" : "suggest"));
+    if (*suggest && occcalc::is_amd_request(tables, opts.request)) {
+      throw occcalc::input_error(opts.request.gfx ? "gfx" : "gpu",
+                                 "does not apply to suggest: it covers NVIDIA architectures only");
     }
     if (*sweep) {
       if (!opts.min_occupancy.empty()) throw occcalc::input_error("min_occupancy", "does not apply to sweep");

@@ -1,11 +1,15 @@
 #include "sweep_command.hpp"
 
 #include <fstream>
+#include <functional>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/amd_request.hpp"
+#include "occcalc/amd_sweep.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/sweep.hpp"
 #include "occcalc/version.hpp"
@@ -31,6 +35,49 @@ occcalc::sweep_variable parse_variable(const std::string& text) {
 /// size, is far below it.
 constexpr std::int64_t max_sweep_points = 100000;
 
+/// What one vendor's sweep produced, for the shared output.
+struct sweep_plan {
+  std::string target_id;
+  /// The text heading's subject: `sm_70 (Volta)`, `gfx90a (CDNA2), model llvm`.
+  std::string heading;
+  /// AMD only: the model and the unit (cu or wgp).
+  std::string model, unit;
+  /// What the blocks are called in the text: blocks, work-groups per CU.
+  std::string blocks_name;
+  sweep_range range;
+  sweep_series series;
+  sweep_sample now;
+  std::string svg_title;
+  /// The SVG's three charts (threads, registers, shared memory or LDS).
+  std::function<std::vector<sweep_series>()> svg_charts;
+};
+
+/// The range from the options over the figure's default, checked: values
+/// in [minimum, maximum], --to not below --from, a positive step, and not
+/// more than `max_sweep_points` points. `where` names the target for errors.
+occcalc::sweep_range checked_range(occcalc::sweep_range range, const sweep_options& options, bool bytes,
+                                   std::int64_t minimum, std::int64_t maximum, const std::string& where) {
+  const occcalc::int_range values{minimum, maximum};
+  const auto parse = [&](const char* field, const std::string& text) {
+    try {
+      return bytes ? occcalc::parse_bytes(field, text, values) : occcalc::parse_count(field, text, values);
+    } catch (const occcalc::input_error& e) {
+      throw occcalc::input_error(field, std::string(e.what()) + where);
+    }
+  };
+  if (!options.from.empty()) range.first = parse("from", options.from);
+  if (!options.to.empty()) range.last = parse("to", options.to);
+  if (!options.step.empty()) range.step = occcalc::parse_count("step", options.step, {1, occcalc::max_request_value});
+  if (range.last < range.first) {
+    throw occcalc::input_error("to", fmt::format("{} is below --from {}", range.last, range.first));
+  }
+  if ((range.last - range.first) / range.step + 1 > max_sweep_points) {
+    throw occcalc::input_error("step", fmt::format("{} gives more than {} points from {} to {}", range.step,
+                                                   max_sweep_points, range.first, range.last));
+  }
+  return range;
+}
+
 sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_result& r) {
   sweep_sample s{value, r.blocks_per_sm, r.active_warps_per_sm, r.occupancy(), {}};
   for (const auto res : occcalc::nvidia_resources) {
@@ -48,49 +95,119 @@ sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch
   return s;
 }
 
-}  // namespace
-
-exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
-                      bool json, std::ostream& out, bool colour) {
+sweep_plan nvidia_plan(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options) {
   const occcalc::resolved_request resolved = occcalc::resolve(tables, request);
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
   const auto variable = parse_variable(options.vary);
-  if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
-  occcalc::sweep_range range = occcalc::default_sweep_range(arch, variable);
-  const occcalc::int_range values{0, occcalc::max_request_value};
-  const bool bytes = variable == occcalc::sweep_variable::shared_memory;
-  const auto parse = [&](const char* field, const std::string& text) {
-    return bytes ? occcalc::parse_bytes(field, text, values) : occcalc::parse_count(field, text, values);
-  };
-  if (!options.from.empty()) range.first = parse("from", options.from);
-  if (!options.to.empty()) range.last = parse("to", options.to);
-  if (!options.step.empty()) range.step = parse("step", options.step);
-  if (variable == occcalc::sweep_variable::threads && range.first < 1) {
-    throw occcalc::input_error("from", std::to_string(range.first) + " is outside [1, 2147483647] for threads");
-  }
-  if (range.step < 1) throw occcalc::input_error("step", std::to_string(range.step) + " is outside [1, 2147483647]");
-  if (range.last < range.first) {
-    throw occcalc::input_error("to", fmt::format("{} is below --from {}", range.last, range.first));
-  }
-  if ((range.last - range.first) / range.step + 1 > max_sweep_points) {
-    throw occcalc::input_error("step", fmt::format("{} gives more than {} points from {} to {}", range.step,
-                                                   max_sweep_points, range.first, range.last));
-  }
-  const sweep_series series = make_series(arch, launch, variable, range);
-
-  if (!options.svg_file.empty()) {
+  const bool threads = variable == occcalc::sweep_variable::threads;
+  sweep_plan plan;
+  plan.target_id = arch.id;
+  plan.heading = fmt::format("{} ({})", arch.id, arch.family);
+  plan.blocks_name = "blocks";
+  plan.range = checked_range(occcalc::default_sweep_range(arch, variable), options,
+                             variable == occcalc::sweep_variable::shared_memory, threads ? 1 : 0,
+                             occcalc::max_request_value, threads ? " for threads" : "");
+  plan.series = make_series(arch, launch, variable, plan.range);
+  plan.now = sample_of(plan.series.current, occcalc::compute_occupancy(arch, launch));
+  plan.svg_title = fmt::format(
+      "{}{} (compute capability {}): {} threads, {} registers, {} B shared memory per block",
+      resolved.named_gpu ? resolved.named_gpu->name + ", " : std::string(), arch.id, arch.compute_capability(),
+      launch.threads_per_block, launch.registers_per_thread, launch.requested_shared_memory_bytes());
+  plan.svg_charts = [&arch, launch, variable, series = plan.series] {
     std::vector<sweep_series> charts;
     for (const auto v : {occcalc::sweep_variable::threads, occcalc::sweep_variable::registers,
                          occcalc::sweep_variable::shared_memory}) {
       charts.push_back(v == variable ? series : make_series(arch, launch, v, occcalc::default_sweep_range(arch, v)));
     }
-    const std::string title = fmt::format(
-        "{}{} (compute capability {}): {} threads, {} registers, {} B shared memory per block",
-        resolved.named_gpu ? resolved.named_gpu->name + ", " : std::string(), arch.id, arch.compute_capability(),
-        launch.threads_per_block, launch.registers_per_thread, launch.requested_shared_memory_bytes());
+    return charts;
+  };
+  return plan;
+}
+
+occcalc::amd_sweep_variable parse_amd_variable(const std::string& text) {
+  for (const auto v : {occcalc::amd_sweep_variable::threads, occcalc::amd_sweep_variable::vgprs,
+                       occcalc::amd_sweep_variable::sgprs, occcalc::amd_sweep_variable::lds}) {
+    if (text == occcalc::to_string(v)) return v;
+  }
+  throw occcalc::input_error("vary", "'" + text + "' is not one of threads, vgprs, sgprs, lds (AMD)");
+}
+
+std::string amd_axis_label(occcalc::amd_sweep_variable v) {
+  switch (v) {
+    case occcalc::amd_sweep_variable::threads: return "work-items per work-group";
+    case occcalc::amd_sweep_variable::vgprs: return "VGPRs per work-item";
+    case occcalc::amd_sweep_variable::sgprs: return "SGPRs per wave";
+    case occcalc::amd_sweep_variable::lds: return "LDS per work-group (bytes)";
+  }
+  return {};
+}
+
+sweep_sample amd_sample_of(std::int64_t value, const occcalc::amd_occupancy_result& r) {
+  sweep_sample s{value, r.work_groups, r.active_waves, r.occupancy(), {}};
+  for (const auto res : occcalc::amd_resources) {
+    if (r.limiters.contains(res)) s.limiters.push_back(occcalc::to_string(res));
+  }
+  return s;
+}
+
+sweep_plan amd_plan(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options) {
+  const occcalc::resolved_amd_request r = occcalc::resolve_amd(tables, request);
+  const auto& t = *r.target;
+  const auto variable = parse_amd_variable(options.vary);
+  if (variable == occcalc::amd_sweep_variable::sgprs && t.max_sgprs_per_wave == 0) {
+    throw occcalc::input_error("vary", "sgprs does not apply to " + t.id + " (" + t.family +
+                                           "): it has no scalar registers");
+  }
+  const std::optional<std::int64_t> device_waves =
+      r.named_gpu ? r.named_gpu->max_waves_per_simd : std::optional<std::int64_t>();
+  // The SVG's charts are drawn after this returns: the lambdas hold copies.
+  const auto series_of = [r, device_waves](occcalc::amd_sweep_variable v, const occcalc::sweep_range& range) {
+    const auto points =
+        occcalc::amd_sweep(*r.target, r.kernel, r.mode, r.model, r.work_group_size, v, range, device_waves);
+    sweep_series s{std::string(occcalc::to_string(v)), amd_axis_label(v), {}, occcalc::cliffs(points),
+                   occcalc::value_of(r.kernel, r.work_group_size, v)};
+    for (const auto& p : points) s.points.push_back(amd_sample_of(p.value, p.result));
+    return s;
+  };
+  const bool threads = variable == occcalc::amd_sweep_variable::threads;
+  sweep_plan plan;
+  plan.target_id = t.id;
+  const auto now = occcalc::compute_amd_occupancy(t, r.kernel, r.mode, r.model, r.work_group_size, device_waves);
+  plan.model = std::string(occcalc::to_string(r.model));
+  plan.unit = now.per_wgp ? "wgp" : "cu";
+  plan.heading = fmt::format("{} ({}), model {}", t.id, t.family, plan.model);
+  plan.blocks_name = now.per_wgp ? "work-groups per WGP" : "work-groups per CU";
+  plan.range = checked_range(occcalc::default_amd_sweep_range(t, r.mode, variable), options,
+                             variable == occcalc::amd_sweep_variable::lds, threads ? 1 : 0,
+                             occcalc::max_amd_sweep_value(t, variable), " on " + t.id);
+  plan.series = series_of(variable, plan.range);
+  plan.now = amd_sample_of(plan.series.current, now);
+  plan.svg_title = fmt::format("{}{} ({}, model {}): {} work-items, {} VGPRs, {} B LDS per work-group",
+                               r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family, plan.model,
+                               r.work_group_size, r.kernel.vgprs, r.kernel.lds_bytes);
+  plan.svg_charts = [series_of, variable, r, series = plan.series] {
+    std::vector<sweep_series> charts;
+    for (const auto v :
+         {occcalc::amd_sweep_variable::threads, occcalc::amd_sweep_variable::vgprs, occcalc::amd_sweep_variable::lds}) {
+      charts.push_back(v == variable ? series : series_of(v, occcalc::default_amd_sweep_range(*r.target, r.mode, v)));
+    }
+    return charts;
+  };
+  return plan;
+}
+
+}  // namespace
+
+exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
+                      bool json, std::ostream& out, bool colour) {
+  if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
+  const sweep_plan plan = occcalc::is_amd_request(tables, request) ? amd_plan(tables, request, options)
+                                                                    : nvidia_plan(tables, request, options);
+  const sweep_series& series = plan.series;
+  if (!options.svg_file.empty()) {
     std::ofstream file(options.svg_file, std::ios::binary);
-    if (!(file << sweep_svg(title, charts)) || !file.flush()) {
+    if (!(file << sweep_svg(plan.svg_title, plan.svg_charts())) || !file.flush()) {
       throw occcalc::error(fmt::format("{}: cannot write the SVG file", options.svg_file));
     }
   }
@@ -98,10 +215,13 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
   if (json) {
     nlohmann::ordered_json j;
     j["schema_version"] = occcalc::result_schema_version;
-    j["arch"] = arch.id;
-    j["vary"] = occcalc::to_string(variable);
-    j["current"] = {{"value", series.current},
-                    {"occupancy", occcalc::compute_occupancy(arch, launch).occupancy()}};
+    j["arch"] = plan.target_id;
+    if (!plan.model.empty()) {
+      j["model"] = plan.model;
+      j["unit"] = plan.unit;
+    }
+    j["vary"] = series.name;
+    j["current"] = {{"value", series.current}, {"occupancy", plan.now.occupancy}};
     j["points"] = nlohmann::ordered_json::array();
     for (const auto& p : series.points) {
       nlohmann::ordered_json point;
@@ -124,14 +244,13 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
     out << sweep_csv(series);
     return exit_status::ok;
   }
-  std::string text = paint(fmt::format("{} ({}): occupancy as {} varies from {} to {} in steps of {}", arch.id,
-                                       arch.family, axis_label(variable), range.first, range.last, range.step),
+  std::string text = paint(fmt::format("{}: occupancy as {} varies from {} to {} in steps of {}", plan.heading,
+                                       series.axis, plan.range.first, plan.range.last, plan.range.step),
                            style::bold, colour) +
                      "\n\n";
-  const auto now = occcalc::compute_occupancy(arch, launch);
   text += terminal_chart(series, options.ascii);
-  text += fmt::format("\nnow: {} {}, {} blocks, {:.1f}% (limited by {})\n", series.current, axis_label(variable),
-                      now.blocks_per_sm, now.occupancy() * percent, limiter_list(now, ", "));
+  text += fmt::format("\nnow: {} {}, {} {}, {:.1f}% (limited by {})\n", series.current, series.axis, plan.now.blocks,
+                      plan.blocks_name, plan.now.occupancy * percent, fmt::join(plan.now.limiters, ", "));
   text += "\n" + paint("Cliffs (where occupancy steps)", style::bold, colour) + "\n";
   if (series.cliffs.empty()) text += "  none in this range\n";
   // The nearest cliff on each side of the current value is what matters.

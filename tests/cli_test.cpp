@@ -496,8 +496,6 @@ TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd]
           "occcalc: error: --gfx is required (or an AMD gpu); e.g. gfx90a, gfx1100 or a GPU name\n"},
       row{{"--gpu", "Instinct MI300X", "--threads", "64", "--vgprs", "8", "--grid", "0"},
           "occcalc: error: --grid 0 is outside [1, 2147483647]\n"},
-      row{{"sweep", "--vary", "regs", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8"},
-          "occcalc: error: --gfx does not apply to sweep: it covers NVIDIA architectures only\n"},
   }));
   CAPTURE(args);
   const auto r = run(args);
@@ -521,4 +519,49 @@ TEST_CASE("cli amd: check gates AMD code objects", "[cli][amd][inspect]") {
   const auto hip = run({"check", "--policy", policy, amd_fixtures + "/kernels.gfx90a.o", "--model", "hip"});
   CHECK(hip.status == exit_status::gate_failed);
   CHECK_THAT(hip.out, Contains("lds_tile"));
+}
+
+TEST_CASE("cli amd: sweep varies threads, VGPRs, SGPRs or LDS under the chosen model", "[cli][amd][sweep]") {
+  const auto r = run({"sweep", "--vary", "lds", "--gfx", "gfx1100", "--threads", "256", "--vgprs", "96", "--model",
+                      "hip", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["arch"] == "gfx1100");
+  CHECK(j["model"] == "hip");
+  CHECK(j["unit"] == "wgp");
+  CHECK(j["points"].size() == 257);  // 0 to 64 KiB in 256-byte steps
+  // HIP divides the 64 KiB a work-group may use: 8 groups (VGPR- and
+  // slot-limited) up to 8 KiB, then 65536 / LDS.
+  CHECK(j["points"][32]["value"] == 8192);
+  CHECK(j["points"][32]["blocks_per_sm"] == 8);
+  CHECK(j["points"][33]["blocks_per_sm"] == 7);
+  CHECK(j["points"][256]["blocks_per_sm"] == 1);
+  CHECK(j["cliffs"].front()["before"] == 8192);
+
+  const std::string path = std::string(OCCCALC_TEMP_DIR) + "/amd-sweep.svg";
+  std::remove(path.c_str());
+  REQUIRE(run({"sweep", "--vary", "vgprs", "--gpu", "Instinct MI210", "--threads", "256", "--vgprs", "128", "--svg",
+               path, "--ascii"})
+              .status == exit_status::ok);
+  std::ifstream file(path);
+  const std::string svg((std::istreambuf_iterator<char>(file)), {});
+  std::vector<std::string> charts;
+  for (const auto& e : parse_xml(svg)) {
+    if (e.name == "g" && e.attributes.count("class") && e.attributes.at("class") == "chart") {
+      charts.push_back(e.attributes.at("id"));
+    }
+  }
+  CHECK(charts == std::vector<std::string>{"vary-threads", "vary-vgprs", "vary-lds"});
+  CHECK_THAT(svg, Contains("Instinct MI210, gfx90a (CDNA2, model llvm): 256 work-items, 128 VGPRs, 0 B LDS"));
+  CHECK_THAT(svg, Contains("now: 128 (50.0%)"));
+
+  const auto bad = [](std::vector<std::string> args) { return run(std::move(args)).err; };
+  CHECK(bad({"sweep", "--vary", "regs", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8"}) ==
+        "occcalc: error: --vary 'regs' is not one of threads, vgprs, sgprs, lds (AMD)\n");
+  CHECK(bad({"sweep", "--vary", "vgprs", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8", "--to", "300"}) ==
+        "occcalc: error: --to 300 is outside [0, 256] on gfx90a\n");
+  CHECK(bad({"sweep", "--vary", "sgprs", "--gfx", "cypress", "--threads", "64", "--vgprs", "8"}) ==
+        "occcalc: error: --vary sgprs does not apply to cypress (VLIW5): it has no scalar registers\n");
+  CHECK(bad({"suggest", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8"}) ==
+        "occcalc: error: --gfx does not apply to suggest: it covers NVIDIA architectures only\n");
 }

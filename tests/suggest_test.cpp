@@ -7,6 +7,7 @@
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 #include "kernel_report.hpp"
+#include "occcalc/amd_sweep.hpp"
 #include "occcalc/suggest.hpp"
 #include "occcalc/sweep.hpp"
 #include "occcalc/waves.hpp"
@@ -249,4 +250,35 @@ TEST_CASE("waves: Nsight Compute's definition", "[waves]") {
   const auto none = occcalc::compute_waves(100, 108, 0);
   CHECK(none.blocks_per_wave == 0);
   CHECK(none.waves_per_sm == 0.0);
+}
+
+TEST_CASE("amd sweep: gfx90a's VGPR steps (AMD lab notes, register pressure, Table 1)", "[sweep][amd]") {
+  // "Register pressure in AMD CDNA2 GPUs" (AMD lab notes), Table 1: waves per
+  // SIMD on gfx90a by VGPRs: up to 64 -> 8, 65-72 -> 7, 73-80 -> 6, 81-96 ->
+  // 5, 97-128 -> 4, 129-168 -> 3, 169-256 -> 2, 257-512 -> 1 (with AGPRs).
+  const auto& tables = occcalc::test::default_tables();
+  const auto& t = *occcalc::find_amd_target(tables, "gfx90a");
+  occcalc::amd_kernel k;
+  const occcalc::amd_mode mode{64, false};
+  const auto points = occcalc::amd_sweep(t, k, mode, occcalc::amd_model::llvm, 256, occcalc::amd_sweep_variable::vgprs,
+                                         occcalc::default_amd_sweep_range(t, mode, occcalc::amd_sweep_variable::vgprs));
+  REQUIRE(points.size() == 256);
+  const auto steps = occcalc::cliffs(points);
+  std::vector<std::pair<std::int64_t, double>> got;
+  for (const auto& c : steps) got.emplace_back(c.after, c.occupancy_after * 8);
+  const std::vector<std::pair<std::int64_t, double>> table1 = {{65, 7}, {73, 6}, {81, 5}, {97, 4}, {129, 3}, {169, 2}};
+  CHECK(got == table1);
+  CHECK(points.front().result.waves_per_simd == 8);
+  k.vgprs = 256;
+  k.agprs = 8;  // 264 of the unified 512
+  CHECK(occcalc::amd_llvm_result(t, k, mode, 64).waves_per_simd == 1);
+  // Sweeping the work-group size under HIP's model, which pools HIP's 32
+  // wave slots per CU: whole groups of w waves fill floor(32 / w) x w.
+  const auto sizes = occcalc::amd_sweep(t, occcalc::amd_kernel{}, mode, occcalc::amd_model::hip, 64,
+                                        occcalc::amd_sweep_variable::threads, {64, 1024, 64});
+  REQUIRE(sizes.size() == 16);
+  for (const auto& p : sizes) {
+    const std::int64_t waves = p.value / 64;
+    CHECK(p.result.active_waves == 32 / waves * waves);
+  }
 }
