@@ -439,10 +439,6 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     if (*list) return run_list(opts, tables, out);
     if (*batch) return run_batch(opts, tables, in, out);
     if (*inspect || *check) return run_inspect_or_check(opts, check->parsed(), request_options, tables, in, out, err);
-    if (*suggest && occcalc::is_amd_request(tables, opts.request)) {
-      throw occcalc::input_error(opts.request.gfx ? "gfx" : "gpu",
-                                 "does not apply to suggest: it covers NVIDIA architectures only");
-    }
     if (*sweep) {
       if (!opts.min_occupancy.empty()) throw occcalc::input_error("min_occupancy", "does not apply to sweep");
       if (opts.request.grid) throw occcalc::input_error("grid", "does not apply to sweep");

@@ -5,9 +5,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/amd_hip.hpp"
+#include "occcalc/amd_request.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/suggest.hpp"
 #include "occcalc/version.hpp"
+#include "render_amd.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
 
@@ -31,10 +34,82 @@ std::string unit_of(resource r) {
 }
 
 
+/// `suggest` for AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize,
+/// the one block size search AMD's tools have.
+exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
+                            bool json, std::ostream& out, bool colour) {
+  for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"dyn_smem_per_thread",
+                                                                               &options.dynamic_per_thread},
+                                    {"target", &options.target},
+                                    {"blocks", &options.blocks}}) {
+    if (!value->empty()) {
+      throw occcalc::input_error(flag, "applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's "
+                                       "block size search");
+    }
+  }
+  if (request.model && occcalc::detail::lower(occcalc::detail::trim(*request.model)) != "hip") {
+    throw occcalc::input_error("model", *request.model + " has no block size search; for AMD, suggest answers "
+                                                         "with the HIP runtime's (--model hip)");
+  }
+  request.model = "hip";
+  if (!request.threads) request.threads = "1";  // the search sets the block size itself
+  const occcalc::resolved_amd_request r = occcalc::resolve_amd(tables, request);
+  const auto& t = *r.target;
+  std::int64_t limit = 0;
+  if (!options.max_threads.empty()) {
+    limit = occcalc::parse_count("max_threads", options.max_threads, {1, t.max_work_group_size});
+  }
+  const auto choice = occcalc::amd_hip_max_potential_block_size(t, r.kernel, r.mode, limit);
+  const std::string unit = choice.result.per_wgp ? "WGP" : "CU";
+  // HIP counts WGPs as its multiprocessors in WGP mode.
+  const std::int64_t units =
+      r.named_gpu ? r.named_gpu->compute_units / (choice.result.per_wgp ? occcalc::cus_per_wgp : 1) : 0;
+  const std::int64_t min_grid = units * choice.blocks_per_unit;
+  if (json) {
+    nlohmann::ordered_json j;
+    j["schema_version"] = occcalc::result_schema_version;
+    j["arch"] = t.id;
+    j["model"] = "hip";
+    j["unit"] = choice.result.per_wgp ? "wgp" : "cu";
+    j["block_size"] = choice.block_size;
+    j["blocks_per_sm"] = choice.blocks_per_unit;
+    j["occupancy"] = choice.result.occupancy();
+    j["min_grid_size"] = r.named_gpu ? nlohmann::ordered_json(min_grid) : nlohmann::ordered_json(nullptr);
+    out << j.dump(2) << "\n";
+    return exit_status::ok;
+  }
+  std::string text = paint(fmt::format("{}{} ({}): the HIP runtime's hipOccupancyMaxPotentialBlockSize",
+                                       r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
+                           style::bold, colour) +
+                     "\n";
+  const std::int64_t size_limit = limit > 0 ? limit : t.max_work_group_size;
+  text += row("block size", std::to_string(choice.block_size),
+              choice.block_size == choice.alu_threads
+                  ? fmt::format("the work-items a {} holds ({}), at most {}", unit,
+                                amd_limiter_list(occcalc::amd_hip_result(t, r.kernel, r.mode, r.mode.wave_size), ", ",
+                                                 true),
+                                size_limit)
+                  : fmt::format("the size limit{}; a {} holds {}",
+                                choice.block_size == size_limit
+                                    ? std::string()
+                                    : fmt::format(", {} rounded up to whole waves", size_limit),
+                                unit, choice.alu_threads));
+  text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit));
+  text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
+              fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit));
+  if (r.named_gpu) {
+    text += row("min grid size", std::to_string(min_grid),
+                fmt::format("{} {}s x {} work-groups", units, unit, choice.blocks_per_unit));
+  }
+  out << text;
+  return exit_status::ok;
+}
+
 }  // namespace
 
 exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
                         bool json, std::ostream& out, bool colour) {
+  if (occcalc::is_amd_request(tables, request)) return run_amd_suggest(tables, request, options, json, out, colour);
   const bool threads_given = request.threads.has_value();
   if (!threads_given) request.threads = "1";  // only the search; it sets every block size itself
   const occcalc::resolved_request resolved = occcalc::resolve(tables, request);

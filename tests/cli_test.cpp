@@ -562,6 +562,24 @@ TEST_CASE("cli amd: sweep varies threads, VGPRs, SGPRs or LDS under the chosen m
         "occcalc: error: --to 300 is outside [0, 256] on gfx90a\n");
   CHECK(bad({"sweep", "--vary", "sgprs", "--gfx", "cypress", "--threads", "64", "--vgprs", "8"}) ==
         "occcalc: error: --vary sgprs does not apply to cypress (VLIW5): it has no scalar registers\n");
-  CHECK(bad({"suggest", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8"}) ==
-        "occcalc: error: --gfx does not apply to suggest: it covers NVIDIA architectures only\n");
+}
+
+TEST_CASE("cli amd: suggest answers with the HIP runtime's block size search", "[cli][amd][suggest]") {
+  const auto r = run({"suggest", "--gpu", "RX 7900 XTX", "--vgprs", "96", "--max-threads", "256", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["model"] == "hip");
+  CHECK(j["unit"] == "wgp");
+  CHECK(j["block_size"] == 256);
+  CHECK(j["blocks_per_sm"] == 8);
+  CHECK(j["min_grid_size"] == 384);  // 48 WGPs x 8
+  const auto bad = [](std::vector<std::string> args) { return run(std::move(args)).err; };
+  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--model", "llvm"}) ==
+        "occcalc: error: --model llvm has no block size search; for AMD, suggest answers with the HIP runtime's "
+        "(--model hip)\n");
+  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--blocks", "2"}) ==
+        "occcalc: error: --blocks applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's block size "
+        "search\n");
+  CHECK(bad({"suggest", "--gfx", "cypress", "--vgprs", "8"}) ==
+        "occcalc: error: --model hip does not apply to cypress (VLIW5); models for it: rcp\n");
 }

@@ -70,3 +70,4 @@ occcalc_golden(amd_inspect_text amd_inspect.txt 0 ARGS inspect ${amdfx}/kernels.
 occcalc_golden(amd_inspect_json amd_inspect.json 0 ARGS inspect ${amdfx}/mfma.gfx90a.o --json)
 occcalc_golden(amd_inspect_model amd_inspect_hip.txt 0 ARGS inspect ${amdfx}/kernels.hipfb --model hip --threads 256 --arch gfx1100)
 occcalc_golden(amd_sweep_text amd_sweep.txt 0 ARGS sweep --vary vgprs --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K --ascii)
+occcalc_golden(amd_suggest_text amd_suggest.txt 0 ARGS suggest --gpu "Instinct MI210" --vgprs 128 --sgprs 32 --lds 24K --max-threads 256)

@@ -7,6 +7,7 @@
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 #include "kernel_report.hpp"
+#include "occcalc/amd_hip.hpp"
 #include "occcalc/amd_sweep.hpp"
 #include "occcalc/suggest.hpp"
 #include "occcalc/sweep.hpp"
@@ -281,4 +282,39 @@ TEST_CASE("amd sweep: gfx90a's VGPR steps (AMD lab notes, register pressure, Tab
     const std::int64_t waves = p.value / 64;
     CHECK(p.result.active_waves == 32 / waves * waves);
   }
+}
+
+TEST_CASE("amd suggest: hipOccupancyMaxPotentialBlockSize (ROCm clr)", "[suggest][amd]") {
+  // The clr source: best block size = min(ALU-limited threads, the limit
+  // rounded up to waves); grid = CUs x min(ALU threads / best, LDS groups).
+  const auto& tables = occcalc::test::default_tables();
+  const auto& gfx90a = *occcalc::find_amd_target(tables, "gfx90a");
+  occcalc::amd_kernel k;
+  k.vgprs = 128;
+  k.sgprs = 32;
+  // 512 / 128 = 4 waves per SIMD (below HIP's 8) x 4 SIMDs x 64 = 1024.
+  auto c = occcalc::amd_hip_max_potential_block_size(gfx90a, k, {64, false}, 0);
+  CHECK(c.alu_threads == 1024);
+  CHECK(c.block_size == 1024);
+  CHECK(c.blocks_per_unit == 1);
+  // A limit of 200 rounds up to 256: 4 blocks; 16 KiB of LDS keeps 4.
+  k.lds_bytes = 16384;
+  c = occcalc::amd_hip_max_potential_block_size(gfx90a, k, {64, false}, 200);
+  CHECK(c.block_size == 256);
+  CHECK(c.blocks_per_unit == 4);
+  // 24 KiB: LDS allows 2 of them.
+  k.lds_bytes = 24576;
+  c = occcalc::amd_hip_max_potential_block_size(gfx90a, k, {64, false}, 256);
+  CHECK(c.blocks_per_unit == 2);
+  CHECK(c.result.work_groups == 2);  // the result at that size agrees
+  // gfx1100 wave32 in WGP mode, 96 VGPRs: 16 waves x 4 SIMDs x 32 = 2048
+  // work-items, capped at the 1024 a work-group may have: 2 per WGP.
+  const auto& gfx1100 = *occcalc::find_amd_target(tables, "gfx1100");
+  occcalc::amd_kernel rdna;
+  rdna.vgprs = 96;
+  c = occcalc::amd_hip_max_potential_block_size(gfx1100, rdna, {32, true}, 0);
+  CHECK(c.alu_threads == 2048);
+  CHECK(c.block_size == 1024);
+  CHECK(c.blocks_per_unit == 2);
+  CHECK(c.result.occupancy() == 1.0);
 }

@@ -5,6 +5,7 @@
 /// and the LDS one work-group may use; no work-group cap or barrier limit.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "occcalc/amd_kernel.hpp"
@@ -41,6 +42,51 @@ inline amd_occupancy_result amd_hip_result(const amd_target& t, const amd_kernel
   r.active_waves = r.work_groups * wpg;
   r.waves_per_simd = static_cast<double>(r.active_waves) / static_cast<double>(r.simds);
   return r;
+}
+
+}  // namespace occcalc
+
+namespace occcalc {
+
+/// What `hipOccupancyMaxPotentialBlockSize` answers.
+struct amd_hip_block_size_choice {
+  /// The block size: all the work-items the ALU limit (HIP's wave slots,
+  /// VGPRs, SGPRs) lets a CU (or WGP) hold, at most the size limit rounded
+  /// up to whole waves.
+  std::int64_t block_size = 0;
+  /// Blocks per CU (or WGP) at that size: the ALU limit's, then LDS's.
+  std::int64_t blocks_per_unit = 0;
+  /// The work-items the ALU limit lets a CU (or WGP) hold.
+  std::int64_t alu_threads = 0;
+  /// The occupancy at that size, as `amd_hip_result` counts it.
+  amd_occupancy_result result;
+};
+
+/// The HIP runtime's block size search (`hipOccupancyMaxPotentialBlockSize`,
+/// ROCm clr): no search at all, but the threads the ALU limit allows, capped
+/// by `block_size_limit` (0 or more than the target allows: its maximum
+/// work-group size). The grid it suggests is the CUs (WGPs in WGP mode) times
+/// `blocks_per_unit`. Precondition: `t.hip` is set.
+inline amd_hip_block_size_choice amd_hip_max_potential_block_size(const amd_target& t, const amd_kernel& k,
+                                                                  const amd_mode& mode,
+                                                                  std::int64_t block_size_limit) noexcept {
+  if (block_size_limit <= 0 || block_size_limit > t.max_work_group_size) block_size_limit = t.max_work_group_size;
+  // One-wave work-groups: the limits are then the waves each resource allows.
+  const amd_occupancy_result one_wave = amd_hip_result(t, k, mode, mode.wave_size);
+  std::int64_t alu_waves = *one_wave.limit(amd_resource::wave_slots);
+  for (const auto res : {amd_resource::vgprs, amd_resource::sgprs}) {
+    if (const auto& l = one_wave.limit(res)) alu_waves = std::min(alu_waves, *l);
+  }
+  amd_hip_block_size_choice c;
+  const std::int64_t alu_threads = alu_waves * mode.wave_size;
+  c.alu_threads = alu_threads;
+  c.block_size = std::min(alu_threads, detail::round_up(block_size_limit, mode.wave_size));
+  c.blocks_per_unit = alu_threads / c.block_size;
+  if (const auto& lds = one_wave.limit(amd_resource::lds)) c.blocks_per_unit = std::min(c.blocks_per_unit, *lds);
+  amd_kernel at_size = k;
+  at_size.min_work_group_size = at_size.max_work_group_size = c.block_size;
+  c.result = amd_hip_result(t, at_size, mode, c.block_size);
+  return c;
 }
 
 }  // namespace occcalc
