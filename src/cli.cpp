@@ -53,9 +53,11 @@ struct subcommand_info {
 constexpr subcommand_info subcommands[] = {
     {"list", "List the supported architectures, AMD targets and named GPUs"},
     {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line"},
-    {"inspect", "Read kernels' resource usage from cubins, fat binaries, ELF files or ptxas/nvlink logs"},
+    {"inspect", "Read kernels' resource usage from cubins, fat binaries, AMD code objects, offload bundles, ELF files or "
+                "ptxas/nvlink logs"},
     {"check", "CI gate: check the kernels of build outputs against a policy file"},
-    {"suggest", "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N blocks"},
+    {"suggest", "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N "
+                "blocks (AMD: HIP's block size search)"},
     {"sweep", "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary: chart, "
               "cliffs, CSV, JSON, SVG"},
 };
@@ -330,7 +332,9 @@ std::string did_you_mean(const CLI::App& app, const std::vector<std::string>& ex
 
 exit_status run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   options opts;
-  CLI::App app{"occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1)", "occcalc"};
+  CLI::App app{"occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
+               "CDNA and RDNA)",
+               "occcalc"};
   app.set_version_flag("--version", occcalc::version_string);
   app.require_subcommand(0, 1);
   app.fallthrough();
@@ -367,12 +371,12 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   check->add_option("--policy", opts.inspect.policy_file, "The policy file (JSON; see examples/)")->required();
   for (CLI::App* sub : {inspect, check}) {
     sub->add_option("inputs", opts.inspect.inputs,
-                    "Cubins, fat binaries, objects, executables, shared libraries, or ptxas/nvlink logs (- for "
-                    "stdin)")
+                    "Cubins, fat binaries, AMD code objects, offload bundles, objects, executables, shared "
+                    "libraries, or ptxas/nvlink logs (- for stdin)")
         ->required();
     sub->add_option("--kernel", opts.inspect.kernel_pattern,
                     "Only kernels whose demangled or mangled name matches this regular expression");
-    sub->add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0)");
+    sub->add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)");
   }
   inspect->add_flag("--csv", opts.csv, "Print CSV instead of a table");
   CLI::App* suggest = app.add_subcommand(subcommands[4].name, subcommands[4].description);
@@ -397,11 +401,13 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
   sweep->footer("Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
                 "--barriers; AMD: --gfx or --gpu, --threads, --vgprs, --agprs, --sgprs, --lds, --wave32/--wave64, "
                 "--cu-mode/--wgp-mode, --model) and --json.");
-  suggest->footer("Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
+  suggest->footer("For AMD (--gfx or an AMD --gpu, --vgprs, --sgprs, --lds, ...) it answers with HIP's "
+                  "hipOccupancyMaxPotentialBlockSize.\n"
+                  "Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
                   "--dyn-smem, --carveout, --cache, --barriers, --json.");
   inspect->footer(
       "Also --threads N (block size for every kernel's occupancy; default: its declared one), --dyn-smem BYTES,\n"
-      "--carveout C and --json (schema/inspect.schema.json).");
+      "--carveout C, --model llvm|hip|rcp (AMD kernels) and --json (schema/inspect.schema.json).");
   check->footer("Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
 
   try {
