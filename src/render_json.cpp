@@ -118,17 +118,33 @@ void key(std::string& out, std::string_view name) {
   out += "\":";
 }
 
+/// The grid's wave keys of a result, null without a grid.
+void append_waves(std::string& out, const std::optional<occcalc::waves>& w) {
+  key(out, "waves_per_sm");
+  if (w) append_double(out, w->waves_per_sm);
+  else out += "null";
+  key(out, "full_waves");
+  append_optional(out, w ? std::optional<std::int64_t>(w->full_waves) : std::nullopt);
+  key(out, "tail_utilization");
+  if (w) append_double(out, w->tail_utilization);
+  else out += "null";
+  key(out, "blocks_per_wave");
+  append_optional(out, w ? std::optional<std::int64_t>(w->blocks_per_wave) : std::nullopt);
+}
+
 }  // namespace
+
+template <typename Make>
+const std::string& result_writer::serialized(const void* entry, const Make& make) {
+  auto [it, inserted] = serialized_.try_emplace(entry);
+  if (inserted) it->second = make().dump();
+  return it->second;
+}
 
 void result_writer::append(std::string& out, const query& q) {
   const auto& arch = *q.request.arch;
   const auto& launch = q.request.launch;
   const auto& result = q.result;
-  const auto cached = [&](const void* entry, const auto& make) -> const std::string& {
-    auto [it, inserted] = serialized_.try_emplace(entry);
-    if (inserted) it->second = make().dump();
-    return it->second;
-  };
   out += '{';
   key(out, "schema_version");
   out += std::to_string(occcalc::result_schema_version);
@@ -157,9 +173,9 @@ void result_writer::append(std::string& out, const query& q) {
   append_optional(out, q.request.grid_blocks);
   out += '}';
   key(out, "arch");
-  out += cached(&arch, [&] { return arch_json(arch); });
+  out += serialized(&arch, [&] { return arch_json(arch); });
   key(out, "gpu");
-  if (q.request.named_gpu) out += cached(q.request.named_gpu, [&] { return gpu_json(*q.request.named_gpu); });
+  if (q.request.named_gpu) out += serialized(q.request.named_gpu, [&] { return gpu_json(*q.request.named_gpu); });
   else out += "null";
   key(out, "model");
   out += "\"nvidia\"";
@@ -179,16 +195,7 @@ void result_writer::append(std::string& out, const query& q) {
   key(out, "occupancy_percent");
   append_double(out, occupancy_percent(result));
 
-  key(out, "waves_per_sm");
-  if (q.waves) append_double(out, q.waves->waves_per_sm);
-  else out += "null";
-  key(out, "full_waves");
-  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->full_waves) : std::nullopt);
-  key(out, "tail_utilization");
-  if (q.waves) append_double(out, q.waves->tail_utilization);
-  else out += "null";
-  key(out, "blocks_per_wave");
-  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->blocks_per_wave) : std::nullopt);
+  append_waves(out, q.waves);
   key(out, "whole_wave_grids");
   if (q.waves) out += fmt::format("[{},{}]", q.waves->whole_waves_below, q.waves->whole_waves_above);
   else out += "null";
@@ -236,11 +243,6 @@ void result_writer::append(std::string& out, const amd_query& q) {
   const auto& t = *q.request.target;
   const auto& k = q.request.kernel;
   const auto& r = q.result;
-  const auto cached = [&](const void* entry, const auto& make) -> const std::string& {
-    auto [it, inserted] = serialized_.try_emplace(entry);
-    if (inserted) it->second = make().dump();
-    return it->second;
-  };
   out += '{';
   key(out, "schema_version");
   out += std::to_string(occcalc::result_schema_version);
@@ -268,9 +270,9 @@ void result_writer::append(std::string& out, const amd_query& q) {
   append_optional(out, q.request.grid_work_groups);
   out += '}';
   key(out, "target");
-  out += cached(&t, [&] { return amd_target_json(t); });
+  out += serialized(&t, [&] { return amd_target_json(t); });
   key(out, "gpu");
-  if (q.request.named_gpu) out += cached(q.request.named_gpu, [&] { return amd_gpu_json(*q.request.named_gpu); });
+  if (q.request.named_gpu) out += serialized(q.request.named_gpu, [&] { return amd_gpu_json(*q.request.named_gpu); });
   else out += "null";
   key(out, "model");
   append_string(out, occcalc::to_string(r.model));
@@ -296,16 +298,7 @@ void result_writer::append(std::string& out, const amd_query& q) {
   out += std::to_string(r.max_waves_per_simd);
   key(out, "simds");
   out += std::to_string(r.simds);
-  key(out, "waves_per_sm");
-  if (q.waves) append_double(out, q.waves->waves_per_sm);
-  else out += "null";
-  key(out, "full_waves");
-  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->full_waves) : std::nullopt);
-  key(out, "tail_utilization");
-  if (q.waves) append_double(out, q.waves->tail_utilization);
-  else out += "null";
-  key(out, "blocks_per_wave");
-  append_optional(out, q.waves ? std::optional<std::int64_t>(q.waves->blocks_per_wave) : std::nullopt);
+  append_waves(out, q.waves);
   const auto limits = [&](const auto& values) {
     out += '{';
     for (const auto res : occcalc::amd_resources) {

@@ -24,6 +24,10 @@ class result_writer {
   void append(std::string& out, const amd_query& q);
 
  private:
+  /// The JSON of a table entry, made with `make` the first time.
+  template <typename Make>
+  const std::string& serialized(const void* entry, const Make& make);
+
   std::unordered_map<const void*, std::string> serialized_;
 };
 
