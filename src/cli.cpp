@@ -1,6 +1,8 @@
 #include "cli.hpp"
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -172,22 +174,51 @@ exit_status run_query(const options& opts, const occcalc::table& tables, std::os
   return exit_status::ok;
 }
 
+/// A batch line's request and the `id` it asks to have echoed (JSON text,
+/// empty when the line has none).
+struct batch_line {
+  occcalc::request request;
+  std::string id_json;
+};
+
+/// The batch key that tags a line for the caller; echoed, never computed with.
+constexpr std::string_view batch_id_key = "id";
+
+/// The `id` of a line that is an object with a valid one, else empty: an
+/// error on the line still carries it where it can.
+std::string batch_id(const nlohmann::json& line) {
+  if (!line.is_object()) return {};
+  const auto it = line.find(batch_id_key);
+  if (it == line.end() || !(it->is_string() || it->is_number_integer())) return {};
+  return it->dump();
+}
+
 /// Builds a request from one JSON Lines object; throws input_error.
-occcalc::request request_from_json(const nlohmann::json& line) {
+batch_line request_from_json(const nlohmann::json& line) {
   if (!line.is_object()) throw occcalc::input_error("", "a request must be a JSON object");
-  occcalc::request req;
+  batch_line out;
+  occcalc::request& req = out.request;
   for (const auto& item : line.items()) {
+    const auto& value = item.value();
+    if (item.key() == batch_id_key) {
+      if (!value.is_string() && !value.is_number_integer()) {
+        throw occcalc::input_error(item.key(), value.dump() + " is not a string or an integer");
+      }
+      out.id_json = value.dump();
+      continue;
+    }
     const auto field = std::find_if(occcalc::request_fields.begin(), occcalc::request_fields.end(),
                                     [&](const auto& f) { return f.key == item.key(); });
     if (field == occcalc::request_fields.end()) {
       std::string known;
       for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
-      throw occcalc::input_error(item.key(), "is not a known field; known fields: " + known);
+      throw occcalc::input_error(item.key(), "is not a known field; known fields: " + known + ", " +
+                                                 std::string(batch_id_key));
     }
-    const auto& value = item.value();
     if (field->kind == occcalc::field_kind::flag) {
       if (!value.is_boolean()) throw occcalc::input_error(item.key(), value.dump() + " is not true or false");
-      if (value.get<bool>()) req.*(field->member) = std::string(occcalc::flag_set_text);
+      req.*(field->member) =
+          std::string(value.get<bool>() ? occcalc::flag_set_text : occcalc::flag_unset_text);
       continue;
     }
     if (value.is_string()) {
@@ -198,7 +229,7 @@ occcalc::request request_from_json(const nlohmann::json& line) {
       throw occcalc::input_error(item.key(), value.dump() + " is not an integer or a string");
     }
   }
-  return req;
+  return out;
 }
 
 exit_status run_batch(const options& opts, const occcalc::table& tables, std::istream& in, std::ostream& out) {
@@ -208,28 +239,37 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
   std::string line;
   std::string output;
   result_writer writer;
+  std::int64_t line_number = 0;
+  // Line N of the output answers line N of the input, blank lines included.
   while (std::getline(in, line)) {
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+    ++line_number;
+    std::string id_json;
     try {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) {
+        throw occcalc::input_error("", fmt::format("line {} is empty; every line must hold a request object",
+                                                   line_number));
+      }
       nlohmann::json parsed;
       try {
         parsed = nlohmann::json::parse(line);
       } catch (const nlohmann::json::parse_error&) {
-        throw occcalc::input_error("", "the line is not valid JSON");
+        throw occcalc::input_error("", fmt::format("line {} is not valid JSON", line_number));
       }
-      const occcalc::request req = request_from_json(parsed);
+      id_json = batch_id(parsed);
+      const batch_line request = request_from_json(parsed);
+      const occcalc::request& req = request.request;
       if (occcalc::is_amd_request(tables, req)) {
         const amd_query q = evaluate_amd(tables, req);
         any_below = any_below || below(q.result.occupancy(), min_percent);
-        writer.append(output, q);
+        writer.append(output, q, request.id_json);
       } else {
         const query q = evaluate(tables, req);
         any_below = any_below || below(q.result.occupancy(), min_percent);
-        writer.append(output, q);
+        writer.append(output, q, request.id_json);
       }
     } catch (const occcalc::input_error& e) {
       any_bad = true;
-      output += error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false)).dump();
+      output += error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false), id_json).dump();
     }
     output += '\n';
     // Flush in chunks: one write per line is the cost of a large batch.
@@ -330,7 +370,9 @@ std::string did_you_mean(const CLI::App& app, const std::vector<std::string>& ex
 
 }  // namespace
 
-exit_status run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+namespace {
+
+exit_status run_command(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   options opts;
   CLI::App app{"occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
                "CDNA and RDNA)",
@@ -474,6 +516,34 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     err << "occcalc: error: " << e.what() << "\n";
   }
   return exit_status::bad_input;
+}
+
+}  // namespace
+
+exit_status run(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  exit_status status = exit_status::bad_input;
+  try {
+    status = run_command(argc, argv, in, out, err);
+  } catch (const std::bad_alloc&) {
+    err << "occcalc: error: out of memory\n";
+    return exit_status::bad_input;
+  } catch (const std::exception& e) {
+    err << "occcalc: error: " << e.what() << "\n";
+    return exit_status::bad_input;
+  } catch (...) {
+    err << "occcalc: error: an unexpected failure\n";
+    return exit_status::bad_input;
+  }
+  // A full disk or a closed descriptor must not pass for success with a
+  // truncated output. (A broken pipe ends the process with SIGPIPE first.)
+  errno = 0;
+  if (!out.flush()) {
+    const int cause = errno;
+    err << "occcalc: error: cannot write the output" << (cause != 0 ? std::string(": ") + std::strerror(cause) : "")
+        << "\n";
+    return exit_status::bad_input;
+  }
+  return status;
 }
 
 }  // namespace occcalc::cli

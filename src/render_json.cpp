@@ -141,13 +141,17 @@ const std::string& result_writer::serialized(const void* entry, const Make& make
   return it->second;
 }
 
-void result_writer::append(std::string& out, const query& q) {
+void result_writer::append(std::string& out, const query& q, std::string_view id_json) {
   const auto& arch = *q.request.arch;
   const auto& launch = q.request.launch;
   const auto& result = q.result;
   out += '{';
   key(out, "schema_version");
   out += std::to_string(occcalc::result_schema_version);
+  if (!id_json.empty()) {
+    key(out, "id");
+    out += id_json;
+  }
   key(out, "input");
   out += '{';
   key(out, "cc");
@@ -239,13 +243,17 @@ void result_writer::append(std::string& out, const query& q) {
   out += "}}";
 }
 
-void result_writer::append(std::string& out, const amd_query& q) {
+void result_writer::append(std::string& out, const amd_query& q, std::string_view id_json) {
   const auto& t = *q.request.target;
   const auto& k = q.request.kernel;
   const auto& r = q.result;
   out += '{';
   key(out, "schema_version");
   out += std::to_string(occcalc::result_schema_version);
+  if (!id_json.empty()) {
+    key(out, "id");
+    out += id_json;
+  }
   key(out, "input");
   out += '{';
   key(out, "gfx");
@@ -328,8 +336,10 @@ nlohmann::ordered_json result_json(const query& q) {
   return nlohmann::ordered_json::parse(text);
 }
 
-nlohmann::ordered_json error_json(const std::string& field, const std::string& message) {
+nlohmann::ordered_json error_json(const std::string& field, const std::string& message, std::string_view id_json) {
   nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::result_schema_version;
+  if (!id_json.empty()) j["id"] = nlohmann::ordered_json::parse(id_json);
   j["error"]["field"] = field.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(field);
   j["error"]["message"] = message;
   return j;

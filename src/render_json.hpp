@@ -18,10 +18,11 @@ namespace occcalc::cli {
 /// once each and reused.
 class result_writer {
  public:
-  /// Appends the result object of `q` (no newline) to `out`.
-  void append(std::string& out, const query& q);
+  /// Appends the result object of `q` (no newline) to `out`; `id_json`, when
+  /// not empty, is a batch line's `id` (already JSON) echoed after the version.
+  void append(std::string& out, const query& q, std::string_view id_json = {});
   /// The same for an AMD query (the amdResult object).
-  void append(std::string& out, const amd_query& q);
+  void append(std::string& out, const amd_query& q, std::string_view id_json = {});
 
  private:
   /// The JSON of a table entry, made with `make` the first time.
@@ -37,9 +38,11 @@ void append_json_string(std::string& out, std::string_view text);
 /// The result object of one query, parsed (for pretty-printing).
 nlohmann::ordered_json result_json(const query& q);
 
-/// `{"error": {"field": ..., "message": ...}}`; a null field when the error
-/// is about the line as a whole.
-nlohmann::ordered_json error_json(const std::string& field, const std::string& message);
+/// `{"schema_version": 1, "id": ..., "error": {"field": ..., "message": ...}}`;
+/// a null field when the error is about the line as a whole; `id` (already
+/// JSON) only when not empty.
+nlohmann::ordered_json error_json(const std::string& field, const std::string& message,
+                                  std::string_view id_json = {});
 
 /// An architecture with every limit the calculator uses, named as in the
 /// tables.

@@ -1,6 +1,7 @@
 // The command line in-process: exit codes, error lines, batch and the gate.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -120,17 +121,133 @@ TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any l
   std::istringstream lines(r.out);
   std::vector<nlohmann::json> results;
   for (std::string line; std::getline(lines, line);) results.push_back(nlohmann::json::parse(line));
-  REQUIRE(results.size() == 7);
+  REQUIRE(results.size() == 8);  // line N answers line N, the blank line too
   CHECK(results[0]["occupancy"] == 0.75);
   CHECK(results[1]["blocks_per_sm"] == 4);
   CHECK(results[1]["input"]["smem"] == 4096);
-  CHECK(results[2]["error"]["field"] == "threads");
-  CHECK(results[2]["error"]["message"] == "threads 0 is outside [1, 2147483647]");
-  CHECK(results[3]["error"]["field"] == nullptr);
-  CHECK(results[4]["error"]["field"] == "wat");
-  CHECK(results[5]["error"]["field"] == "regs");
-  CHECK(results[6]["gpu"]["sm_count"] == 128);
-  CHECK(results[6]["occupancy_percent"] == 66.67);
+  CHECK(results[2]["error"]["field"] == nullptr);
+  CHECK(results[2]["error"]["message"] == "line 3 is empty; every line must hold a request object");
+  CHECK(results[3]["error"]["field"] == "threads");
+  CHECK(results[3]["error"]["message"] == "threads 0 is outside [1, 2147483647]");
+  CHECK(results[4]["error"]["field"] == nullptr);
+  CHECK(results[4]["error"]["message"] == "line 5 is not valid JSON");
+  CHECK(results[5]["error"]["field"] == "wat");
+  CHECK(results[6]["error"]["field"] == "regs");
+  CHECK(results[7]["gpu"]["sm_count"] == 128);
+  CHECK(results[7]["occupancy_percent"] == 66.67);
+  for (const auto& result : results) CHECK(result["schema_version"] == 1);
+}
+
+TEST_CASE("cli: batch echoes an id on results and errors; a bad id is a field error", "[cli][batch]") {
+  const std::string input =
+      R"({"id": "first", "cc": "7.0", "threads": 128, "regs": 37})" "\n"
+      R"({"cc": "7.0", "threads": 0, "regs": 37, "id": 42})" "\n"
+      R"({"id": [1], "cc": "7.0", "threads": 128, "regs": 37})" "\n"
+      R"({"id": "amd", "gfx": "gfx90a", "threads": 256, "vgprs": 128})" "\n";
+  const auto r = run({"batch"}, input);
+  CHECK(r.status == exit_status::bad_input);
+  std::istringstream lines(r.out);
+  std::vector<nlohmann::ordered_json> results;
+  for (std::string line; std::getline(lines, line);) results.push_back(nlohmann::ordered_json::parse(line));
+  REQUIRE(results.size() == 4);
+  CHECK(results[0]["id"] == "first");
+  CHECK(results[0].begin().key() == "schema_version");
+  CHECK(std::next(results[0].begin()).key() == "id");
+  CHECK(results[0]["occupancy"] == 0.75);
+  CHECK(results[1]["id"] == 42);
+  CHECK(results[1]["error"]["field"] == "threads");
+  CHECK_FALSE(results[2].contains("id"));
+  CHECK(results[2]["error"]["field"] == "id");
+  CHECK(results[2]["error"]["message"] == "id [1] is not a string or an integer");
+  CHECK(results[3]["id"] == "amd");
+  CHECK(results[3]["model"] == "llvm");
+}
+
+TEST_CASE("cli: batch switches are booleans: false asks for the other setting", "[cli][batch][amd]") {
+  const auto one = [](const std::string& line) {
+    const auto r = run({"batch"}, line + "\n");
+    return std::make_pair(r.status, nlohmann::json::parse(r.out));
+  };
+  const std::string rdna = R"("gfx": "gfx1100", "threads": 256, "vgprs": 32)";
+  CHECK(one("{" + rdna + "}").second["input"]["wave_size"] == 32);
+  CHECK(one("{" + rdna + R"(, "wave32": true})").second["input"]["wave_size"] == 32);
+  CHECK(one("{" + rdna + R"(, "wave32": false})").second["input"]["wave_size"] == 64);
+  CHECK(one("{" + rdna + R"(, "wave64": false})").second["input"]["wave_size"] == 32);
+  CHECK(one("{" + rdna + R"(, "wave64": true, "wave32": false})").second["input"]["wave_size"] == 64);
+  CHECK(one("{" + rdna + "}").second["input"]["mode"] == "wgp");
+  CHECK(one("{" + rdna + R"(, "cu_mode": true})").second["input"]["mode"] == "cu");
+  CHECK(one("{" + rdna + R"(, "wgp_mode": false})").second["input"]["mode"] == "cu");
+  CHECK(one("{" + rdna + R"(, "cu_mode": false})").second["input"]["mode"] == "wgp");
+  const auto both_off = one("{" + rdna + R"(, "wave32": false, "wave64": false})");
+  CHECK(both_off.first == exit_status::bad_input);
+  CHECK(both_off.second["error"]["field"] == "wave64");
+  const auto not_bool = one("{" + rdna + R"(, "wave32": "false"})");
+  CHECK(not_bool.second["error"]["message"] == "wave32 \"false\" is not true or false");
+  const auto gcn = one(R"({"gfx": "gfx90a", "threads": 256, "vgprs": 32, "wave64": false})");
+  CHECK(gcn.second["error"]["message"] ==
+        "wave64 false (waves of 32) does not apply to gfx90a: it runs waves of 64 work-items only");
+  CHECK(one(R"({"gfx": "gfx90a", "threads": 256, "vgprs": 32, "wave32": false})").second["input"]["wave_size"] == 64);
+}
+
+namespace {
+
+/// A stream buffer that refuses every byte, as a full disk does.
+struct full_disk : std::streambuf {
+  int_type overflow(int_type) override { return traits_type::eof(); }
+  std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
+};
+
+outcome run_to(std::ostream& out, std::vector<std::string> args, const std::string& input = {}) {
+  args.insert(args.begin(), "occcalc");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  std::istringstream in(input);
+  std::ostringstream err;
+  const exit_status status = occcalc::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
+  return {status, {}, err.str()};
+}
+
+}  // namespace
+
+TEST_CASE("cli: a failed write is a failure, never a silent success", "[cli][errors]") {
+  const std::vector<std::string> query = {"--cc", "7.0", "--threads", "128", "--regs", "37"};
+  for (const auto& extra : std::vector<std::vector<std::string>>{{}, {"--json"}, {"--min-occupancy", "80"}}) {
+    auto args = query;
+    args.insert(args.end(), extra.begin(), extra.end());
+    full_disk disk;
+    std::ostream out(&disk);
+    const auto r = run_to(out, args);
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("occcalc: error: cannot write the output"));
+  }
+  full_disk disk;
+  std::ostream out(&disk);
+  CHECK(run_to(out, {"batch"}, R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n").status == exit_status::bad_input);
+  std::ostream inspect_out(&disk);
+  CHECK(run_to(inspect_out, {"inspect", OCCCALC_FIXTURE_DIR "/kernels.sm_90.cubin", "--json"}).status ==
+        exit_status::bad_input);
+}
+
+TEST_CASE("cli: an exception that escapes a command is one line and exit 2, not an abort", "[cli][errors]") {
+  full_disk disk;
+  std::ostream out(&disk);
+  out.exceptions(std::ios::badbit);  // the first write throws std::ios_base::failure
+  const auto r = run_to(out, {"--cc", "7.0", "--threads", "128", "--regs", "37"});
+  CHECK(r.status == exit_status::bad_input);
+  CHECK_THAT(r.err, StartsWith("occcalc: error: "));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("cli: --cc 10, 11 and 12 are refused as ambiguous, naming both readings", "[cli][errors]") {
+  const auto r = run({"--cc", "10", "--threads", "128", "--regs", "37"});
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == "occcalc: error: --cc '10' is ambiguous: compute capability 1.0 or 10.0; write 1.0 or 10.0 "
+                 "(or sm_10 for 1.0)\n");
+  CHECK(run({"--cc", "12.0", "--threads", "128", "--regs", "37"}).status == exit_status::ok);
+  CHECK(run({"--cc", "sm_12", "--threads", "128", "--regs", "37"}).status == exit_status::ok);
+  const auto batch = run({"batch"}, R"({"cc": 11, "threads": 128, "regs": 37})" "\n");
+  CHECK(batch.status == exit_status::bad_input);
+  CHECK_THAT(batch.out, Contains("1.1 or 11.0"));
 }
 
 TEST_CASE("cli: batch with a gate exits 1 when a line is below it and none is bad", "[cli][batch][gate]") {

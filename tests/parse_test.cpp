@@ -37,6 +37,31 @@ TEST_CASE("malformed compute capabilities are errors naming the field", "[parse]
   }
 }
 
+TEST_CASE("bare two-digit compute capabilities from 10 to 19 are refused, naming both readings", "[parse]") {
+  using row = std::tuple<std::string, std::string>;
+  const auto [text, message] = GENERATE(table<std::string, std::string>({
+      row{"10", "'10' is ambiguous: compute capability 1.0 or 10.0; write 1.0 or 10.0 (or sm_10 for 1.0)"},
+      row{"11", "'11' is ambiguous: compute capability 1.1 or 11.0; write 1.1 or 11.0 (or sm_11 for 1.1)"},
+      row{" 12", "'12' is ambiguous: compute capability 1.2 or 12.0; write 1.2 or 12.0 (or sm_12 for 1.2)"},
+      row{"13", "'13' is ambiguous: compute capability 1.3 or 13.0; write 1.3 or 13.0 (or sm_13 for 1.3)"},
+  }));
+  CAPTURE(text);
+  try {
+    occcalc::parse_compute_capability("cc", text);
+    FAIL("no error for " << text);
+  } catch (const input_error& e) {
+    CHECK(e.field() == "cc");
+    CHECK(std::string(e.what()) == message);
+  }
+  // The unambiguous spellings keep their meaning.
+  CHECK(occcalc::parse_compute_capability("cc", "sm_10").major == 1);
+  CHECK(occcalc::parse_compute_capability("cc", "compute_12").minor == 2);
+  CHECK(occcalc::parse_compute_capability("cc", "100").major == 10);
+  CHECK(occcalc::parse_compute_capability("cc", "1.2").major == 1);
+  CHECK(occcalc::parse_compute_capability("cc", "12.0").major == 12);
+  CHECK(occcalc::parse_compute_capability("cc", "20").major == 2);
+}
+
 TEST_CASE("an unknown compute capability lists the supported ones", "[lookup]") {
   REQUIRE_THROWS_WITH(occcalc::require_arch(occcalc::test::default_tables(), "cc", "7.7"),
                       Contains("'7.7' is not a supported compute capability; supported: 1.0, 1.1,") &&

@@ -54,8 +54,11 @@ inline std::int64_t parse_amd_count(const std::string& field, const std::string&
   }
 }
 
-/// Whether a flag field is set (`"true"`).
-inline bool flag_set(const std::optional<std::string>& value) { return value && *value == flag_set_text; }
+/// What a switch field says: on, explicitly off, or not given.
+inline std::optional<bool> flag_value(const std::optional<std::string>& value) {
+  if (!value) return std::nullopt;
+  return *value == flag_set_text;
+}
 
 inline amd_model parse_amd_model(const std::string& field, std::string_view text) {
   const std::string wanted = lower(trim(text));
@@ -108,25 +111,39 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
                                    "); models for it: " + detail::model_names(t));
   }
 
-  if (detail::flag_set(req.wave32) && detail::flag_set(req.wave64)) {
-    throw input_error("wave64", "cannot be given together with wave32");
+  // A switch is on (`--wave32`, `"wave32": true`) or explicitly off
+  // (`"wave32": false`, which asks for the other wave size).
+  const auto wave32 = detail::flag_value(req.wave32);
+  const auto wave64 = detail::flag_value(req.wave64);
+  if (wave32 && wave64 && *wave32 == *wave64) {
+    throw input_error("wave64", *wave64 ? "cannot be given together with wave32"
+                                        : "false together with wave32 false leaves no wave size; give one of them");
   }
-  out.mode.wave_size = detail::flag_set(req.wave32) ? 32 : detail::flag_set(req.wave64) ? 64 : t.default_wave_size();
+  const char* wave_field = wave32 ? "wave32" : "wave64";
+  const auto asked_wave = wave32 ? std::optional<bool>(*wave32) : wave64 ? std::optional<bool>(!*wave64) : std::nullopt;
+  out.mode.wave_size = asked_wave ? (*asked_wave ? 32 : 64) : t.default_wave_size();
   if (!t.supports_wave_size(out.mode.wave_size)) {
-    throw input_error(out.mode.wave_size == 32 ? "wave32" : "wave64",
-                      "does not apply to " + t.id + ": it runs waves of " + std::to_string(t.default_wave_size()) +
-                          " work-items only");
+    const bool switched_off = detail::flag_value(wave32 ? req.wave32 : req.wave64) == false;
+    throw input_error(wave_field, std::string(switched_off ? "false (waves of " + std::to_string(out.mode.wave_size) +
+                                                                 ") "
+                                                           : "") +
+                                      "does not apply to " + t.id + ": it runs waves of " +
+                                      std::to_string(t.default_wave_size()) + " work-items only");
   }
-  if (detail::flag_set(req.cu_mode) && detail::flag_set(req.wgp_mode)) {
-    throw input_error("wgp_mode", "cannot be given together with cu_mode");
+  const auto cu_mode = detail::flag_value(req.cu_mode);
+  const auto wgp_mode = detail::flag_value(req.wgp_mode);
+  if (cu_mode && wgp_mode && *cu_mode == *wgp_mode) {
+    throw input_error("wgp_mode", *wgp_mode ? "cannot be given together with cu_mode"
+                                            : "false together with cu_mode false leaves no mode; give one of them");
   }
-  for (const auto& [key, value] : {std::pair{"cu_mode", &req.cu_mode}, std::pair{"wgp_mode", &req.wgp_mode}}) {
-    if (detail::flag_set(*value) && !t.has_wgp_mode) {
+  for (const auto& [key, value] : {std::pair{"cu_mode", cu_mode}, std::pair{"wgp_mode", wgp_mode}}) {
+    if (value && !t.has_wgp_mode) {
       throw input_error(key, "does not apply to " + t.id + " (" + t.family +
                                  "): CU and WGP modes exist from gfx10 (RDNA) on");
     }
   }
-  out.mode.wgp_mode = t.has_wgp_mode && !detail::flag_set(req.cu_mode);
+  const bool wants_cu_mode = cu_mode ? *cu_mode : wgp_mode ? !*wgp_mode : false;
+  out.mode.wgp_mode = t.has_wgp_mode && !wants_cu_mode;
 
   if (!req.threads) throw input_error("threads", "is required: work-items per work-group");
   if (!req.vgprs) throw input_error("vgprs", "is required: VGPRs per work-item, as the compiler reports them");

@@ -166,7 +166,8 @@ struct compute_capability {
 
 /// Parses a compute capability written as `7.0`, `7`, `70`, `sm_70`,
 /// `compute_70`, or an arch-specific target such as `sm_90a` or `sm_100f`.
-/// Throws for anything else; whether it is supported is for the table.
+/// Bare `10` to `19` are refused as ambiguous (1.x or 1x.0). Throws for
+/// anything else; whether it is supported is for the table.
 inline compute_capability parse_compute_capability(const std::string& field, std::string_view text) {
   const std::string low = detail::lower(detail::trim(text));
   const auto fail = [&]() -> input_error {
@@ -197,6 +198,16 @@ inline compute_capability parse_compute_capability(const std::string& field, std
   const auto digits = detail::parse_decimal(body);
   if (!digits || body.empty() || body[0] == '+' || body[0] == '-' || *digits > 999) throw fail();
   if (!prefixed && body.size() == 1) return {static_cast<int>(*digits), 0};
+  // Two bare digits from 10 to 19 read two ways: `10` is 1.0 in the nvcc
+  // spelling (sm_10) and 10.0 to someone who means Blackwell. Neither
+  // reading is guessed; the prefixed and dotted forms stay unambiguous.
+  if (!prefixed && body.size() == 2 && body[0] == '1') {
+    const std::string old_reading = std::string(1, body[0]) + "." + body[1];
+    const std::string new_reading = std::string(body) + ".0";
+    throw input_error(field, detail::quoted(detail::trim(text)) + " is ambiguous: compute capability " +
+                                 old_reading + " or " + new_reading + "; write " + old_reading + " or " +
+                                 new_reading + " (or sm_" + std::string(body) + " for " + old_reading + ")");
+  }
   if (body.size() < 2) throw fail();
   return {static_cast<int>(*digits / 10), static_cast<int>(*digits % 10)};
 }

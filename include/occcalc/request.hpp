@@ -62,8 +62,10 @@ struct request_field {
   field_vendor vendor = field_vendor::nvidia;
 };
 
-/// The text a set flag holds.
+/// The text a switch holds when on (`--wave32`, `"wave32": true`).
 inline constexpr std::string_view flag_set_text = "true";
+/// The text a switch holds when explicitly off (`"wave32": false` in batch).
+inline constexpr std::string_view flag_unset_text = "false";
 
 /// Every request field, in the order results echo them.
 inline const std::array<request_field, 20> request_fields = {{

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstddef>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace occcalc::inspect {
 /// (the caller's among them), handing indices out one at a time; each thread
 /// has its own default-constructed `State`. Then rethrows the exception of
 /// the lowest failing i, so the error reported does not depend on timing.
+/// A thread that cannot be started is not an error: fewer threads do the work.
 template <typename State, typename Task>
 void parallel_for(std::size_t count, unsigned workers, Task&& task) {
   std::vector<std::exception_ptr> errors(count);
@@ -30,7 +32,13 @@ void parallel_for(std::size_t count, unsigned workers, Task&& task) {
   };
   const unsigned threads_wanted = std::max(1u, std::min<unsigned>(workers, static_cast<unsigned>(count)));
   std::vector<std::thread> threads;
-  for (unsigned t = 1; t < threads_wanted; ++t) threads.emplace_back(work);
+  for (unsigned t = 1; t < threads_wanted; ++t) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the ones started, and this one, do the rest
+    }
+  }
   work();
   for (auto& t : threads) t.join();
   for (const auto& e : errors) {
