@@ -16,10 +16,10 @@ struct amd_query {
   /// The grid's waves on the named GPU, when the request gave a grid.
   std::optional<occcalc::waves> waves;
 
-  /// CUs (or WGPs, in WGP mode) of the named GPU; 0 without one.
+  /// CUs (or WGPs, in WGP mode) of the device; 0 without a count.
   std::int64_t units() const noexcept {
-    if (!request.named_gpu) return 0;
-    return request.named_gpu->compute_units / (result.per_wgp ? occcalc::cus_per_wgp : 1);
+    if (!request.compute_units) return 0;
+    return *request.compute_units / (result.per_wgp ? occcalc::cus_per_wgp : 1);
   }
 };
 

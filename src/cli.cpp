@@ -490,6 +490,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
     if (*sweep) {
       if (!opts.min_occupancy.empty()) throw occcalc::input_error("min_occupancy", "does not apply to sweep");
       if (opts.request.grid) throw occcalc::input_error("grid", "does not apply to sweep");
+      if (opts.request.sm_count) throw occcalc::input_error("sm_count", "does not apply to sweep");
       const char* lang = std::getenv("LC_ALL");
       if (lang == nullptr || *lang == '\0') lang = std::getenv("LC_CTYPE");
       if (lang == nullptr || *lang == '\0') lang = std::getenv("LANG");
@@ -505,7 +506,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
       if (!opts.min_occupancy.empty()) {
         throw occcalc::input_error("min_occupancy", "does not apply to suggest");
       }
-      if (opts.request.grid) throw occcalc::input_error("grid", "does not apply to suggest; min grid size needs --gpu");
+      if (opts.request.grid) throw occcalc::input_error("grid", "does not apply to suggest; min grid size needs --gpu or --sm-count");
       return run_suggest(tables, opts.request, opts.suggest, opts.json, out,
                          use_colour(colour_mode_from(opts.colour), stdout));
     }

@@ -21,7 +21,7 @@ inline query evaluate(const occcalc::table& tables, const occcalc::request& req)
   query q{occcalc::resolve(tables, req), {}, std::nullopt};
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
   if (q.request.grid_blocks) {
-    q.waves = occcalc::compute_waves(*q.request.grid_blocks, q.request.named_gpu->sm_count, q.result.blocks_per_sm);
+    q.waves = occcalc::compute_waves(*q.request.grid_blocks, *q.request.sm_count, q.result.blocks_per_sm);
   }
   return q;
 }

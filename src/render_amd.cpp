@@ -238,9 +238,13 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
                              paint(fmt::format("{:.1f}%", percent), level, colour), amd_limiter_list(r, ", ", true));
   if (q.waves) {
     const auto& w = *q.waves;
-    const auto& gpu = *q.request.named_gpu;
+    const auto cus = *q.request.compute_units;
+    const std::string device = q.request.named_gpu == nullptr ? fmt::format("{} CUs", cus)
+                               : q.request.compute_units_given
+                                   ? fmt::format("{} CUs of {} (--sm-count)", cus, q.request.named_gpu->name)
+                                   : q.request.named_gpu->name;
     text += "\n" +
-            paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, gpu.name), style::bold,
+            paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), style::bold,
                   colour) +
             "\n";
     text += row("work-groups per wave", std::to_string(w.blocks_per_wave),

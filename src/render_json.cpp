@@ -175,6 +175,8 @@ void result_writer::append(std::string& out, const query& q, std::string_view id
   out += std::to_string(launch.barriers);
   key(out, "grid");
   append_optional(out, q.request.grid_blocks);
+  key(out, "sm_count");
+  append_optional(out, q.request.sm_count);
   out += '}';
   key(out, "arch");
   out += serialized(&arch, [&] { return arch_json(arch); });
@@ -276,6 +278,8 @@ void result_writer::append(std::string& out, const amd_query& q, std::string_vie
   append_string(out, occcalc::to_string(r.model));
   key(out, "grid");
   append_optional(out, q.request.grid_work_groups);
+  key(out, "sm_count");
+  append_optional(out, q.request.compute_units);
   out += '}';
   key(out, "target");
   out += serialized(&t, [&] { return amd_target_json(t); });

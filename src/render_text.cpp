@@ -159,12 +159,16 @@ void render_text(std::ostream& out, const query& q, bool colour) {
                              paint(fmt::format("{:.1f}%", percent), level, colour), limiters);
   if (q.waves) {
     const auto& w = *q.waves;
-    const auto& gpu = *q.request.named_gpu;
-    text += "\n" + paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, gpu.name), style::bold,
+    const auto sms = *q.request.sm_count;
+    const std::string device = q.request.named_gpu == nullptr ? fmt::format("{} SMs", sms)
+                               : q.request.sm_count_given
+                                   ? fmt::format("{} SMs of {} (--sm-count)", sms, q.request.named_gpu->name)
+                                   : q.request.named_gpu->name;
+    text += "\n" + paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold,
                           colour) +
             "\n";
     text += row("blocks per wave", std::to_string(w.blocks_per_wave),
-                fmt::format("{} SMs x {} blocks", gpu.sm_count, result.blocks_per_sm));
+                fmt::format("{} SMs x {} blocks", sms, result.blocks_per_sm));
     if (w.blocks_per_wave > 0) {
       // Hundredths rounded half up from the exact quotient, as Nsight Compute
       // shows them (138 / 400 is 0.35, not the binary double's 0.34).

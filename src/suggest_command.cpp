@@ -63,7 +63,7 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
   const std::string unit = choice.result.per_wgp ? "WGP" : "CU";
   // HIP counts WGPs as its multiprocessors in WGP mode.
   const std::int64_t units =
-      r.named_gpu ? r.named_gpu->compute_units / (choice.result.per_wgp ? occcalc::cus_per_wgp : 1) : 0;
+      r.compute_units ? *r.compute_units / (choice.result.per_wgp ? occcalc::cus_per_wgp : 1) : 0;
   const std::int64_t min_grid = units * choice.blocks_per_unit;
   if (json) {
     nlohmann::ordered_json j;
@@ -74,7 +74,7 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
     j["block_size"] = choice.block_size;
     j["blocks_per_sm"] = choice.blocks_per_unit;
     j["occupancy"] = choice.result.occupancy();
-    j["min_grid_size"] = r.named_gpu ? nlohmann::ordered_json(min_grid) : nlohmann::ordered_json(nullptr);
+    j["min_grid_size"] = r.compute_units ? nlohmann::ordered_json(min_grid) : nlohmann::ordered_json(nullptr);
     out << j.dump(2) << "\n";
     return exit_status::ok;
   }
@@ -97,7 +97,7 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
   text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit));
   text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
               fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit));
-  if (r.named_gpu) {
+  if (r.compute_units) {
     text += row("min grid size", std::to_string(min_grid),
                 fmt::format("{} {}s x {} work-groups", units, unit, choice.blocks_per_unit));
   }
@@ -163,7 +163,7 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
     j["occupancy"] = choice.result.occupancy();
     j["dynamic_smem_bytes"] = choice.launch.dynamic_shared_memory_bytes;
     j["min_grid_size"] = nullptr;
-    if (gpu) j["min_grid_size"] = choice.blocks_per_sm * gpu->sm_count;
+    if (resolved.sm_count) j["min_grid_size"] = choice.blocks_per_sm * *resolved.sm_count;
     if (threads_given) {
       j["next_steps"] = nlohmann::ordered_json::array();
       for (const auto& s : steps) {
@@ -215,9 +215,12 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
     if (rule.bytes_per_thread > 0 || rule.bytes > 0) {
       text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes));
     }
-    if (gpu) {
-      text += row("min grid size", std::to_string(choice.blocks_per_sm * gpu->sm_count),
-                  fmt::format("{} SMs x {} blocks fill {}", gpu->sm_count, choice.blocks_per_sm, gpu->name));
+    if (resolved.sm_count) {
+      const auto sms = *resolved.sm_count;
+      text += row("min grid size", std::to_string(choice.blocks_per_sm * sms),
+                  gpu && !resolved.sm_count_given
+                      ? fmt::format("{} SMs x {} blocks fill {}", sms, choice.blocks_per_sm, gpu->name)
+                      : fmt::format("{} SMs x {} blocks", sms, choice.blocks_per_sm));
     }
   }
   if (threads_given) {

@@ -250,6 +250,32 @@ TEST_CASE("cli: --cc 10, 11 and 12 are refused as ambiguous, naming both reading
   CHECK_THAT(batch.out, Contains("1.1 or 11.0"));
 }
 
+TEST_CASE("cli: --sm-count gives waves for any GPU and overrides a named one", "[cli][waves]") {
+  const auto plain = run({"--cc", "7.0", "--threads", "256", "--regs", "48", "--grid", "138", "--sm-count", "80",
+                          "--json"});
+  REQUIRE(plain.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(plain.out);
+  // The same figures as the V100 from the table (Nsight Compute: 0.35 waves).
+  CHECK(j["blocks_per_wave"] == 400);
+  CHECK(j["input"]["sm_count"] == 80);
+  const auto named = nlohmann::json::parse(
+      run({"--gpu", "Tesla V100-SXM2-16GB", "--threads", "256", "--regs", "48", "--grid", "138", "--json"}).out);
+  CHECK(named["waves_per_sm"] == j["waves_per_sm"]);
+  CHECK(named["input"]["sm_count"] == 80);
+  const auto slice = run({"--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "32", "--grid", "1000",
+                          "--sm-count", "42"});
+  CHECK_THAT(slice.out, Contains("Waves of 1000 blocks on 42 SMs of A100-SXM4-80GB (--sm-count)"));
+  CHECK_THAT(slice.out, Contains("42 SMs x 8 blocks"));
+  const auto amd = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--grid", "1000", "--sm-count",
+                        "104"});
+  CHECK_THAT(amd.out, Contains("Waves of 1000 work-groups on 104 CUs"));
+  const auto bad = run({"--cc", "7.0", "--threads", "256", "--regs", "48", "--sm-count", "0"});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK(bad.err == "occcalc: error: --sm-count 0 is outside [1, 2147483647]\n");
+  const auto batch = run({"batch"}, R"({"cc": "9.0", "threads": 128, "regs": 32, "grid": 4224, "sm_count": 132})" "\n");
+  CHECK(nlohmann::json::parse(batch.out)["full_waves"] == 2);  // 132 SMs x 16 blocks, twice
+}
+
 TEST_CASE("cli: batch with a gate exits 1 when a line is below it and none is bad", "[cli][batch][gate]") {
   const std::string input = R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n"
                             R"({"cc": "7.0", "threads": 128, "regs": 32})" "\n";
@@ -503,7 +529,7 @@ TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep
       {{"suggest", "--cc", "8.0", "--regs", "32", "--max-threads", "2048"},
        "occcalc: error: --max-threads 2048 is outside [1, 1024]"},
       {{"--cc", "8.0", "--threads", "128", "--regs", "32", "--grid", "100"},
-       "occcalc: error: --grid needs a named GPU (gpu): waves need its SM count"},
+       "occcalc: error: --grid needs a named GPU (gpu) or sm_count: waves need the SM count"},
   }));
   const auto r = run(c.args);
   INFO(r.err);

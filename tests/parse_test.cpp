@@ -10,6 +10,7 @@
 
 using occcalc::input_error;
 using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
 
 TEST_CASE("compute capabilities parse in every accepted spelling", "[parse]") {
   using row = std::tuple<std::string, int, int>;
@@ -104,16 +105,49 @@ TEST_CASE("carveouts and cache preferences", "[parse]") {
   REQUIRE_THROWS_WITH(occcalc::parse_cache("cache", "big"), Contains("expected none, shared, l1 or equal"));
 }
 
-TEST_CASE("GPU names match case- and punctuation-insensitively, or by unique words", "[lookup]") {
+TEST_CASE("GPU names match exactly: case, punctuation and brand words ignored, nothing else", "[lookup]") {
   const auto& tables = occcalc::test::default_tables();
   CHECK(occcalc::require_gpu(tables, "gpu", "geforce rtx 4090").arch_id == "sm_89");
   CHECK(occcalc::require_gpu(tables, "gpu", "RTX 4090").name == "GeForce RTX 4090");
+  CHECK(occcalc::require_gpu(tables, "gpu", "NVIDIA GeForce RTX 4090").name == "GeForce RTX 4090");
+  CHECK(occcalc::require_gpu(tables, "gpu", "rtx4090").name == "GeForce RTX 4090");
   CHECK(occcalc::require_gpu(tables, "gpu", "a100-sxm4-80gb").sm_count == 108);
+  CHECK(occcalc::require_gpu(tables, "gpu", "T4").sm_count == 40);  // "Tesla" is a brand word
   CHECK(occcalc::require_gpu(tables, "gpu", "Tesla T4").sm_count == 40);
+  // The issue's cases: a word that tells products apart is never added.
+  CHECK(occcalc::require_gpu(tables, "gpu", "RTX 4060").sm_count == 24);
+  CHECK(occcalc::require_gpu(tables, "gpu", "RTX 4060 Ti").sm_count == 34);
+  CHECK(occcalc::require_gpu(tables, "gpu", "RTX 4070 Ti").sm_count == 60);
+  CHECK(occcalc::require_gpu(tables, "gpu", "RTX 4070 Ti SUPER").sm_count == 66);
+  CHECK(occcalc::require_gpu(tables, "gpu", "Quadro RTX 6000").arch_id == "sm_75");
+  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "RTX 6000"),
+                      StartsWith("'RTX 6000' is not a known GPU; did you mean RTX 6000 Ada, Quadro RTX 6000?"));
+  // Aliases people type, and names as the driver reports them.
+  CHECK(occcalc::require_gpu(tables, "gpu", "H100 SXM").id == "h100-sxm5-80gb");
+  CHECK(occcalc::require_gpu(tables, "gpu", "NVIDIA H100 80GB HBM3").id == "h100-sxm5-80gb");
+  CHECK(occcalc::require_gpu(tables, "gpu", "L40").sm_count == 142);
+  CHECK(occcalc::require_gpu(tables, "gpu", "L40S").sm_count == 142);
+  CHECK(occcalc::require_gpu(tables, "gpu", "RTX PRO 6000").sm_count == 188);
+  CHECK(occcalc::require_named_gpu(tables, "gpu", "MI300X").amd->compute_units == 304);
+  // Several products share a prefix: each is a candidate, prefixes first, shortest first.
   REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "H100"),
-                      Contains("'H100' matches several GPUs: H100 SXM5 80GB, H100 PCIe, H100 NVL"));
+                      StartsWith("'H100' is not a known GPU; did you mean H100 NVL, H100 PCIe, H100 SXM5 80GB?"));
   REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "GeForce RTX 4900"),
                       Contains("'GeForce RTX 4900' is not a known GPU; did you mean ") && Contains("GeForce RTX 4090"));
+  // A huge name is not compared letter by letter with every table name.
+  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", std::string(100000, 'x')),
+                      Contains("is not a known GPU (occcalc list gpus"));
+}
+
+TEST_CASE("the tables refuse two GPUs that answer to the same name", "[table]") {
+  const std::string table = R"({"schema_version": 1,
+    "gpus": [{"id": "lab-a", "name": "Lab GPU", "arch": "sm_90", "sm_count": 66, "sources": ["PG13"]},
+             {"id": "lab-b", "name": "NVIDIA Lab-GPU", "arch": "sm_90", "sm_count": 60, "sources": ["PG13"]}]})";
+  std::vector<occcalc::table_text> texts = occcalc::cli::embedded_tables();
+  texts.push_back({"mine.json", table});
+  REQUIRE_THROWS_WITH(occcalc::load_tables(texts),
+                      "mine.json: gpu 'lab-b': the name 'NVIDIA Lab-GPU' also names mine.json: gpu 'lab-a' (brand "
+                      "words, case, spaces and punctuation ignored)");
 }
 
 TEST_CASE("requests: required fields, defaults and flags that do not apply", "[request]") {

@@ -158,6 +158,8 @@ struct amd_gpu {
   /// Wave slots per SIMD where the device has fewer than its target's
   /// (Polaris: 8); the rcp model reads the device table, as RCP does.
   std::optional<std::int64_t> max_waves_per_simd;
+  /// Other names people type for exactly this product.
+  std::vector<std::string> aliases;
   /// Ids of the sources for the figures.
   std::vector<std::string> sources;
 };

@@ -26,8 +26,12 @@ struct resolved_amd_request {
   /// The kernel; its work-group size range is the launch's size.
   amd_kernel kernel;
   std::int64_t work_group_size = 0;
-  /// Work-groups in the grid, when the request gave them (with a named GPU).
+  /// Work-groups in the grid, when the request gave them (with a CU count).
   std::optional<std::int64_t> grid_work_groups;
+  /// CUs on the device: `sm_count` when given, else the named GPU's.
+  std::optional<std::int64_t> compute_units;
+  /// Whether `compute_units` came from the request rather than the table.
+  bool compute_units_given = false;
 };
 
 /// Whether `req` asks about an AMD GPU: it names a target, an AMD GPU, or
@@ -169,9 +173,17 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
       throw input_error("lds", std::string(e.what()) + " on " + t.id);
     }
   }
+  if (req.sm_count) {
+    out.compute_units = parse_count("sm_count", *req.sm_count, {1, max_request_value});
+    out.compute_units_given = true;
+  } else if (out.named_gpu) {
+    out.compute_units = out.named_gpu->compute_units;
+  }
   if (req.grid) {
     out.grid_work_groups = parse_count("grid", *req.grid, {1, max_request_value});
-    if (!out.named_gpu) throw input_error("grid", "needs a named GPU (gpu): waves need its CU count");
+    if (!out.compute_units) {
+      throw input_error("grid", "needs a named GPU (gpu) or sm_count (CUs): waves need the CU count");
+    }
   }
   return out;
 }

@@ -156,6 +156,9 @@ struct gpu {
   std::string arch_id;
   /// Number of SMs.
   std::int64_t sm_count = 0;
+  /// Other names people type for exactly this product (`H100 SXM`); never a
+  /// name that would also fit another SKU.
+  std::vector<std::string> aliases;
   /// Ids of the sources for the SM count.
   std::vector<std::string> sources;
 };

@@ -24,6 +24,7 @@
 
 #include "occcalc/arch.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/gpu_names.hpp"
 #include "occcalc/parse.hpp"
 
 namespace occcalc {
@@ -326,6 +327,7 @@ inline gpu read_gpu(entry_reader& reader) {
   g.name = reader.text("name");
   g.arch_id = reader.text("arch");
   g.sm_count = reader.integer("sm_count", positive);
+  if (reader.has("aliases")) g.aliases = reader.texts("aliases");
   g.sources = reader.texts("sources");
   reader.finish();
   return g;
@@ -437,6 +439,7 @@ inline amd_gpu read_amd_gpu(entry_reader& reader) {
   g.target_id = reader.text("target");
   g.compute_units = reader.integer("compute_units", positive);
   g.max_waves_per_simd = reader.optional_integer("max_waves_per_simd", positive);
+  if (reader.has("aliases")) g.aliases = reader.texts("aliases");
   g.sources = reader.texts("sources");
   reader.finish();
   return g;
@@ -553,6 +556,32 @@ inline table load_tables(const std::vector<table_text>& texts) {
     const bool known = std::any_of(out.architectures.begin(), out.architectures.end(),
                                    [&](const nvidia_arch& a) { return a.id == g.arch_id; });
     if (!known) throw table_error(where + ": field 'arch': '" + g.arch_id + "' is not a known architecture id");
+  }
+  // Every name, id and alias must pick one GPU: two entries answering to the
+  // same typed name would make the lookup guess.
+  std::vector<std::pair<std::string, std::string>> name_keys;  // key, "origin: gpu 'id'"
+  const auto claim = [&](const std::string& name, const std::string& where) {
+    const std::string key = gpu_name_key(name);
+    if (key.empty()) throw table_error(where + ": the name '" + name + "' has no letters or digits");
+    for (const auto& [other_key, other] : name_keys) {
+      if (other_key == key && other != where) {
+        throw table_error(where + ": the name '" + name + "' also names " + other + " (brand words, case, spaces "
+                                                                                     "and punctuation ignored)");
+      }
+    }
+    name_keys.emplace_back(key, where);
+  };
+  for (std::size_t i = 0; i < out.gpus.size(); ++i) {
+    const auto& g = out.gpus[i];
+    const std::string where = gpu_origins[i] + ": gpu '" + g.id + "'";
+    for (const auto* name : {&g.id, &g.name}) claim(*name, where);
+    for (const auto& alias : g.aliases) claim(alias, where);
+  }
+  for (std::size_t i = 0; i < out.amd_gpus.size(); ++i) {
+    const auto& g = out.amd_gpus[i];
+    const std::string where = amd_gpu_origins[i] + ": AMD GPU '" + g.id + "'";
+    for (const auto* name : {&g.id, &g.name}) claim(*name, where);
+    for (const auto& alias : g.aliases) claim(alias, where);
   }
   std::stable_sort(out.architectures.begin(), out.architectures.end(), [](const auto& a, const auto& b) {
     return std::pair(a.cc_major, a.cc_minor) < std::pair(b.cc_major, b.cc_minor);

@@ -8,10 +8,12 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "occcalc/arch.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/gpu_names.hpp"
 #include "occcalc/parse.hpp"
 
 namespace occcalc {
@@ -48,17 +50,6 @@ inline std::size_t edit_distance(std::string_view a, std::string_view b) {
     }
   }
   return row[b.size()];
-}
-
-/// Whether `words` occurs in `text` on word boundaries (both normalized).
-inline bool contains_words(std::string_view text, std::string_view words) {
-  for (std::size_t at = text.find(words); at != std::string_view::npos; at = text.find(words, at + 1)) {
-    const bool starts = at == 0 || text[at - 1] == ' ';
-    const std::size_t end = at + words.size();
-    const bool ends = end == text.size() || text[end] == ' ';
-    if (starts && ends) return true;
-  }
-  return false;
 }
 
 inline std::string join(const std::vector<std::string>& items, std::string_view separator) {
@@ -146,37 +137,61 @@ struct named_gpu_match {
   const amd_gpu* amd = nullptr;
 };
 
-/// The GPU `query` names, NVIDIA or AMD: an exact match of its name or id
-/// (case and punctuation ignored), else the only GPU whose name contains the
-/// query's words. Throws `input_error` for `field` when none or several
-/// match, with the candidates or the closest names.
+/// The longest typed name that is compared letter by letter with every
+/// table name for "did you mean"; a longer one gets substring matches only.
+inline constexpr std::size_t max_gpu_query_for_edit_distance = 64;
+
+/// The most candidates an unknown GPU name's error lists.
+inline constexpr std::size_t max_gpu_candidates = 5;
+
+/// The GPU `query` names, NVIDIA or AMD: the one entry whose name, id or an
+/// alias has the same key (`gpu_name_key`: case, spaces, punctuation and
+/// brand words ignored). Never a partial match: anything else throws
+/// `input_error` for `field` with the closest candidates, names that contain
+/// what was typed first ("RTX 4060 Ti" for "RTX 4060"), then near misses.
 inline named_gpu_match require_named_gpu(const table& tables, const std::string& field, std::string_view query) {
-  const std::string wanted = detail::normalize_name(query);
-  std::vector<named_gpu_match> partial;
-  std::vector<std::string> partial_names, all_names;
+  const std::string wanted = gpu_name_key(query);
+  std::vector<named_gpu_match> exact;
+  std::vector<std::string> exact_names;
+  // Candidates for the error: (rank, key length, name); rank 0 = the key
+  // starts with what was typed, 1 = contains it.
+  std::vector<std::tuple<int, std::size_t, std::string>> containing;
+  std::vector<std::string> all_names;
   const auto consider = [&](const auto& candidate, named_gpu_match match) {
     all_names.push_back(candidate.name);
-    const std::string name = detail::normalize_name(candidate.name);
-    if (name == wanted || detail::normalize_name(candidate.id) == wanted) return true;
-    if (!wanted.empty() && detail::contains_words(name, wanted)) {
-      partial.push_back(match);
-      partial_names.push_back(candidate.name);
+    bool hit = gpu_name_key(candidate.name) == wanted || gpu_name_key(candidate.id) == wanted;
+    for (const auto& alias : candidate.aliases) hit = hit || gpu_name_key(alias) == wanted;
+    if (hit) {
+      exact.push_back(match);
+      exact_names.push_back(candidate.name);
+      return;
     }
-    return false;
+    if (wanted.empty()) return;
+    const std::string key = gpu_name_key(candidate.name);
+    const std::size_t at = key.find(wanted);
+    if (at != std::string::npos) containing.emplace_back(at == 0 ? 0 : 1, key.size(), candidate.name);
   };
-  for (const auto& candidate : tables.gpus) {
-    if (consider(candidate, {&candidate, nullptr})) return {&candidate, nullptr};
-  }
-  for (const auto& candidate : tables.amd_gpus) {
-    if (consider(candidate, {nullptr, &candidate})) return {nullptr, &candidate};
-  }
-  if (partial.size() == 1) return partial.front();
+  for (const auto& candidate : tables.gpus) consider(candidate, {&candidate, nullptr});
+  for (const auto& candidate : tables.amd_gpus) consider(candidate, {nullptr, &candidate});
+  if (exact.size() == 1) return exact.front();
   const std::string shown = detail::quoted(detail::trim(query));
-  if (partial.size() > 1) throw input_error(field, shown + " matches several GPUs: " + detail::join(partial_names, ", "));
-  const auto suggestions = closest_names(query, all_names);
+  if (exact.size() > 1) throw input_error(field, shown + " names several GPUs: " + detail::join(exact_names, ", "));
+  std::stable_sort(containing.begin(), containing.end());
+  std::vector<std::string> suggestions;
+  for (const auto& item : containing) {
+    if (suggestions.size() < max_gpu_candidates) suggestions.push_back(std::get<2>(item));
+  }
+  if (suggestions.empty() && wanted.size() <= max_gpu_query_for_edit_distance) {
+    for (auto& name : closest_names(query, all_names, max_gpu_candidates)) {
+      if (suggestions.size() < max_gpu_candidates &&
+          std::find(suggestions.begin(), suggestions.end(), name) == suggestions.end()) {
+        suggestions.push_back(std::move(name));
+      }
+    }
+  }
   std::string message = shown + " is not a known GPU";
   if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
-  message += " (occcalc list gpus shows them all)";
+  message += " (occcalc list gpus shows them all; --sm-count gives waves for any GPU)";
   throw input_error(field, message);
 }
 

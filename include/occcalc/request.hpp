@@ -32,6 +32,7 @@ struct request {
   std::optional<std::string> cache;
   std::optional<std::string> barriers;
   std::optional<std::string> grid;
+  std::optional<std::string> sm_count;
   // AMD (see amd_request.hpp).
   std::optional<std::string> gfx;
   std::optional<std::string> vgprs;
@@ -68,7 +69,7 @@ inline constexpr std::string_view flag_set_text = "true";
 inline constexpr std::string_view flag_unset_text = "false";
 
 /// Every request field, in the order results echo them.
-inline const std::array<request_field, 20> request_fields = {{
+inline const std::array<request_field, 21> request_fields = {{
     {"cc", &request::cc, "Compute capability: 7.0, 70, sm_70 or compute_70"},
     {"gpu", &request::gpu, "A named GPU, NVIDIA or AMD (occcalc list gpus); implies its architecture",
      field_kind::value, field_vendor::both},
@@ -80,8 +81,12 @@ inline const std::array<request_field, 20> request_fields = {{
     {"carveout", &request::carveout, "Shared memory carveout: default, 0-100 (percent), max-shared or max-l1"},
     {"cache", &request::cache, "Cache preference (Fermi/Kepler; a carveout on Volta+): none, shared, l1, equal"},
     {"barriers", &request::barriers, "Block barriers the kernel uses (default 1)"},
-    {"grid", &request::grid, "Blocks in the grid; with --gpu, adds waves and the tail effect", field_kind::value,
-     field_vendor::both},
+    {"grid", &request::grid, "Blocks in the grid; with --gpu or --sm-count, adds waves and the tail effect",
+     field_kind::value, field_vendor::both},
+    {"sm_count", &request::sm_count,
+     "SMs on the device (AMD: CUs), for waves on a GPU the table lacks or a part of one (a MIG slice); "
+     "overrides --gpu's count",
+     field_kind::value, field_vendor::both},
     {"gfx", &request::gfx, "AMD target: gfx90a, gfx1100, ... (VLIW: cypress, cayman, ...)", field_kind::value,
      field_vendor::amd},
     {"vgprs", &request::vgprs, "AMD: VGPRs per work-item (; NumVgprs; VLIW: GPRs)", field_kind::value,
@@ -108,8 +113,12 @@ struct resolved_request {
   const occcalc::gpu* named_gpu = nullptr;
   /// The launch, every field parsed and defaulted.
   launch_config launch;
-  /// Blocks in the grid, when the request gave them (with a named GPU).
+  /// Blocks in the grid, when the request gave them (with an SM count).
   std::optional<std::int64_t> grid_blocks;
+  /// SMs on the device: `sm_count` when given, else the named GPU's.
+  std::optional<std::int64_t> sm_count;
+  /// Whether `sm_count` came from the request rather than the table.
+  bool sm_count_given = false;
 };
 
 /// Checks that `launch` is meaningful on `arch`: a carveout only where the
@@ -173,9 +182,15 @@ inline resolved_request resolve(const table& tables, const request& req) {
   if (req.cache) launch.cache = parse_cache("cache", *req.cache);
   if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
   validate_launch(*out.arch, launch);
+  if (req.sm_count) {
+    out.sm_count = parse_count("sm_count", *req.sm_count, {1, max_request_value});
+    out.sm_count_given = true;
+  } else if (out.named_gpu) {
+    out.sm_count = out.named_gpu->sm_count;
+  }
   if (req.grid) {
     out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
-    if (!out.named_gpu) throw input_error("grid", "needs a named GPU (gpu): waves need its SM count");
+    if (!out.sm_count) throw input_error("grid", "needs a named GPU (gpu) or sm_count: waves need the SM count");
   }
   return out;
 }
