@@ -291,6 +291,7 @@ exit_status run_list(const options& opts, const occcalc::table& tables, std::ost
   const bool amd = all || opts.list_what == "amd";
   if (opts.json) {
     nlohmann::ordered_json j;
+    j["schema_version"] = occcalc::list_schema_version;
     if (archs) {
       j["architectures"] = nlohmann::ordered_json::array();
       for (const auto& arch : tables.architectures) j["architectures"].push_back(arch_json(arch));

@@ -11,6 +11,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/version.hpp"
+
 #include "inspect/compiler_log.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
@@ -136,6 +138,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
       std::count_if(violations.begin(), violations.end(), [](const violation& v) { return !v.allowed_by; }));
   if (command.format == inspect_format::json) {
     nlohmann::ordered_json j;
+    j["schema_version"] = occcalc::check_schema_version;
     j["passed"] = failed == 0;
     j["kernels_checked"] = checked;
     j["violations"] = nlohmann::ordered_json::array();

@@ -173,6 +173,8 @@ bool applies(const amd_query& q, amd_resource res) {
 
 }  // namespace
 
+std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res) { return limit_note(q, res); }
+
 void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   const auto& t = *q.request.target;
   const auto& k = q.request.kernel;
@@ -298,6 +300,7 @@ nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
   j["name"] = g.name;
   j["target"] = g.target_id;
   j["compute_units"] = g.compute_units;
+  j["aliases"] = g.aliases;
   j["sources"] = g.sources;
   return j;
 }

@@ -16,6 +16,10 @@ namespace occcalc::cli {
 /// or with `for_people` their display names.
 std::string amd_limiter_list(const occcalc::amd_occupancy_result& r, std::string_view separator, bool for_people);
 
+/// How the model counts `res` for `q`, in one line: the text breakdown's note,
+/// and in JSON the reason of a resource whose limit is 0.
+std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res);
+
 /// The limiter breakdown of one AMD query, as text.
 void render_amd_text(std::ostream& out, const amd_query& q, bool colour);
 

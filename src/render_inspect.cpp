@@ -7,6 +7,7 @@
 
 #include "occcalc/occupancy.hpp"
 #include "render_amd.hpp"
+#include "occcalc/version.hpp"
 #include "render_json.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
@@ -137,7 +138,7 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
 
 void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs) {
   result_writer writer;
-  std::string text = "[";
+  std::string text = fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version);
   bool first = true;
   for (const auto& input : inputs) {
     for (const auto& r : input.kernels) {
@@ -195,7 +196,7 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       flush_chunk(out, text);
     }
   }
-  text += first ? "]\n" : "\n]\n";
+  text += first ? "]}\n" : "\n]}\n";
   out << text;
 }
 

@@ -88,6 +88,7 @@ nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
   j["name"] = g.name;
   j["arch"] = g.arch_id;
   j["sm_count"] = g.sm_count;
+  j["aliases"] = g.aliases;
   j["sources"] = g.sources;
   return j;
 }
@@ -179,8 +180,13 @@ void result_writer::append(std::string& out, const query& q, std::string_view id
   append_optional(out, q.request.sm_count);
   out += '}';
   key(out, "arch");
-  out += serialized(&arch, [&] { return arch_json(arch); });
+  append_string(out, arch.id);
   key(out, "gpu");
+  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
+  else out += "null";
+  key(out, "architecture");
+  out += serialized(&arch, [&] { return arch_json(arch); });
+  key(out, "device");
   if (q.request.named_gpu) out += serialized(q.request.named_gpu, [&] { return gpu_json(*q.request.named_gpu); });
   else out += "null";
   key(out, "model");
@@ -281,9 +287,14 @@ void result_writer::append(std::string& out, const amd_query& q, std::string_vie
   key(out, "sm_count");
   append_optional(out, q.request.compute_units);
   out += '}';
-  key(out, "target");
-  out += serialized(&t, [&] { return amd_target_json(t); });
+  key(out, "arch");
+  append_string(out, t.id);
   key(out, "gpu");
+  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
+  else out += "null";
+  key(out, "architecture");
+  out += serialized(&t, [&] { return amd_target_json(t); });
+  key(out, "device");
   if (q.request.named_gpu) out += serialized(q.request.named_gpu, [&] { return amd_gpu_json(*q.request.named_gpu); });
   else out += "null";
   key(out, "model");
@@ -331,7 +342,15 @@ void result_writer::append(std::string& out, const amd_query& q, std::string_vie
     if (out.back() != '[') out += ',';
     append_string(out, occcalc::to_string(res));
   }
-  out += "]}";
+  out += ']';
+  key(out, "reasons");
+  out += '{';
+  for (const auto res : occcalc::amd_resources) {
+    if (r.limit(res) != 0) continue;
+    key(out, occcalc::to_string(res));
+    append_string(out, amd_limit_reason(q, res));
+  }
+  out += "}}";
 }
 
 nlohmann::ordered_json result_json(const query& q) {

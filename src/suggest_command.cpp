@@ -11,6 +11,7 @@
 #include "occcalc/suggest.hpp"
 #include "occcalc/version.hpp"
 #include "render_amd.hpp"
+#include "render_json.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
 
@@ -67,8 +68,10 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
   const std::int64_t min_grid = units * choice.blocks_per_unit;
   if (json) {
     nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::result_schema_version;
+    j["schema_version"] = occcalc::suggest_schema_version;
     j["arch"] = t.id;
+    j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
+    j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
     j["model"] = "hip";
     j["unit"] = choice.result.per_wgp ? "wgp" : "cu";
     j["block_size"] = choice.block_size;
@@ -155,9 +158,10 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
 
   if (json) {
     nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::result_schema_version;
+    j["schema_version"] = occcalc::suggest_schema_version;
     j["arch"] = arch.id;
     j["gpu"] = gpu ? nlohmann::ordered_json(gpu->name) : nlohmann::ordered_json();
+    j["device"] = gpu ? gpu_json(*gpu) : nlohmann::ordered_json();
     j["block_size"] = choice.block_size;
     j["blocks_per_sm"] = choice.blocks_per_sm;
     j["occupancy"] = choice.result.occupancy();

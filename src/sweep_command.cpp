@@ -214,7 +214,7 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
 
   if (json) {
     nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::result_schema_version;
+    j["schema_version"] = occcalc::sweep_schema_version;
     j["arch"] = plan.target_id;
     if (!plan.model.empty()) {
       j["model"] = plan.model;

@@ -133,9 +133,9 @@ TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any l
   CHECK(results[4]["error"]["message"] == "line 5 is not valid JSON");
   CHECK(results[5]["error"]["field"] == "wat");
   CHECK(results[6]["error"]["field"] == "regs");
-  CHECK(results[7]["gpu"]["sm_count"] == 128);
+  CHECK(results[7]["device"]["sm_count"] == 128);
   CHECK(results[7]["occupancy_percent"] == 66.67);
-  for (const auto& result : results) CHECK(result["schema_version"] == 1);
+  for (const auto& result : results) CHECK(result["schema_version"] == 2);
 }
 
 TEST_CASE("cli: batch echoes an id on results and errors; a bad id is a field error", "[cli][batch]") {
@@ -292,7 +292,7 @@ TEST_CASE("cli: --table adds a hypothetical GPU", "[cli][table]") {
   const auto r = run({"--table", path, "--gpu", "lab gpu", "--threads", "128", "--regs", "37", "--json"});
   std::remove(path.c_str());
   CHECK(r.status == exit_status::ok);
-  CHECK(nlohmann::json::parse(r.out)["gpu"]["sm_count"] == 3);
+  CHECK(nlohmann::json::parse(r.out)["device"]["sm_count"] == 3);
 }
 
 TEST_CASE("cli: list shows every architecture and GPU", "[cli][list]") {
@@ -394,7 +394,9 @@ TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
 TEST_CASE("cli: inspect reads a log from stdin and notes inputs without kernels", "[cli][inspect]") {
   const auto r = run({"inspect", "-", "--json"}, "ptxas info    : 0 bytes gmem\n");
   CHECK(r.status == exit_status::ok);
-  CHECK(nlohmann::json::parse(r.out).empty());
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["schema_version"] == 2);
+  CHECK(j["kernels"].empty());
   CHECK_THAT(r.err, Contains("-: no GPU kernels found"));
 }
 
@@ -405,7 +407,7 @@ TEST_CASE("cli: inspect computes each kernel's occupancy with the calculator", "
   // 63 warps.
   const auto r = run({"inspect", fixture_dir + "/kernels.sm_80.cubin", "--kernel", "spilling", "--json"});
   REQUIRE(r.status == exit_status::ok);
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = nlohmann::json::parse(r.out)["kernels"];
   REQUIRE(j.size() == 1);
   CHECK(j[0]["block_size"] == 1024);
   CHECK(j[0]["block_size_from"] == "launch bounds");
@@ -414,7 +416,7 @@ TEST_CASE("cli: inspect computes each kernel's occupancy with the calculator", "
   const auto at96 =
       nlohmann::json::parse(run({"inspect", fixture_dir + "/kernels.sm_80.cubin", "--kernel", "spilling", "--json",
                                  "--threads", "96"})
-                                .out);
+                                .out)["kernels"];
   CHECK(at96[0]["block_size_from"] == "--threads");
   CHECK(at96[0]["occupancy"]["blocks_per_sm"] == 21);
   CHECK(at96[0]["occupancy"]["active_warps_per_sm"] == 63);
@@ -550,7 +552,7 @@ TEST_CASE("cli amd: the issue's three commands", "[cli][amd]") {
   REQUIRE(b.status == exit_status::ok);
   const auto jb = nlohmann::json::parse(b.out);
   CHECK(jb["input"]["gfx"] == "gfx942");
-  CHECK(jb["gpu"]["compute_units"] == 304);
+  CHECK(jb["device"]["compute_units"] == 304);
   CHECK(jb["waves_per_simd"] == 4.0);  // 512 / (64 + 64) = 4
   const auto c = run({"--gfx", "gfx1100", "--wave32", "--wgp-mode", "--threads", "256", "--vgprs", "96", "--lds", "32K"});
   REQUIRE(c.status == exit_status::ok);

@@ -69,7 +69,8 @@ inline std::vector<std::string> closest_names(std::string_view query,
                                               const std::vector<std::string>& candidates,
                                               std::size_t limit = 3) {
   const std::string wanted = detail::normalize_name(query);
-  std::vector<std::pair<std::size_t, std::string>> scored;
+  // (distance, letters in common at the start, as negative, name).
+  std::vector<std::tuple<std::size_t, std::ptrdiff_t, std::string>> scored;
   for (const auto& candidate : candidates) {
     // Compare with the name and with its trailing words ("RTX 4090" for
     // "GeForce RTX 4090"), keeping the closest.
@@ -86,12 +87,17 @@ inline std::vector<std::string> closest_names(std::string_view query,
     }
     // A typo: two edits, or up to a third of the longer name.
     const std::size_t tolerated = std::max<std::size_t>(2, std::max(wanted.size(), name.size()) / 3);
-    if (distance <= tolerated) scored.emplace_back(distance, candidate);
+    if (distance > tolerated) continue;
+    // Ties go to the name that starts like the query ("RTX 4090" before
+    // "RTX 6000" for "RTX 4900").
+    const auto common = std::mismatch(wanted.begin(), wanted.end(), name.begin(), name.end()).first - wanted.begin();
+    scored.emplace_back(distance, -common, candidate);
   }
-  std::stable_sort(scored.begin(), scored.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
   std::vector<std::string> out;
-  for (std::size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(scored[i].second);
+  for (std::size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(std::get<2>(scored[i]));
   return out;
 }
 

@@ -11,8 +11,22 @@ namespace occcalc {
 /// The version as "MAJOR.MINOR.PATCH".
 inline constexpr const char* version_string = "0.1.0";
 
-/// Version of the JSON result schema (`schema/result.schema.json`); bumped on
-/// any incompatible change to the keys or their meaning.
-inline constexpr int result_schema_version = 1;
+/// Versions of the JSON outputs, one per schema under `schema/`; each is
+/// bumped on any change to its keys or their meaning (README, "JSON output").
+/// `--json` and `batch` results (`result.schema.json`); 2: `arch` and `gpu`
+/// became strings (the entries moved to `architecture` and `device`),
+/// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines.
+inline constexpr int result_schema_version = 2;
+/// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`.
+inline constexpr int inspect_schema_version = 2;
+/// `check --json` (`check.schema.json`).
+inline constexpr int check_schema_version = 1;
+/// `list --json` (`list.schema.json`).
+inline constexpr int list_schema_version = 1;
+/// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`
+/// the entry.
+inline constexpr int suggest_schema_version = 2;
+/// `sweep --json` (`sweep.schema.json`).
+inline constexpr int sweep_schema_version = 1;
 
 }  // namespace occcalc
