@@ -166,6 +166,7 @@ exit_status run_query(const options& opts, const occcalc::table& tables, std::os
     occupancy = q.result.occupancy();
   }
   if (below(occupancy, min_percent)) {
+    out.flush();  // the report before the verdict, where both reach one terminal or log
     constexpr double hundredths = 100.0 * 100.0;
     err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
                        std::round(occupancy * hundredths) / 100.0, opts.min_occupancy);

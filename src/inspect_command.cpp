@@ -105,6 +105,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
     case inspect_format::csv: render_inspect_csv(out, reports); break;
     case inspect_format::text: render_inspect_text(out, reports, colour); break;
   }
+  out.flush();  // the table before the notes, where both reach one terminal or log
   for (const auto& r : reports) {
     if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {
       err << fmt::format("occcalc: note: {}: no GPU kernels found\n", r.file);

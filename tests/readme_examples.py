@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""The README's examples are tests.
+
+Every fenced block of README.md that holds a line starting with `$ ` is run:
+each `$ ` line is a shell command (bash, with the built occcalc first on the
+PATH, no colour, a UTF-8 locale, in a scratch directory that sees the
+repository's tests/, examples/, schema/ and data/), and the lines after it, up
+to the next `$ ` line, are what it prints, stdout and stderr together. A line
+that is `...` alone stands for any number of lines (none included); `...`
+inside a line stands for any text there. Commands of one block share a shell,
+so `echo $?` gives the exit code of the command before it.
+
+usage: readme_examples.py OCCCALC REPO_ROOT [--show]   (--show prints what each command printed)
+"""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+OCCCALC, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+SHOW = "--show" in sys.argv[3:]
+MARK = "\x1e"  # ends each command's output
+
+
+def blocks(text):
+    """(line number, [lines]) of every fenced block that has a `$ ` line."""
+    out, inside, start, lines = [], False, 0, []
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.startswith("```"):
+            if inside and any(l.startswith("$ ") for l in lines):
+                out.append((start, lines))
+            inside, start, lines = not inside, number, []
+        elif inside:
+            lines.append(line)
+    return out
+
+
+def commands(lines):
+    """[(command, [expected lines])] of one block."""
+    out = []
+    for line in lines:
+        if line.startswith("$ "):
+            out.append((line[2:], []))
+        elif out:
+            out[-1][1].append(line)
+    for _, expected in out:  # trailing blank lines separate examples
+        while expected and expected[-1] == "":
+            expected.pop()
+    return out
+
+
+def line_pattern(line):
+    if "..." not in line:
+        return None
+    return re.compile("^" + ".*".join(re.escape(part) for part in line.split("...")) + "$")
+
+
+def matches(expected, actual):
+    """Whether `actual` lines fit `expected` with its `...` elisions."""
+    memo = {}
+
+    def fit(i, j):
+        if (i, j) in memo:
+            return memo[(i, j)]
+        if i == len(expected):
+            result = j == len(actual)
+        elif expected[i].strip() == "...":
+            result = any(fit(i + 1, k) for k in range(j, len(actual) + 1))
+        elif j == len(actual):
+            result = False
+        else:
+            pattern = line_pattern(expected[i])
+            same = pattern.match(actual[j]) if pattern else expected[i] == actual[j]
+            result = bool(same) and fit(i + 1, j + 1)
+        memo[(i, j)] = result
+        return result
+
+    return fit(0, 0)
+
+
+def main():
+    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
+        readme = f.read()
+    found = blocks(readme)
+    failures, ran = [], 0
+    with tempfile.TemporaryDirectory() as scratch:
+        bindir = os.path.join(scratch, "bin")
+        os.mkdir(bindir)
+        os.symlink(OCCCALC, os.path.join(bindir, "occcalc"))
+        work = os.path.join(scratch, "work")
+        os.mkdir(work)
+        for name in ["tests", "examples", "schema", "data"]:
+            os.symlink(os.path.join(ROOT, name), os.path.join(work, name))
+        env = {"PATH": bindir + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"), "NO_COLOR": "1",
+               "LC_ALL": "C.UTF-8", "HOME": scratch, "TMPDIR": scratch}
+        for start, lines in found:
+            cmds = commands(lines)
+            script = "".join(f"{{ {c}\n}} 2>&1; __rc=$?; printf '{MARK}'; (exit $__rc)\n" for c, _ in cmds)
+            p = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
+                               cwd=work, env=env)
+            outputs = p.stdout.split(MARK)[: len(cmds)]
+            for (command, expected), output in zip(cmds, outputs + [""] * (len(cmds) - len(outputs))):
+                ran += 1
+                actual = output.split("\n")
+                if actual and actual[-1] == "":
+                    actual.pop()
+                if SHOW:
+                    print(f"$ {command}\n" + "\n".join(actual))
+                if not matches(expected, actual):
+                    failures.append((start, command, expected, actual))
+    for start, command, expected, actual in failures:
+        print(f"README.md block at line {start}: $ {command}")
+        print("  expected:\n" + "\n".join("    | " + l for l in expected))
+        print("  got:\n" + "\n".join("    | " + l for l in actual))
+    print(f"{ran} README commands in {len(found)} blocks; {len(failures)} differ")
+    return 1 if failures or ran == 0 else 0
+
+
+sys.exit(main())
