@@ -173,7 +173,13 @@ bool applies(const amd_query& q, amd_resource res) {
 
 }  // namespace
 
-std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res) { return limit_note(q, res); }
+std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res) {
+  std::string note = limit_note(q, res);
+  if (q.result.limit(res) == 0) {
+    note += fmt::format(": not one work-group of {} waves fits", q.result.waves_per_work_group);
+  }
+  return note;
+}
 
 void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   const auto& t = *q.request.target;

@@ -16,8 +16,8 @@ namespace occcalc::cli {
 /// or with `for_people` their display names.
 std::string amd_limiter_list(const occcalc::amd_occupancy_result& r, std::string_view separator, bool for_people);
 
-/// How the model counts `res` for `q`, in one line: the text breakdown's note,
-/// and in JSON the reason of a resource whose limit is 0.
+/// How the model counts `res` for `q`, in one line (the text breakdown's
+/// note); for a limit of 0, also that no work-group fits (JSON `reasons`).
 std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res);
 
 /// The limiter breakdown of one AMD query, as text.

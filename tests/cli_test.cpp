@@ -276,6 +276,20 @@ TEST_CASE("cli: --sm-count gives waves for any GPU and overrides a named one", "
   CHECK(nlohmann::json::parse(batch.out)["full_waves"] == 2);  // 132 SMs x 16 blocks, twice
 }
 
+TEST_CASE("cli amd: a work-group that cannot launch gives reasons, as NVIDIA results do", "[cli][amd]") {
+  const auto r = run({"--gfx", "gfx90a", "--threads", "1024", "--vgprs", "256", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["blocks_per_sm"] == 0);
+  CHECK(j["waves_per_simd"] == 0.0);
+  CHECK(j["limits_waves_per_simd"]["vgprs"] == 2);  // what the compiler's ; Occupancy: prints
+  REQUIRE(j["reasons"].size() == 1);
+  CHECK(j["reasons"]["vgprs"] == "512 per SIMD / 256 rounded up to 8 = 2 waves per SIMD, x 4 SIMDs / 16 waves per "
+                                 "work-group: not one work-group of 16 waves fits");
+  const auto fits = nlohmann::json::parse(run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--json"}).out);
+  CHECK(fits["reasons"].empty());
+}
+
 TEST_CASE("cli: batch with a gate exits 1 when a line is below it and none is bad", "[cli][batch][gate]") {
   const std::string input = R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n"
                             R"({"cc": "7.0", "threads": 128, "regs": 32})" "\n";
