@@ -18,7 +18,8 @@ if(OCCCALC_BUILD_TESTS)
 endif()
 
 # A C library found by its header and library file, as an imported target
-# `occcalc_dep::<name>`: zstd and LZ4 decompress fat binary entries.
+# `occcalc_dep::<name>`: zstd and LZ4 decompress fat binary entries; RE2
+# matches kernel name patterns.
 function(occcalc_require_c_library name header library debian_package)
   find_path(OCCCALC_${name}_INCLUDE_DIR ${header})
   find_library(OCCCALC_${name}_LIBRARY ${library})
@@ -35,5 +36,7 @@ endfunction()
 if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   occcalc_require_c_library(zstd zstd.h zstd libzstd-dev)
   occcalc_require_c_library(lz4 lz4.h lz4 liblz4-dev)
+  # Kernel name patterns: RE2 matches in linear time, without recursion.
+  occcalc_require_c_library(re2 re2/re2.h re2 libre2-dev)
   find_package(Threads REQUIRED)
 endif()

@@ -91,7 +91,7 @@ std::optional<double> parse_min_occupancy(const std::string& text) {
     used = 0;
   }
   if (used != text.size() || !std::isfinite(value)) {
-    throw occcalc::input_error("min_occupancy", "'" + text + "' is not a number; expected a percentage in [0, 100]");
+    throw occcalc::input_error("min_occupancy", occcalc::detail::quoted(text) + " is not a number; expected a percentage in [0, 100]");
   }
   if (value < 0.0 || value > 100.0) throw occcalc::input_error("min_occupancy", text + " is outside [0, 100]");
   return value;

@@ -3,7 +3,6 @@
 #include <iterator>
 #include <optional>
 #include <ostream>
-#include <regex>
 #include <sstream>
 #include <fstream>
 #include <thread>

@@ -1,11 +1,15 @@
 // Which kernels a filter, a policy rule or an allowance is about.
 #pragma once
 
+#include <memory>
 #include <optional>
-#include <regex>
 #include <string>
 
 #include "inspect/inspect.hpp"
+
+namespace re2 {
+class RE2;
+}
 
 namespace occcalc::cli {
 
@@ -14,7 +18,9 @@ namespace occcalc::cli {
 /// `amd_target` if given.
 struct kernel_matcher {
   std::string pattern;
-  std::regex kernel;
+  /// The compiled pattern (RE2: linear time in the name, no recursion);
+  /// shared, as RE2 objects do not copy.
+  std::shared_ptr<const re2::RE2> kernel;
   std::optional<int> arch_sm;
   /// An AMD target (`gfx90a`) instead of an SM version.
   std::optional<std::string> amd_target;
@@ -22,9 +28,9 @@ struct kernel_matcher {
   bool matches(const inspect::inspected_kernel& k) const;
 };
 
-/// Builds a matcher from an ECMAScript pattern and an architecture in any
-/// spelling `--cc` takes, or an AMD target (either may be empty). Throws `input_error` naming
-/// `kernel` or `arch`.
+/// Builds a matcher from an RE2 pattern (searched anywhere in the name) and
+/// an architecture in any spelling `--cc` takes, or an AMD target (either may
+/// be empty). Throws `input_error` naming `kernel` or `arch`.
 kernel_matcher make_kernel_matcher(const std::string& pattern, const std::string& arch);
 
 }  // namespace occcalc::cli

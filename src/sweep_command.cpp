@@ -28,7 +28,7 @@ occcalc::sweep_variable parse_variable(const std::string& text) {
                        occcalc::sweep_variable::shared_memory, occcalc::sweep_variable::barriers}) {
     if (text == occcalc::to_string(v)) return v;
   }
-  throw occcalc::input_error("vary", "'" + text + "' is not one of threads, regs, smem, barriers");
+  throw occcalc::input_error("vary", occcalc::detail::quoted(text) + " is not one of threads, regs, smem, barriers");
 }
 
 /// The most points a sweep may have: every register count, or every block
@@ -130,7 +130,7 @@ occcalc::amd_sweep_variable parse_amd_variable(const std::string& text) {
                        occcalc::amd_sweep_variable::sgprs, occcalc::amd_sweep_variable::lds}) {
     if (text == occcalc::to_string(v)) return v;
   }
-  throw occcalc::input_error("vary", "'" + text + "' is not one of threads, vgprs, sgprs, lds (AMD)");
+  throw occcalc::input_error("vary", occcalc::detail::quoted(text) + " is not one of threads, vgprs, sgprs, lds (AMD)");
 }
 
 std::string amd_axis_label(occcalc::amd_sweep_variable v) {

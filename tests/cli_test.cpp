@@ -344,7 +344,7 @@ TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][in
       {{"inspect", cubin, "--regs", "32"}, "occcalc: error: --regs does not apply to inspect"},
       {{"inspect", cubin, "--cc", "8.0"}, "occcalc: error: --cc does not apply to inspect"},
       {{"inspect", cubin, "--json", "--csv"}, "occcalc: error: --csv cannot be given together with --json"},
-      {{"inspect", cubin, "--kernel", "("}, "occcalc: error: --kernel '(' is not a valid regular expression"},
+      {{"inspect", cubin, "--kernel", "("}, "occcalc: error: --kernel '(' is not a valid RE2 regular expression: missing )"},
       {{"inspect", cubin, "--arch", "sm_9x"}, "occcalc: error: --arch 'sm_9x' is not a compute capability"},
       {{"inspect", cubin, "--threads", "0"}, "occcalc: error: --threads 0 is outside [1, 2147483647]"},
       {{"inspect", cubin, "--min-occupancy", "50"}, "occcalc: error: --min-occupancy does not apply to inspect"},
@@ -391,7 +391,7 @@ TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
     const auto bad = temp_file("regex.json", R"({"schema_version": 1, "rules": [{"kernel": "(", "min_occupancy": 1}]})");
     const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
     CHECK(r.status == exit_status::bad_input);
-    CHECK_THAT(r.err, Contains("rules[0]: field 'kernel': '(' is not a valid regular expression"));
+    CHECK_THAT(r.err, Contains("rules[0]: field 'kernel': '(' is not a valid RE2 regular expression"));
     const auto arch = temp_file("arch.json", R"({"schema_version": 1, "allow": [{"kernel": "k", "arch": "hopper", "reason": "r"}]})");
     const auto a = run({"check", "--policy", arch, fixture_dir + "/app"});
     CHECK(a.status == exit_status::bad_input);

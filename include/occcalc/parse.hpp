@@ -73,7 +73,32 @@ inline std::optional<std::int64_t> parse_decimal(std::string_view text) {
   return negative ? -value : value;
 }
 
-inline std::string quoted(std::string_view text) { return "'" + std::string(text) + "'"; }
+/// The most characters of a value an error message repeats.
+inline constexpr std::size_t max_quoted_chars = 80;
+
+/// A value as error messages show it: in quotes, on one line, bounded.
+/// Control characters (a newline, a terminal escape) are written as `\xNN`,
+/// and a value longer than `max_quoted_chars` is cut, with its length given.
+inline std::string quoted(std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out = "'";
+  std::size_t shown = 0;
+  for (const char c : text) {
+    if (shown == max_quoted_chars) break;
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 0xf];
+    } else {
+      out += c;
+    }
+    ++shown;
+  }
+  out += "'";
+  if (shown < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
 
 }  // namespace detail
 
