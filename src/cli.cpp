@@ -20,6 +20,7 @@
 #include "sweep_command.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/json_input.hpp"
 #include "occcalc/lookup.hpp"
 #include "occcalc/request.hpp"
 #include "occcalc/version.hpp"
@@ -28,6 +29,7 @@
 #include "render_json.hpp"
 #include "render_text.hpp"
 #include "terminal.hpp"
+#include "text_file.hpp"
 
 namespace occcalc::cli {
 
@@ -118,14 +120,7 @@ occcalc::table load(const options& opts, table_scope scope) {
   }
   std::vector<std::string> contents;
   contents.reserve(opts.table_files.size());
-  for (const auto& path : opts.table_files) {
-    std::ifstream file(path, std::ios::binary);
-    std::ostringstream buffer;
-    if (!file || !(buffer << file.rdbuf())) {
-      throw occcalc::table_error(fmt::format("{}: cannot read the table file", path));
-    }
-    contents.push_back(buffer.str());
-  }
+  for (const auto& path : opts.table_files) contents.push_back(read_text_file(path, "table file"));
   for (std::size_t i = 0; i < contents.size(); ++i) texts.push_back({opts.table_files[i], contents[i]});
   return occcalc::load_tables(texts);
 }
@@ -233,6 +228,30 @@ batch_line request_from_json(const nlohmann::json& line) {
   return out;
 }
 
+/// The longest batch line read: a real request is under a few hundred bytes.
+constexpr std::size_t max_batch_line_bytes = std::size_t{1} << 20;
+
+/// Reads one line (without its newline) into `line`, keeping at most
+/// `max_batch_line_bytes` and skipping the rest; false at the end of input.
+/// `too_long` tells whether anything was skipped.
+bool read_bounded_line(std::istream& in, std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  std::streambuf* buffer = in.rdbuf();
+  bool any = false;
+  for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < max_batch_line_bytes) {
+      line += static_cast<char>(c);
+    } else {
+      too_long = true;
+    }
+  }
+  in.setstate(std::ios::eofbit);
+  return any;
+}
+
 exit_status run_batch(const options& opts, const occcalc::table& tables, std::istream& in, std::ostream& out) {
   const auto min_percent = parse_min_occupancy(opts.min_occupancy);
   bool any_bad = false;
@@ -242,19 +261,24 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
   result_writer writer;
   std::int64_t line_number = 0;
   // Line N of the output answers line N of the input, blank lines included.
-  while (std::getline(in, line)) {
+  bool too_long = false;
+  while (read_bounded_line(in, line, too_long)) {
     ++line_number;
     std::string id_json;
     try {
+      if (too_long) {
+        throw occcalc::input_error("", fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
+                                                   line_number, max_batch_line_bytes >> 20));
+      }
       if (line.find_first_not_of(" \t\r") == std::string::npos) {
         throw occcalc::input_error("", fmt::format("line {} is empty; every line must hold a request object",
                                                    line_number));
       }
       nlohmann::json parsed;
       try {
-        parsed = nlohmann::json::parse(line);
-      } catch (const nlohmann::json::parse_error&) {
-        throw occcalc::input_error("", fmt::format("line {} is not valid JSON", line_number));
+        parsed = occcalc::parse_json_strictly(line);
+      } catch (const occcalc::error& e) {
+        throw occcalc::input_error("", fmt::format("line {} is not valid JSON: {}", line_number, e.what()));
       }
       id_json = batch_id(parsed);
       const batch_line request = request_from_json(parsed);
@@ -271,6 +295,11 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
     } catch (const occcalc::input_error& e) {
       any_bad = true;
       output += error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false), id_json).dump();
+    } catch (const std::exception& e) {
+      // Whatever else a line provokes is its own error: the other lines keep
+      // their answers.
+      any_bad = true;
+      output += error_json("", fmt::format("line {}: {}", line_number, e.what()), id_json).dump();
     }
     output += '\n';
     // Flush in chunks: one write per line is the cost of a large batch.

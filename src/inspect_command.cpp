@@ -16,6 +16,7 @@
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
 #include "kernel_matcher.hpp"
+#include "text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/parse.hpp"
 #include "policy.hpp"
@@ -85,13 +86,6 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
   return reports;
 }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  std::ostringstream buffer;
-  if (!file || !(buffer << file.rdbuf())) throw occcalc::error(fmt::format("{}: cannot read the policy file", path));
-  return buffer.str();
-}
-
 }  // namespace
 
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
@@ -115,7 +109,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
 
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                       std::ostream& out, std::ostream& err, bool colour) {
-  const policy p = parse_policy(command.policy_file, read_text_file(command.policy_file));
+  const policy p = parse_policy(command.policy_file, read_text_file(command.policy_file, "policy file"));
   const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel& k) {
     const auto applied = limits_for(p, k);
     launch_overrides o = command.overrides;

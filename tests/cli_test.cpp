@@ -130,7 +130,8 @@ TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any l
   CHECK(results[3]["error"]["field"] == "threads");
   CHECK(results[3]["error"]["message"] == "threads 0 is outside [1, 2147483647]");
   CHECK(results[4]["error"]["field"] == nullptr);
-  CHECK(results[4]["error"]["message"] == "line 5 is not valid JSON");
+  CHECK(results[4]["error"]["message"] == "line 5 is not valid JSON: parse error at line 1, column 2: syntax error "
+                                           "while parsing value - invalid literal; last read: 'no'");
   CHECK(results[5]["error"]["field"] == "wat");
   CHECK(results[6]["error"]["field"] == "regs");
   CHECK(results[7]["device"]["sm_count"] == 128);

@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -25,6 +26,7 @@
 #include "occcalc/arch.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/gpu_names.hpp"
+#include "occcalc/json_input.hpp"
 #include "occcalc/parse.hpp"
 
 namespace occcalc {
@@ -445,27 +447,14 @@ inline amd_gpu read_amd_gpu(entry_reader& reader) {
   return g;
 }
 
-/// Parses JSON, rejecting an object with the same key twice (nlohmann would
-/// silently keep the last).
+/// Parses a table or policy file strictly (`parse_json_strictly`), naming
+/// the file in the error.
 inline nlohmann::json parse_strict(const table_text& text) {
-  std::vector<std::vector<std::string>> keys_per_object;
-  const auto callback = [&](int, nlohmann::json::parse_event_t event, nlohmann::json& parsed) {
-    using event_t = nlohmann::json::parse_event_t;
-    if (event == event_t::object_start) keys_per_object.emplace_back();
-    if (event == event_t::object_end) keys_per_object.pop_back();
-    if (event == event_t::key) {
-      auto& keys = keys_per_object.back();
-      const auto& name = parsed.get_ref<const std::string&>();
-      if (std::find(keys.begin(), keys.end(), name) != keys.end()) {
-        throw table_error(text.origin + ": duplicate key '" + name + "' in an object");
-      }
-      keys.push_back(name);
-    }
-    return true;
-  };
   try {
-    return nlohmann::json::parse(text.json.begin(), text.json.end(), callback);
-  } catch (const nlohmann::json::exception& e) {
+    return parse_json_strictly(text.json);
+  } catch (const table_error&) {
+    throw;
+  } catch (const error& e) {
     throw table_error(text.origin + ": " + e.what());
   }
 }
@@ -489,14 +478,17 @@ std::vector<Entry> read_entries(entry_reader& top, const std::string& origin, st
   return out;
 }
 
+/// Appends `more` to `into`, refusing an id already there; `index` maps each
+/// id to its position, so loading stays linear in the entries.
 template <typename Entry>
-void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins, std::vector<Entry>&& more,
+void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins,
+                   std::unordered_map<std::string, std::size_t>& index, std::vector<Entry>&& more,
                    const std::string& origin, std::string_view kind) {
   for (auto& entry : more) {
-    const auto same = std::find_if(into.begin(), into.end(), [&](const Entry& e) { return e.id == entry.id; });
-    if (same != into.end()) {
+    const auto [at, inserted] = index.try_emplace(entry.id, into.size());
+    if (!inserted) {
       throw table_error(origin + ": " + std::string(kind) + " '" + entry.id + "' is already defined in " +
-                        origins[static_cast<std::size_t>(same - into.begin())]);
+                        origins[at->second]);
     }
     into.push_back(std::move(entry));
     origins.push_back(origin);
@@ -512,6 +504,7 @@ void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins, 
 inline table load_tables(const std::vector<table_text>& texts) {
   table out;
   std::vector<std::string> source_origins, arch_origins, gpu_origins, amd_origins, amd_gpu_origins;
+  std::unordered_map<std::string, std::size_t> source_ids, arch_ids, gpu_ids, amd_ids, amd_gpu_ids;
   for (const auto& text : texts) {
     const nlohmann::json document = detail::parse_strict(text);
     detail::entry_reader top(document, text.origin);
@@ -522,17 +515,17 @@ inline table load_tables(const std::vector<table_text>& texts) {
     auto amd = detail::read_entries<amd_target>(top, text.origin, "amd_targets", detail::read_amd_target);
     auto amd_gpus = detail::read_entries<amd_gpu>(top, text.origin, "amd_gpus", detail::read_amd_gpu);
     top.finish();
-    detail::append_unique(out.amd_gpus, amd_gpu_origins, std::move(amd_gpus), text.origin, "AMD GPU");
-    detail::append_unique(out.amd_targets, amd_origins, std::move(amd), text.origin, "AMD target");
-    detail::append_unique(out.sources, source_origins, std::move(sources), text.origin, "source");
-    detail::append_unique(out.architectures, arch_origins, std::move(archs), text.origin, "architecture");
-    detail::append_unique(out.gpus, gpu_origins, std::move(gpus), text.origin, "gpu");
+    detail::append_unique(out.amd_gpus, amd_gpu_origins, amd_gpu_ids, std::move(amd_gpus), text.origin, "AMD GPU");
+    detail::append_unique(out.amd_targets, amd_origins, amd_ids, std::move(amd), text.origin, "AMD target");
+    detail::append_unique(out.sources, source_origins, source_ids, std::move(sources), text.origin, "source");
+    detail::append_unique(out.architectures, arch_origins, arch_ids, std::move(archs), text.origin, "architecture");
+    detail::append_unique(out.gpus, gpu_origins, gpu_ids, std::move(gpus), text.origin, "gpu");
   }
   const auto check_sources = [&](const std::vector<std::string>& ids, const std::string& where) {
     for (const auto& id : ids) {
-      const bool known = std::any_of(out.sources.begin(), out.sources.end(),
-                                     [&](const source& s) { return s.id == id; });
-      if (!known) throw table_error(where + ": field 'sources': '" + id + "' is not a known source id");
+      if (source_ids.count(id) == 0) {
+        throw table_error(where + ": field 'sources': " + detail::quoted(id) + " is not a known source id");
+      }
     }
   };
   for (std::size_t i = 0; i < out.architectures.size(); ++i) {
@@ -545,31 +538,29 @@ inline table load_tables(const std::vector<table_text>& texts) {
     const auto& g = out.amd_gpus[i];
     const std::string where = amd_gpu_origins[i] + ": AMD GPU '" + g.id + "'";
     check_sources(g.sources, where);
-    const bool known = std::any_of(out.amd_targets.begin(), out.amd_targets.end(),
-                                   [&](const amd_target& t) { return t.id == g.target_id; });
-    if (!known) throw table_error(where + ": field 'target': '" + g.target_id + "' is not a known AMD target id");
+    if (amd_ids.count(g.target_id) == 0) {
+      throw table_error(where + ": field 'target': " + detail::quoted(g.target_id) + " is not a known AMD target id");
+    }
   }
   for (std::size_t i = 0; i < out.gpus.size(); ++i) {
     const auto& g = out.gpus[i];
     const std::string where = gpu_origins[i] + ": gpu '" + g.id + "'";
     check_sources(g.sources, where);
-    const bool known = std::any_of(out.architectures.begin(), out.architectures.end(),
-                                   [&](const nvidia_arch& a) { return a.id == g.arch_id; });
-    if (!known) throw table_error(where + ": field 'arch': '" + g.arch_id + "' is not a known architecture id");
+    if (arch_ids.count(g.arch_id) == 0) {
+      throw table_error(where + ": field 'arch': " + detail::quoted(g.arch_id) + " is not a known architecture id");
+    }
   }
   // Every name, id and alias must pick one GPU: two entries answering to the
   // same typed name would make the lookup guess.
-  std::vector<std::pair<std::string, std::string>> name_keys;  // key, "origin: gpu 'id'"
+  std::unordered_map<std::string, std::string> name_keys;  // key -> "origin: gpu 'id'"
   const auto claim = [&](const std::string& name, const std::string& where) {
     const std::string key = gpu_name_key(name);
-    if (key.empty()) throw table_error(where + ": the name '" + name + "' has no letters or digits");
-    for (const auto& [other_key, other] : name_keys) {
-      if (other_key == key && other != where) {
-        throw table_error(where + ": the name '" + name + "' also names " + other + " (brand words, case, spaces "
-                                                                                     "and punctuation ignored)");
-      }
+    if (key.empty()) throw table_error(where + ": the name " + detail::quoted(name) + " has no letters or digits");
+    const auto [at, inserted] = name_keys.try_emplace(key, where);
+    if (!inserted && at->second != where) {
+      throw table_error(where + ": the name " + detail::quoted(name) + " also names " + at->second +
+                        " (brand words, case, spaces and punctuation ignored)");
     }
-    name_keys.emplace_back(key, where);
   };
   for (std::size_t i = 0; i < out.gpus.size(); ++i) {
     const auto& g = out.gpus[i];

@@ -76,15 +76,14 @@ inline std::optional<std::int64_t> parse_decimal(std::string_view text) {
 /// The most characters of a value an error message repeats.
 inline constexpr std::size_t max_quoted_chars = 80;
 
-/// A value as error messages show it: in quotes, on one line, bounded.
-/// Control characters (a newline, a terminal escape) are written as `\xNN`,
-/// and a value longer than `max_quoted_chars` is cut, with its length given.
-inline std::string quoted(std::string_view text) {
+/// At most `max_chars` characters of `text` on one line: control characters
+/// (a newline, a terminal escape) written as `\xNN`, and `...` where it was cut.
+inline std::string one_line(std::string_view text, std::size_t max_chars) {
   static constexpr char hex[] = "0123456789abcdef";
-  std::string out = "'";
+  std::string out;
   std::size_t shown = 0;
   for (const char c : text) {
-    if (shown == max_quoted_chars) break;
+    if (shown == max_chars) break;
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x20 || byte == 0x7f) {
       out += "\\x";
@@ -95,8 +94,15 @@ inline std::string quoted(std::string_view text) {
     }
     ++shown;
   }
-  out += "'";
-  if (shown < text.size()) out += "... (" + std::to_string(text.size()) + " bytes)";
+  if (shown < text.size()) out += "...";
+  return out;
+}
+
+/// A value as error messages show it: in quotes, on one line, at most
+/// `max_quoted_chars` characters, with its length when it was cut.
+inline std::string quoted(std::string_view text) {
+  std::string out = "'" + one_line(text.substr(0, max_quoted_chars), max_quoted_chars) + "'";
+  if (text.size() > max_quoted_chars) out += "... (" + std::to_string(text.size()) + " bytes)";
   return out;
 }
 
