@@ -228,6 +228,14 @@ TEST_CASE("msgpack: every type, and hostile counts", "[inspect][amd]") {
   std::vector<unsigned char> deep(100, 0x91);
   deep.push_back(0x00);
   CHECK_THROWS_WITH(parse(deep), Contains("deeper than 64"));
+  // A count bomb within the bytes: an array of 2,000,001 one-byte values
+  // (each would cost a ~100-byte node) is refused at the value budget.
+  std::vector<unsigned char> bomb = {0xdd, 0x00, 0x1e, 0x84, 0x81};  // array32 of 2,000,001
+  bomb.resize(bomb.size() + 2'000'001, 0x01);
+  CHECK_THROWS_WITH(parse(bomb), Contains("more than 2000000 values"));
+  std::vector<unsigned char> within = {0xdd, 0x00, 0x0f, 0x42, 0x40};  // array32 of 1,000,000
+  within.resize(within.size() + 1'000'000, 0x01);
+  CHECK(parse(within).items.size() == 1'000'000);
 }
 
 TEST_CASE("amd inspect: truncated and corrupt inputs are one error, never a crash", "[inspect][amd]") {

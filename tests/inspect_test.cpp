@@ -487,6 +487,19 @@ TEST_CASE("inspect: decompression bombs are refused", "[inspect][hostile]") {
   SECTION("an entry smaller than declared") {
     CHECK_THROWS_WITH(inspect_data(zstd_fatbin(4096, 1024)), Contains("holds 1024 bytes, not the declared 4096"));
   }
+  SECTION("an entry that expands more than 128 times beyond 16 MiB") {
+    // 64 MiB of zeros: a few KiB of zstd, within the per-entry limit.
+    CHECK_THROWS_WITH(inspect_data(zstd_fatbin(64 << 20, 64 << 20)),
+                      Contains("declares 67108864 bytes decompressed from") && Contains("more than 128 times"));
+  }
+  SECTION("entries that together declare more than the input's budget") {
+    // 20 entries of 16 MiB each, every one within the per-entry floor, from
+    // a file of a few KiB: refused before anything is decompressed.
+    const std::vector<unsigned char> one = fatbin_with(16 << 20, std::vector<unsigned char>(8, 0), 0x8011);
+    std::vector<unsigned char> many;
+    for (int i = 0; i < 20; ++i) many.insert(many.end(), one.begin(), one.end());
+    CHECK_THROWS_WITH(inspect_data(many), Contains("its entries declare more than") && Contains("in all"));
+  }
   SECTION("zeros that decompress cleanly are not a cubin") {
     CHECK_THROWS_WITH(inspect_data(zstd_fatbin(1024, 1024)), Contains("not an ELF file"));
   }

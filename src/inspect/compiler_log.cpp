@@ -182,6 +182,10 @@ class log_reader {
 }  // namespace
 
 bool is_compiler_log(std::string_view text) noexcept {
+  // A log is text: a NUL byte near the start (zeros, a binary format this
+  // reader does not know) ends the question before a gigabyte is searched.
+  constexpr std::size_t text_probe_bytes = 64 << 10;
+  if (text.substr(0, text_probe_bytes).find('\0') != std::string_view::npos) return false;
   std::size_t at = 0;
   while (at < text.size()) {
     const auto end = text.find('\n', at);

@@ -6,6 +6,7 @@
 #include <unordered_map>
 
 #include "inspect/elf.hpp"
+#include "inspect/limits.hpp"
 
 namespace occcalc::inspect {
 
@@ -149,12 +150,19 @@ std::vector<kernel_resources> read_cubin(byte_view cubin, const shared_reserve_f
     });
   }
 
+  const auto is_kernel = [](const elf_symbol& sym) {
+    return sym.type() == elf::symbol_type_func && sym.section_index != 0 && (sym.other & symbol_other_entry) != 0;
+  };
+  const auto kernel_count = static_cast<std::uint64_t>(std::count_if(symbols.begin(), symbols.end(), is_kernel));
+  if (kernel_count > max_kernels_per_code_object) {
+    throw format_error(fmt::format("a cubin declaring {} kernels; more than {} is not a real build", kernel_count,
+                                   max_kernels_per_code_object));
+  }
   std::vector<kernel_resources> kernels;
+  kernels.reserve(kernel_count);
   for (std::size_t index = 0; index < symbols.size(); ++index) {
     const auto& sym = symbols[index];
-    if (sym.type() != elf::symbol_type_func || sym.section_index == 0 || (sym.other & symbol_other_entry) == 0) {
-      continue;
-    }
+    if (!is_kernel(sym)) continue;
     kernel_resources k;
     k.name = std::string(sym.name);
     k.arch = arch_name(sm);

@@ -50,6 +50,11 @@ byte_view decompress(compression method, byte_view payload, std::uint64_t declar
                                    "limit",
                                    what, declared, max_decompressed_entry_bytes));
   }
+  if (declared > expansion_floor_bytes && declared / max_expansion_ratio > payload.size()) {
+    throw format_error(fmt::format("{} declares {} bytes decompressed from {}: more than {} times its size, which "
+                                   "no real entry comes near",
+                                   what, declared, payload.size(), max_expansion_ratio));
+  }
   // Check what the data itself claims before allocating for it: a zstd
   // frame states its size, and LZ4 cannot expand more than 255 times.
   if (method == compression::zstd) {

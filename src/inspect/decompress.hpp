@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "inspect/bytes.hpp"
+#include "inspect/limits.hpp"
 
 namespace occcalc::inspect {
 
@@ -15,9 +16,6 @@ enum class compression { none, zstd, lz4 };
 
 std::string_view to_string(compression c) noexcept;
 
-/// The most bytes one payload may decompress to: guards against
-/// decompression bombs. Real cubins and code objects are at most tens of MiB.
-inline constexpr std::uint64_t max_decompressed_entry_bytes = std::uint64_t{256} << 20;
 
 /// Memory that decompressed payloads are written to, reused from one to the
 /// next and never zero-filled (a library holds a gigabyte of cubins).
@@ -32,7 +30,8 @@ class scratch_buffer {
 };
 
 /// `payload` decompressed into `buffer` (or itself, uncompressed). It must
-/// expand to exactly `declared` bytes, at most the maximum; a zstd frame
+/// expand to exactly `declared` bytes, at most the maximum and at most
+/// `max_expansion_ratio` times its size beyond `expansion_floor_bytes`; a zstd frame
 /// that states another size, or LZ4 data that cannot expand that far, is
 /// refused before anything is allocated. Errors start with `what`.
 byte_view decompress(compression method, byte_view payload, std::uint64_t declared, std::string_view what,

@@ -1,4 +1,5 @@
 #include "inspect/elf.hpp"
+#include "inspect/limits.hpp"
 
 namespace occcalc::inspect {
 
@@ -84,7 +85,12 @@ byte_view elf_file::contents(const elf_section& s) const {
 std::vector<elf_symbol> elf_file::symbols(const elf_section& symtab) const {
   const byte_view table = contents(symtab);
   const byte_view names = contents(section(symtab.link));
-  std::vector<elf_symbol> out(table.size() / symbol_bytes);
+  const std::uint64_t count = table.size() / symbol_bytes;
+  if (count > max_elf_symbols) {
+    throw format_error(fmt::format("a symbol table of {} symbols; more than {} is not a real build", count,
+                                   max_elf_symbols));
+  }
+  std::vector<elf_symbol> out(count);
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::uint64_t at = i * symbol_bytes;
     auto& sym = out[i];

@@ -11,6 +11,7 @@
 #include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
+#include "inspect/limits.hpp"
 #include "inspect/parallel.hpp"
 
 namespace occcalc::inspect {
@@ -209,6 +210,24 @@ void add_bundled_kernels(byte_view region, const std::string& where, inspection&
   });
 }
 
+/// Refuses an input whose entries would decompress, together, to more than
+/// `input_decompression_floor_bytes` plus `max_expansion_ratio` times the
+/// input's size: many small bombs in one file, each within its own limit.
+void check_decompression_budget(const std::vector<work_item>& items, std::uint64_t input_bytes,
+                                std::uint64_t& spent) {
+  const std::uint64_t budget = input_decompression_floor_bytes + max_expansion_ratio * input_bytes;
+  for (const auto& item : items) {
+    if (item.entry.compressed == compression::none) continue;
+    spent += item.entry.decompressed_bytes;
+    if (spent > budget) {
+      throw format_error(fmt::format("its entries declare more than {} bytes decompressed in all ({} MiB plus {} "
+                                     "times the input's {} bytes); no real build comes near",
+                                     budget, input_decompression_floor_bytes >> 20, max_expansion_ratio,
+                                     input_bytes));
+    }
+  }
+}
+
 }  // namespace
 
 inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
@@ -263,6 +282,8 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
 
   // First the linked fat binaries' entries and the search of the data
   // sections, together; then the entries of the fat binaries found.
+  std::uint64_t decompressed_bytes = 0;
+  check_decompression_budget(items, bytes.size(), decompressed_bytes);
   duplicate_finder duplicates;
   std::vector<std::vector<inspected_kernel>> results(items.size());
   std::vector<std::vector<embedded_fatbin>> found(scans.size());
@@ -298,6 +319,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       covered_to = f.offset + f.size;
     }
   }
+  check_decompression_budget(embedded_items, bytes.size(), decompressed_bytes);
   std::vector<std::vector<inspected_kernel>> embedded(embedded_items.size());
   const auto repeat_of = duplicates.candidates(embedded_items);
   std::vector<char> repeated(embedded_items.size());

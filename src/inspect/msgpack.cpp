@@ -2,6 +2,8 @@
 
 #include <cstring>
 
+#include "inspect/limits.hpp"
+
 namespace occcalc::inspect::msgpack {
 
 namespace {
@@ -16,6 +18,11 @@ class reader {
 
   value read(int depth) {
     if (depth > max_depth) throw format_error("MessagePack nested deeper than 64 levels");
+    if (++values_ > max_metadata_values) {
+      throw format_error(fmt::format("MessagePack metadata of more than {} values; a real note holds about 40 per "
+                                     "kernel",
+                                     max_metadata_values));
+    }
     const std::uint8_t tag = byte();
     value v;
     if (tag <= 0x7f) return integer(tag);
@@ -148,6 +155,8 @@ class reader {
 
   byte_view bytes_;
   std::uint64_t at_ = 0;
+  /// Values read so far, against `max_metadata_values`.
+  std::uint64_t values_ = 0;
 };
 
 }  // namespace

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Hostile inputs, built at test time: each must end in exit 2 with one error
+line (in batch: an error object on its line, every other line answered),
+within a few seconds and under a 1 GiB address-space limit. Nothing large is
+committed; the generators are here.
+
+usage: hostile_inputs.py OCCCALC
+"""
+import json
+import os
+import resource
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+
+OCCCALC = os.path.abspath(sys.argv[1])
+LIMIT_AS = 1 << 30  # RLIMIT_AS for every run: memory stays bounded
+MAX_SECONDS = 5.0
+failures = []
+ran = 0
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (LIMIT_AS, LIMIT_AS))
+
+
+def run(name, args, stdin=b"", rc=2, stderr_has=None, rlimit=True):
+    """Runs occcalc; checks the exit code, one stderr line containing `stderr_has`, and the time."""
+    global ran
+    ran += 1
+    start = time.monotonic()
+    try:
+        p = subprocess.run([OCCCALC] + args, input=stdin, capture_output=True, timeout=60,
+                           preexec_fn=limit_memory if rlimit else None, env=dict(os.environ, NO_COLOR="1"))
+    except subprocess.TimeoutExpired:
+        failures.append(f"{name}: still running after 60 s")
+        return None
+    took = time.monotonic() - start
+    err = p.stderr.decode("utf-8", "replace")
+    if p.returncode != rc:
+        failures.append(f"{name}: exit {p.returncode}, expected {rc}; stderr: {err[:300]!r}")
+    if took > MAX_SECONDS:
+        failures.append(f"{name}: took {took:.1f} s")
+    if stderr_has is not None:
+        if err.count("\n") != 1 or not err.startswith("occcalc: error: ") or stderr_has not in err:
+            failures.append(f"{name}: stderr is not one error line with {stderr_has!r}: {err[:300]!r}")
+        if len(err) > 2000:
+            failures.append(f"{name}: the error line is {len(err)} bytes long")
+    print(f"{name}: exit {p.returncode} in {took:.2f} s")
+    return p
+
+
+def write(directory, name, data):
+    path = os.path.join(directory, name)
+    with open(path, "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    return path
+
+
+GOOD = b'{"cc": "7.0", "threads": 128, "regs": 37}'
+
+
+def check_batch(name, bad_lines, expect_in_error):
+    """Good lines around each hostile one: every line is answered in place."""
+    lines = [GOOD]
+    for bad in bad_lines:
+        lines += [bad, GOOD]
+    p = run(name, ["batch"], stdin=b"\n".join(lines) + b"\n")
+    if p is None:
+        return
+    out = p.stdout.decode().splitlines()
+    if len(out) != len(lines):
+        failures.append(f"{name}: {len(out)} output lines for {len(lines)} input lines")
+        return
+    for i, line in enumerate(out):
+        doc = json.loads(line)
+        if i % 2 == 0:
+            if doc.get("occupancy") != 0.75:
+                failures.append(f"{name}: good line {i + 1} got {line[:200]}")
+        else:
+            message = doc.get("error", {}).get("message", "")
+            if expect_in_error[i // 2] not in message or len(line) > 2000:
+                failures.append(f"{name}: line {i + 1}: {line[:300]}")
+
+
+def elf_cubin(symbols):
+    """A minimal EM_CUDA ELF: a .text section and a symbol table of `symbols` entry functions."""
+    names = b"\0.shstrtab\0.strtab\0.symtab\0.text\0"
+    strtab = b"\0k\0"
+    sym = struct.pack("<IBBHQQ", 1, 0x12, 0x10, 4, 0, 16)  # "k", STB_GLOBAL|STT_FUNC, STO_CUDA_ENTRY, .text
+    symtab = b"\0" * 24 + sym * symbols
+    text = b"\0" * 16
+    body = [names, strtab, symtab, text]
+    offsets, at = [], 64
+    for part in body:
+        offsets.append(at)
+        at += len(part)
+    shoff = (at + 7) // 8 * 8
+    header = b"\x7fELF" + bytes([2, 1, 1, 0x33, 7]) + b"\0" * 7
+    header += struct.pack("<HHIQQQIHHHHHH", 2, 190, 1, 0, 0, shoff, 0x5a, 64, 56, 0, 64, 5, 1)
+    sections = [b"\0" * 64]
+    for (name, kind, link, entsize), offset, part in zip([(1, 3, 0, 0), (11, 3, 0, 0), (19, 2, 2, 24), (27, 1, 0, 0)],
+                                                         offsets, body):
+        sections.append(struct.pack("<IIQQQQIIQQ", name, kind, 6 if kind == 1 else 0, 0, offset, len(part), link,
+                                    1 if kind == 2 else 0, 1, entsize))
+    data = header + b"".join(body)
+    return data + b"\0" * (shoff - len(data)) + b"".join(sections)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as d:
+        deep = b"[" * 300_000 + b"]" * 300_000
+        # JSON: nesting, numbers, duplicates, NUL bytes, huge lines, in batch.
+        check_batch("batch", [deep, b'{"cc": "7.0", "threads": 1e400, "regs": 37}',
+                              b'{"cc": "7.0", "threads": 128, "threads": 64, "regs": 37}',
+                              b'{"cc": "7.0\x00", "threads": 128, "regs": 37}',
+                              b'{"gpu": "' + b"x" * 1_000_000 + b'", "threads": 128, "regs": 37}',
+                              b'{"gpu": "' + b"x" * 3_000_000 + b'"}',
+                              b'{"gpu": "\\u001b[31mred\\n", "threads": 128, "regs": 37}'],
+                    ["nested more than 64", "number overflow", "duplicate key 'threads'", "NUL byte",
+                     "is not a known GPU", "longer than 1 MiB", "gpu '\\x1b[31mred' is not a known GPU"])
+        # Table files and policies.
+        run("table nested", ["--cc", "7.0", "--threads", "1", "--regs", "1", "--table",
+                             write(d, "deep.json", deep)], stderr_has="nested more than 64")
+        many_keys = "{" + ",".join(f'"k{i}": {i}' for i in range(200_000)) + "}"
+        run("table with 200,000 keys", ["--cc", "7.0", "--threads", "1", "--regs", "1", "--table",
+                                        write(d, "keys.json", many_keys)], stderr_has="schema_version")
+        gpus = {"schema_version": 1, "gpus": [{"id": f"lab-{i}", "name": f"Lab {i}", "arch": "sm_90", "sm_count": 1 + i % 132,
+                                                "sources": ["PG13"]} for i in range(100_000)]}
+        run("table with 100,000 GPUs", ["--gpu", "Lab 99999", "--threads", "128", "--regs", "32", "--table",
+                                        write(d, "gpus.json", json.dumps(gpus))], rc=0)
+        run("table /dev/zero", ["--cc", "7.0", "--threads", "1", "--regs", "1", "--table", "/dev/zero"],
+            stderr_has="larger than 64 MiB")
+        run("table with a NUL", ["--cc", "7.0", "--threads", "1", "--regs", "1", "--table",
+                                 write(d, "nul.json", b'{"schema_version": 1}\x00garbage')], stderr_has="NUL byte")
+        log = "\n".join(f"ptxas info    : Compiling entry function '{name}' for 'sm_90'\n"
+                        f"ptxas info    : Used 32 registers, used 1 barriers"
+                        for name in ["ab" * 50_000 + "c", "x" * 20_000, "plain"]) + "\n"
+        log_path = write(d, "kernels.log", log)
+        run("policy nested", ["check", "--policy", write(d, "deep_policy.json", deep), log_path],
+            stderr_has="nested more than 64")
+        run("policy /dev/zero", ["check", "--policy", "/dev/zero", log_path], stderr_has="larger than 64 MiB")
+        # Patterns: nested quantifiers and long names run in linear time.
+        policy = {"schema_version": 1, "defaults": {"threads": 128},
+                  "rules": [{"kernel": "(.*)*x$", "max_registers": 16}, {"kernel": "^(a|b)*$", "max_registers": 16}]}
+        run("policy patterns", ["check", "--policy", write(d, "policy.json", json.dumps(policy)), log_path], rc=1)
+        run("--kernel ^(a|b)*c$", ["inspect", log_path, "--kernel", "^(a|b)*c$"], rc=0)
+        run("--kernel (.*)*x$", ["inspect", log_path, "--kernel", "(.*)*x$", "--threads", "128"], rc=0)
+        run("--kernel huge pattern", ["inspect", log_path, "--kernel", "((a{1,100}){1,100}){1,100}"],
+            stderr_has="is not a valid RE2 regular expression")
+        # Binary readers: count bombs and unrecognised inputs.
+        run("cubin of 2,000,001 symbols", ["inspect", write(d, "symbols.cubin", elf_cubin(2_000_000))],
+            stderr_has="a symbol table of 2000001 symbols")
+        run("cubin of 150,000 kernels", ["inspect", write(d, "kernels.cubin", elf_cubin(150_000))],
+            stderr_has="a cubin declaring 150000 kernels")
+        run("cubin of 3 kernels", ["inspect", write(d, "three.cubin", elf_cubin(3)), "--csv"], rc=0)
+        sparse = os.path.join(d, "zeros.bin")
+        with open(sparse, "wb") as f:
+            f.truncate(4 << 30)
+        run("4 GiB of zeros", ["inspect", sparse], stderr_has="not a cubin", rlimit=False)
+    for f in failures:
+        print("FAIL", f)
+    print(f"{ran} hostile runs; {len(failures)} failures")
+    return 1 if failures else 0
+
+
+sys.exit(main())
