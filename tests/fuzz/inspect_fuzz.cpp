@@ -29,23 +29,4 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return 0;
 }
 
-#ifdef OCCCALC_FUZZ_REPLAY
-#include <fstream>
-#include <iostream>
-#include <iterator>
-#include <vector>
-
-int main(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    std::ifstream file(argv[i], std::ios::binary);
-    const std::vector<unsigned char> bytes(std::istreambuf_iterator<char>(file), {});
-    if (!file && !file.eof()) {
-      std::cerr << argv[i] << ": cannot read\n";
-      return 2;
-    }
-    LLVMFuzzerTestOneInput(bytes.data(), bytes.size());
-  }
-  std::cout << "replayed " << (argc - 1) << " inputs\n";
-  return 0;
-}
-#endif
+#include "fuzz_main.hpp"
