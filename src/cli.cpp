@@ -151,12 +151,12 @@ exit_status run_query(const options& opts, const occcalc::table& tables, std::os
   double occupancy = 0.0;
   if (occcalc::is_amd_request(tables, opts.request)) {
     const amd_query q = evaluate_amd(tables, opts.request);
-    if (opts.json) out << amd_result_json(q).dump(2) << "\n";
+    if (opts.json) out << json_text(amd_result_json(q), 2) << "\n";
     else render_amd_text(out, q, colour);
     occupancy = q.result.occupancy();
   } else {
     const query q = evaluate(tables, opts.request);
-    if (opts.json) out << result_json(q).dump(2) << "\n";
+    if (opts.json) out << json_text(result_json(q), 2) << "\n";
     else render_text(out, q, colour);
     occupancy = q.result.occupancy();
   }
@@ -186,7 +186,7 @@ std::string batch_id(const nlohmann::json& line) {
   if (!line.is_object()) return {};
   const auto it = line.find(batch_id_key);
   if (it == line.end() || !(it->is_string() || it->is_number_integer())) return {};
-  return it->dump();
+  return json_text(*it);
 }
 
 /// Builds a request from one JSON Lines object; throws input_error.
@@ -198,9 +198,9 @@ batch_line request_from_json(const nlohmann::json& line) {
     const auto& value = item.value();
     if (item.key() == batch_id_key) {
       if (!value.is_string() && !value.is_number_integer()) {
-        throw occcalc::input_error(item.key(), value.dump() + " is not a string or an integer");
+        throw occcalc::input_error(item.key(), shown_value(value) + " is not a string or an integer");
       }
-      out.id_json = value.dump();
+      out.id_json = json_text(value);
       continue;
     }
     const auto field = std::find_if(occcalc::request_fields.begin(), occcalc::request_fields.end(),
@@ -212,17 +212,20 @@ batch_line request_from_json(const nlohmann::json& line) {
                                                  std::string(batch_id_key));
     }
     if (field->kind == occcalc::field_kind::flag) {
-      if (!value.is_boolean()) throw occcalc::input_error(item.key(), value.dump() + " is not true or false");
+      if (!value.is_boolean()) throw occcalc::input_error(item.key(), shown_value(value) + " is not true or false");
       req.*(field->member) =
           std::string(value.get<bool>() ? occcalc::flag_set_text : occcalc::flag_unset_text);
       continue;
     }
     if (value.is_string()) {
+      if (occcalc::detail::trim(value.get_ref<const std::string&>()).empty()) {
+        throw occcalc::input_error(item.key(), "is empty; give a value, or leave the key out");
+      }
       req.*(field->member) = value.get<std::string>();
     } else if (value.is_number_integer()) {
       req.*(field->member) = value.dump();
     } else {
-      throw occcalc::input_error(item.key(), value.dump() + " is not an integer or a string");
+      throw occcalc::input_error(item.key(), shown_value(value) + " is not an integer or a string");
     }
   }
   return out;
@@ -262,7 +265,15 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
   std::int64_t line_number = 0;
   // Line N of the output answers line N of the input, blank lines included.
   bool too_long = false;
-  while (read_bounded_line(in, line, too_long)) {
+  // Before waiting for more input, hand over what is answered: a client
+  // that writes one request and waits for its line (a coprocess) gets it.
+  const auto flush_if_drained = [&] {
+    if (in.rdbuf()->in_avail() > 0) return;
+    out << output;
+    output.clear();
+    out.flush();
+  };
+  while ((flush_if_drained(), read_bounded_line(in, line, too_long))) {
     ++line_number;
     std::string id_json;
     try {
@@ -294,12 +305,12 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
       }
     } catch (const occcalc::input_error& e) {
       any_bad = true;
-      output += error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false), id_json).dump();
+      output += json_text(error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false), id_json));
     } catch (const std::exception& e) {
       // Whatever else a line provokes is its own error: the other lines keep
       // their answers.
       any_bad = true;
-      output += error_json("", fmt::format("line {}: {}", line_number, e.what()), id_json).dump();
+      output += json_text(error_json("", fmt::format("line {}: {}", line_number, e.what()), id_json));
     }
     output += '\n';
     // Flush in chunks: one write per line is the cost of a large batch.
@@ -338,7 +349,7 @@ exit_status run_list(const options& opts, const occcalc::table& tables, std::ost
       j["amd_gpus"] = nlohmann::ordered_json::array();
       for (const auto& g : tables.amd_gpus) j["amd_gpus"].push_back(amd_gpu_json(g));
     }
-    out << j.dump(2) << "\n";
+    out << json_text(j, 2) << "\n";
     return exit_status::ok;
   }
   const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
@@ -494,6 +505,20 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
   } catch (const CLI::ParseError& e) {
     err << "occcalc: error: " << e.what() << "\n";
     return exit_status::bad_input;
+  }
+  // An empty value is never "not given": `--min-occupancy "$UNSET"` must not
+  // switch a gate off, and `--kernel ''` must not select every kernel.
+  for (const CLI::App* command : std::vector<const CLI::App*>{&app, list, batch, inspect, check, suggest, sweep}) {
+    for (const CLI::Option* option : command->get_options()) {
+      if (option->get_expected_min() == 0 || option->count() == 0) continue;
+      for (const auto& value : option->results()) {
+        if (occcalc::detail::trim(value).empty()) {
+          const std::string name = option->get_lnames().empty() ? option->get_name() : "--" + option->get_lnames().front();
+          err << "occcalc: error: " << name << " is empty; give a value, or leave " << name << " out\n";
+          return exit_status::bad_input;
+        }
+      }
+    }
   }
   if (const auto extras = app.remaining(); !extras.empty()) {
     err << "occcalc: error: unexpected argument '" << extras.front() << "'" << did_you_mean(app, extras) << "\n";

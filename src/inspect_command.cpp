@@ -16,6 +16,7 @@
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
 #include "kernel_matcher.hpp"
+#include "render_json.hpp"
 #include "text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/parse.hpp"
@@ -150,7 +151,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
       item["reason"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->reason) : nlohmann::ordered_json();
       j["violations"].push_back(std::move(item));
     }
-    out << j.dump(2) << "\n";
+    out << json_text(j, 2) << "\n";
   } else {
     for (const auto& v : violations) {
       const auto& k = v.kernel->kernel;

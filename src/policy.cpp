@@ -89,6 +89,17 @@ policy parse_policy(const std::string& origin, const std::string& json) {
     }
   }
   top.finish();
+  // A gate that checks nothing would pass every build: never a silent pass.
+  const auto sets_a_check = [](const policy_limits& l) {
+    return l.min_occupancy_percent || l.max_registers || l.max_stack_bytes || l.no_spills.value_or(false);
+  };
+  const bool any = sets_a_check(p.defaults) || std::any_of(p.rules.begin(), p.rules.end(), [&](const policy_rule& r) {
+                     return sets_a_check(r.limits);
+                   });
+  if (!any) {
+    throw occcalc::table_error(origin + ": the policy sets no limit (min_occupancy, max_registers, max_stack_bytes or "
+                                        "no_spills, in defaults or a rule), so it would pass every kernel");
+  }
   return p;
 }
 

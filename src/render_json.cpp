@@ -93,7 +93,21 @@ nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
   return j;
 }
 
-void append_json_string(std::string& out, std::string_view text) { out += nlohmann::json(text).dump(); }
+void append_json_string(std::string& out, std::string_view text) { out += json_text(nlohmann::json(text)); }
+
+std::string json_text(const nlohmann::ordered_json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::string json_text(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string shown_value(const nlohmann::json& j) {
+  const std::string text = json_text(j);
+  return occcalc::detail::one_line(text, occcalc::detail::max_quoted_chars) +
+         (text.size() > occcalc::detail::max_quoted_chars ? fmt::format(" ({} bytes)", text.size()) : "");
+}
 
 namespace {
 
@@ -138,7 +152,7 @@ void append_waves(std::string& out, const std::optional<occcalc::waves>& w) {
 template <typename Make>
 const std::string& result_writer::serialized(const void* entry, const Make& make) {
   auto [it, inserted] = serialized_.try_emplace(entry);
-  if (inserted) it->second = make().dump();
+  if (inserted) it->second = json_text(make());
   return it->second;
 }
 

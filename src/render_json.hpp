@@ -32,8 +32,20 @@ class result_writer {
   std::unordered_map<const void*, std::string> serialized_;
 };
 
-/// Appends `text` as a JSON string, quoted and escaped.
+/// Appends `text` as a JSON string, quoted and escaped; invalid UTF-8 bytes
+/// become U+FFFD, as in every JSON occcalc writes.
 void append_json_string(std::string& out, std::string_view text);
+
+/// `j` as JSON text (`indent` spaces, or compact with -1). Every JSON output
+/// goes through here or `append_json_string`, so bytes that are not valid
+/// UTF-8 (a Latin-1 file name, a stray byte in a symbol table) are replaced
+/// by U+FFFD rather than aborting the output.
+std::string json_text(const nlohmann::ordered_json& j, int indent = -1);
+std::string json_text(const nlohmann::json& j, int indent = -1);
+
+/// A value from the input as an error message repeats it: JSON, one line,
+/// at most 80 characters.
+std::string shown_value(const nlohmann::json& j);
 
 /// The result object of one query, parsed (for pretty-printing).
 nlohmann::ordered_json result_json(const query& q);

@@ -78,7 +78,7 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
     j["blocks_per_sm"] = choice.blocks_per_unit;
     j["occupancy"] = choice.result.occupancy();
     j["min_grid_size"] = r.compute_units ? nlohmann::ordered_json(min_grid) : nlohmann::ordered_json(nullptr);
-    out << j.dump(2) << "\n";
+    out << json_text(j, 2) << "\n";
     return exit_status::ok;
   }
   std::string text = paint(fmt::format("{}{} ({}): the HIP runtime's hipOccupancyMaxPotentialBlockSize",
@@ -193,7 +193,7 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
     j["max_dynamic_smem_per_block_resident"] = dynamic && dynamic->resident_bytes
                                                    ? nlohmann::ordered_json(*dynamic->resident_bytes)
                                                    : nlohmann::ordered_json();
-    out << j.dump(2) << "\n";
+    out << json_text(j, 2) << "\n";
     return exit_status::ok;
   }
 

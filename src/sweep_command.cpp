@@ -13,6 +13,7 @@
 #include "occcalc/parse.hpp"
 #include "occcalc/sweep.hpp"
 #include "occcalc/version.hpp"
+#include "render_json.hpp"
 #include "render_sweep.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
@@ -237,7 +238,7 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
       j["cliffs"].push_back({{"before", c.before}, {"after", c.after}, {"occupancy_before", c.occupancy_before},
                              {"occupancy_after", c.occupancy_after}});
     }
-    out << j.dump(2) << "\n";
+    out << json_text(j, 2) << "\n";
     return exit_status::ok;
   }
   if (options.csv) {

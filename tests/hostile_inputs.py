@@ -9,6 +9,8 @@ usage: hostile_inputs.py OCCCALC
 import json
 import os
 import resource
+import select
+import signal
 import struct
 import subprocess
 import sys
@@ -16,6 +18,7 @@ import tempfile
 import time
 
 OCCCALC = os.path.abspath(sys.argv[1])
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 LIMIT_AS = 1 << 30  # RLIMIT_AS for every run: memory stays bounded
 MAX_SECONDS = 5.0 if os.environ.get("OCCCALC_TEST_NO_RLIMIT") != "1" else 30.0
 failures = []
@@ -38,7 +41,7 @@ def run(name, args, stdin=b"", rc=2, stderr_has=None, rlimit=True):
     ran += 1
     start = time.monotonic()
     try:
-        p = subprocess.run([OCCCALC] + args, input=stdin, capture_output=True, timeout=60,
+        p = subprocess.run([OCCCALC] + args, input=stdin, capture_output=True, timeout=60, cwd=ROOT,
                            preexec_fn=limit_memory if rlimit else None, env=dict(os.environ, NO_COLOR="1"))
     except subprocess.TimeoutExpired:
         failures.append(f"{name}: still running after 60 s")
@@ -115,6 +118,61 @@ def elf_cubin(symbols):
     return data + b"\0" * (shoff - len(data)) + b"".join(sections)
 
 
+def edge_cases(d):
+    """The reliability audit's remaining cases: never a silent pass, never an abort."""
+    # Bytes that are not UTF-8 in a file name and in a kernel name: JSON stays
+    # valid (U+FFFD), text keeps the raw bytes.
+    latin1 = os.path.join(d.encode(), b"k\xe9rnels.log")
+    with open(latin1, "wb") as f:
+        f.write(b"ptxas info    : Compiling entry function 'bad\xffname' for 'sm_90'\n"
+                b"ptxas info    : Used 32 registers, used 1 barriers\n")
+    for args in (["inspect", latin1, "--json", "--threads", "128"],
+                 ["check", "--policy", "examples/occupancy-policy.json", latin1, "--json"]):
+        p = subprocess.run([OCCCALC.encode()] + [a if isinstance(a, bytes) else a.encode() for a in args],
+                           capture_output=True, cwd=ROOT)
+        try:
+            doc = json.loads(p.stdout.decode("utf-8"))
+            text = json.dumps(doc, ensure_ascii=False)
+            if "\ufffd" not in text or p.returncode not in (0, 1):
+                failures.append(f"invalid UTF-8 {args[0]}: exit {p.returncode}, no U+FFFD: {text[:200]}")
+        except ValueError as e:
+            failures.append(f"invalid UTF-8 {args[0]}: not JSON ({e}); exit {p.returncode}; {p.stderr[:200]!r}")
+    text = subprocess.run([OCCCALC.encode(), b"inspect", latin1], capture_output=True).stdout
+    if b"bad\xffname" not in text:
+        failures.append("text output lost the raw bytes of a kernel name")
+    # An empty value is an error, the gate's included; so is a policy with no limit.
+    q = ["--cc", "7.0", "--threads", "128", "--regs", "37"]
+    run("--min-occupancy ''", q + ["--min-occupancy", ""], stderr_has="--min-occupancy is empty")
+    run("--kernel ' '", ["inspect", "tests/fixtures/inspect/app", "--kernel", " "], stderr_has="--kernel is empty")
+    p = run("batch empty value", ["batch"], stdin=b'{"cc": "", "threads": 128, "regs": 37}\n')
+    if p and b"cc is empty" not in p.stdout:
+        failures.append(f"batch empty value: {p.stdout[:200]!r}")
+    run("policy without limits", ["check", "--policy", write(d, "empty_policy.json", '{"schema_version": 1}'),
+                                  "tests/fixtures/inspect/app"], stderr_has="the policy sets no limit")
+    # A user table cannot take a built-in GPU's name.
+    shadow = {"schema_version": 1, "gpus": [{"id": "rtx-4090", "name": "My 4090", "arch": "sm_89", "sm_count": 100,
+                                             "sources": ["PG13"]}]}
+    run("table shadowing a GPU", ["--gpu", "RTX 4090", "--threads", "1", "--regs", "1", "--table",
+                                  write(d, "shadow.json", json.dumps(shadow))], stderr_has="also names")
+    # batch as a coprocess: one request, its answer, before the next is written.
+    global ran
+    ran += 1
+    co = subprocess.Popen([OCCCALC, "batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for i in range(3):
+        co.stdin.write(b'{"cc": "7.0", "threads": 128, "regs": 37, "id": %d}\n' % i)
+        co.stdin.flush()
+        ready = select.select([co.stdout], [], [], 5.0)[0]
+        line = co.stdout.readline() if ready else b""
+        if json.loads(line or b"{}").get("id") != i:
+            failures.append(f"batch as a coprocess: no answer to request {i} within 5 s")
+            break
+    # SIGBUS (a mapped input truncated under occcalc) is one line and exit 2.
+    co.send_signal(signal.SIGBUS)
+    _, err = co.communicate(timeout=10)
+    if co.returncode != 2 or err.count(b"\n") != 1 or b"changed size while it was read" not in err:
+        failures.append(f"SIGBUS: exit {co.returncode}, stderr {err!r}")
+
+
 def main():
     with tempfile.TemporaryDirectory() as d:
         deep = b"[" * 300_000 + b"]" * 300_000
@@ -166,6 +224,7 @@ def main():
         with open(sparse, "wb") as f:
             f.truncate(4 << 30)
         run("4 GiB of zeros", ["inspect", sparse], stderr_has="not a cubin", rlimit=False)
+        edge_cases(d)
     for f in failures:
         print("FAIL", f)
     print(f"{ran} hostile runs; {len(failures)} failures")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -75,19 +76,28 @@ inline std::vector<std::string> closest_names(std::string_view query,
     // Compare with the name and with its trailing words ("RTX 4090" for
     // "GeForce RTX 4090"), keeping the closest.
     const std::string full = detail::normalize_name(candidate);
+    // A typo: two edits, or up to a third of the longer name. A name whose
+    // length alone is further off is not compared, so a long query costs
+    // time linear in its length.
+    const auto tolerance = [&](std::string_view name) {
+      return std::max<std::size_t>(2, std::max(wanted.size(), name.size()) / 3);
+    };
+    const auto within_reach = [&](std::string_view name) {
+      const std::size_t gap = wanted.size() > name.size() ? wanted.size() - name.size() : name.size() - wanted.size();
+      return gap <= tolerance(name);
+    };
     std::string_view name = full;
-    std::size_t distance = detail::edit_distance(wanted, full);
+    std::size_t distance = within_reach(full) ? detail::edit_distance(wanted, full) : SIZE_MAX;
     for (std::size_t space = full.find(' '); space != std::string::npos; space = full.find(' ', space + 1)) {
       const std::string_view tail = std::string_view(full).substr(space + 1);
+      if (!within_reach(tail)) continue;
       const std::size_t tail_distance = detail::edit_distance(wanted, tail);
       if (tail_distance < distance) {
         distance = tail_distance;
         name = tail;
       }
     }
-    // A typo: two edits, or up to a third of the longer name.
-    const std::size_t tolerated = std::max<std::size_t>(2, std::max(wanted.size(), name.size()) / 3);
-    if (distance > tolerated) continue;
+    if (distance == SIZE_MAX || distance > tolerance(name)) continue;
     // Ties go to the name that starts like the query ("RTX 4090" before
     // "RTX 6000" for "RTX 4900").
     const auto common = std::mismatch(wanted.begin(), wanted.end(), name.begin(), name.end()).first - wanted.begin();
