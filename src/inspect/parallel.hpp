@@ -16,17 +16,24 @@ namespace occcalc::inspect {
 /// has its own default-constructed `State`. Then rethrows the exception of
 /// the lowest failing i, so the error reported does not depend on timing.
 /// A thread that cannot be started is not an error: fewer threads do the work.
+/// Once a task fails, the tasks not yet started are skipped (the error ends
+/// the whole run).
 template <typename State, typename Task>
 void parallel_for(std::size_t count, unsigned workers, Task&& task) {
   std::vector<std::exception_ptr> errors(count);
   std::atomic<std::size_t> next{0};
+  // After a failure no new index is handed out: indices go out in order, so
+  // every index below a failing one has started, and the lowest failing
+  // index is still the one reported.
+  std::atomic<bool> failed{false};
   const auto work = [&] {
     State state{};
-    for (std::size_t i = next++; i < count; i = next++) {
+    for (std::size_t i = next++; i < count && !failed; i = next++) {
       try {
         task(i, state);
       } catch (...) {
         errors[i] = std::current_exception();
+        failed = true;
       }
     }
   };
