@@ -71,3 +71,13 @@ occcalc_golden(amd_inspect_json amd_inspect.json 0 ARGS inspect ${amdfx}/mfma.gf
 occcalc_golden(amd_inspect_model amd_inspect_hip.txt 0 ARGS inspect ${amdfx}/kernels.hipfb --model hip --threads 256 --arch gfx1100)
 occcalc_golden(amd_sweep_text amd_sweep.txt 0 ARGS sweep --vary vgprs --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K --ascii)
 occcalc_golden(amd_suggest_text amd_suggest.txt 0 ARGS suggest --gpu "Instinct MI210" --vgprs 128 --sgprs 32 --lds 24K --max-threads 256)
+
+# The vendor x format cells the redesign must keep byte for byte.
+occcalc_golden(amd_suggest_json amd_suggest.json 0
+  ARGS suggest --gpu "Instinct MI210" --vgprs 128 --sgprs 32 --lds 24K --max-threads 256 --json)
+occcalc_golden(amd_sweep_json amd_sweep.json 0
+  ARGS sweep --vary vgprs --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K --json)
+occcalc_golden(amd_sweep_csv amd_sweep.csv 0 ARGS sweep --vary lds --gfx gfx1100 --threads 256 --vgprs 96 --csv)
+occcalc_golden(list_json list.json 0 ARGS list --json)
+occcalc_golden(amd_check_json amd_check.json 1
+  ARGS check --policy tests/golden/strict-policy.json ${amdfx}/kernels.gfx90a.o --json)

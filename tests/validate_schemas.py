@@ -127,7 +127,8 @@ golden = {"main.json": "result.schema.json", "hopper.json": "result.schema.json"
           "inspect.json": "inspect.schema.json", "amd_inspect.json": "inspect.schema.json",
           "check_fail.json": "check.schema.json", "suggest.json": "suggest.schema.json",
           "sweep.json": "sweep.schema.json", "batch.jsonl": "result.schema.json",
-          "batch_errors.jsonl": "result.schema.json"}
+          "batch_errors.jsonl": "result.schema.json", "amd_suggest.json": "suggest.schema.json",
+          "amd_sweep.json": "sweep.schema.json", "list.json": "list.schema.json", "amd_check.json": "check.schema.json"}
 for name, schema_name in golden.items():
     with open(os.path.join(ROOT, "tests/golden", name), encoding="utf-8") as f:
         text = f.read()
