@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "amd_query.hpp"
 #include "embedded_tables.hpp"
@@ -19,6 +20,7 @@
 #include "suggest_command.hpp"
 #include "sweep_command.hpp"
 #include "occcalc/arch_table.hpp"
+#include "occcalc/common/percent.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/json_input.hpp"
 #include "occcalc/lookup.hpp"
@@ -162,9 +164,8 @@ exit_status run_query(const options& opts, const occcalc::table& tables, std::os
   }
   if (below(occupancy, min_percent)) {
     out.flush();  // the report before the verdict, where both reach one terminal or log
-    constexpr double hundredths = 100.0 * 100.0;
     err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
-                       std::round(occupancy * hundredths) / 100.0, opts.min_occupancy);
+                       occcalc::percent_hundredths(occupancy), opts.min_occupancy);
     return exit_status::gate_failed;
   }
   return exit_status::ok;
@@ -203,9 +204,9 @@ batch_line request_from_json(const nlohmann::json& line) {
       out.id_json = json_text(value);
       continue;
     }
-    const auto field = std::find_if(occcalc::request_fields.begin(), occcalc::request_fields.end(),
+    const auto field = std::find_if(std::begin(occcalc::request_fields), std::end(occcalc::request_fields),
                                     [&](const auto& f) { return f.key == item.key(); });
-    if (field == occcalc::request_fields.end()) {
+    if (field == std::end(occcalc::request_fields)) {
       std::string known;
       for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
       throw occcalc::input_error(item.key(), "is not a known field; known fields: " + known + ", " +
@@ -371,7 +372,7 @@ exit_status run_inspect_or_check(options& opts, bool is_check, const std::vector
                                  const occcalc::table& tables, std::istream& in, std::ostream& out,
                                  std::ostream& err) {
   const std::string_view name = is_check ? "check" : "inspect";
-  for (std::size_t i = 0; i < occcalc::request_fields.size(); ++i) {
+  for (std::size_t i = 0; i < std::size(occcalc::request_fields); ++i) {
     const auto key = occcalc::request_fields[i].key;
     if (request_options[i]->count() == 0 ||
         std::find(std::begin(inspect_fields), std::end(inspect_fields), key) != std::end(inspect_fields)) {
@@ -391,7 +392,7 @@ exit_status run_inspect_or_check(options& opts, bool is_check, const std::vector
   command.format = opts.json ? inspect_format::json : opts.csv ? inspect_format::csv : inspect_format::text;
   command.overrides = {opts.request.threads, opts.request.dyn_smem, opts.request.carveout, opts.request.model};
   const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
-  return is_check ? run_check(tables, command, in, out, err, colour)
+  return is_check ? run_check(tables, command, in, out, colour)
                   : run_inspect(tables, command, in, out, err, colour);
 }
 
@@ -424,9 +425,9 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
   app.fallthrough();
   app.allow_extras();  // reported below, with "did you mean" for subcommands
 
-  std::vector<std::string> values(occcalc::request_fields.size());
+  std::vector<std::string> values(std::size(occcalc::request_fields));
   std::vector<CLI::Option*> request_options;
-  for (std::size_t i = 0; i < occcalc::request_fields.size(); ++i) {
+  for (std::size_t i = 0; i < std::size(occcalc::request_fields); ++i) {
     const auto& field = occcalc::request_fields[i];
     const bool amd = field.vendor == occcalc::field_vendor::amd;
     if (field.kind == occcalc::field_kind::flag) {

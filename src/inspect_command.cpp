@@ -109,7 +109,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
 }
 
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                      std::ostream& out, std::ostream& err, bool colour) {
+                      std::ostream& out, bool colour) {
   const policy p = parse_policy(command.policy_file, read_text_file(command.policy_file, "policy file"));
   const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel& k) {
     const auto applied = limits_for(p, k);
@@ -168,7 +168,6 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
                  failed == 0 ? style::good : style::bad, colour)
         << "\n";
   }
-  (void)err;
   return failed == 0 ? exit_status::ok : exit_status::gate_failed;
 }
 

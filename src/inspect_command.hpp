@@ -38,6 +38,6 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
 /// gate_failed on any violation not allowed. Throws `occcalc::error` for a
 /// bad policy, an unreadable input or an input without kernels.
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                      std::ostream& out, std::ostream& err, bool colour);
+                      std::ostream& out, bool colour);
 
 }  // namespace occcalc::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "inspect/compiler_log.hpp"
 #include "occcalc/arch_table.hpp"
@@ -51,8 +52,7 @@ void take(std::optional<T>& into, std::string& from, const std::optional<T>& val
 policy parse_policy(const std::string& origin, const std::string& json) {
   const nlohmann::json parsed = occcalc::detail::parse_strict({origin, json});
   entry_reader top(parsed, origin);
-  const auto version = top.integer("schema_version", {policy_version, policy_version});
-  (void)version;
+  top.integer("schema_version", {policy_version, policy_version});
   policy p;
   if (top.has("defaults")) {
     entry_reader reader(top.object("defaults"), origin + ": defaults");

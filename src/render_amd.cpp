@@ -4,6 +4,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "occcalc/parse.hpp"
 #include "render_json.hpp"
@@ -39,13 +40,6 @@ std::string display_name(amd_resource r) {
   return {};
 }
 
-
-std::string bytes_text(std::int64_t bytes) {
-  if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
-    return fmt::format("{} B ({} KiB)", bytes, bytes / occcalc::bytes_per_kib);
-  }
-  return fmt::format("{} B", bytes);
-}
 
 std::string_view unit_name(const occcalc::amd_occupancy_result& r) { return r.per_wgp ? "WGP" : "CU"; }
 

@@ -5,8 +5,10 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "occcalc/explain.hpp"
+#include "occcalc/common/percent.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/version.hpp"
 #include "render_amd.hpp"
@@ -35,8 +37,7 @@ std::string_view config_name(occcalc::shared_memory_config config) {
 }  // namespace
 
 double occupancy_percent(const occcalc::occupancy_result& result) {
-  constexpr double hundredths = 100.0 * 100.0;
-  return std::round(result.occupancy() * hundredths) / 100.0;
+  return occcalc::percent_hundredths(result.occupancy());
 }
 
 nlohmann::ordered_json arch_json(const occcalc::nvidia_arch& arch) {
@@ -327,8 +328,7 @@ void result_writer::append(std::string& out, const amd_query& q, std::string_vie
   key(out, "occupancy");
   append_double(out, r.occupancy());
   key(out, "occupancy_percent");
-  constexpr double hundredths = 100.0 * 100.0;
-  append_double(out, std::round(r.occupancy() * hundredths) / 100.0);
+  append_double(out, occcalc::percent_hundredths(r.occupancy()));
   key(out, "waves_per_simd");
   append_double(out, r.waves_per_simd);
   key(out, "max_waves_per_simd");

@@ -5,7 +5,7 @@
 #include <string>
 #include <unordered_map>
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 
 #include "occcalc/arch.hpp"
 #include "amd_query.hpp"

@@ -6,12 +6,13 @@
 #include <fmt/format.h>
 
 #include "text_layout.hpp"
+#include "occcalc/common/percent.hpp"
 
 namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = 100.0;
+constexpr double percent = occcalc::percent_per_unit;
 
 
 /// Indices of at most `columns` points, evenly spread, always keeping the

@@ -18,13 +18,6 @@ using occcalc::infeasibility;
 using occcalc::resource;
 
 
-std::string bytes_text(std::int64_t bytes) {
-  if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
-    return fmt::format("{} B ({} KiB)", bytes, bytes / occcalc::bytes_per_kib);
-  }
-  return fmt::format("{} B", bytes);
-}
-
 std::string carveout_text(const occcalc::launch_config& launch) {
   return launch.carveout_percent ? fmt::format("{}%", *launch.carveout_percent) : std::string("default");
 }

@@ -14,6 +14,7 @@
 #include "render_json.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
+#include "occcalc/common/percent.hpp"
 
 namespace occcalc::cli {
 
@@ -21,7 +22,7 @@ namespace {
 
 using occcalc::resource;
 
-constexpr double percent = 100.0;
+constexpr double percent = occcalc::percent_per_unit;
 
 std::string unit_of(resource r) {
   switch (r) {

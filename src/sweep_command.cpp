@@ -17,12 +17,13 @@
 #include "render_sweep.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
+#include "occcalc/common/percent.hpp"
 
 namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = 100.0;
+constexpr double percent = occcalc::percent_per_unit;
 
 occcalc::sweep_variable parse_variable(const std::string& text) {
   for (const auto v : {occcalc::sweep_variable::threads, occcalc::sweep_variable::registers,

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "occcalc/parse.hpp"
+
 namespace occcalc::cli {
 
 std::string display_name(occcalc::resource r) {
@@ -24,6 +26,13 @@ std::string row(std::string_view label, std::string_view value, std::string_view
   std::string line = fmt::format("  {:<{}}{}", label, label_width, value);
   if (!note.empty()) line += fmt::format("  {}", note);
   return line + "\n";
+}
+
+std::string bytes_text(std::int64_t bytes) {
+  if (bytes >= occcalc::bytes_per_kib && bytes % occcalc::bytes_per_kib == 0) {
+    return fmt::format("{} B ({} KiB)", bytes, bytes / occcalc::bytes_per_kib);
+  }
+  return fmt::format("{} B", bytes);
 }
 
 }  // namespace occcalc::cli

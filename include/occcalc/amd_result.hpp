@@ -38,6 +38,7 @@ enum class amd_resource : std::uint8_t {
 };
 
 inline constexpr std::size_t amd_resource_count = 7;
+static_assert(static_cast<std::size_t>(amd_resource::barriers) + 1 == amd_resource_count, "amd_resource_count is stale");
 
 /// Every AMD resource, in report order.
 inline constexpr std::array<amd_resource, amd_resource_count> amd_resources = {

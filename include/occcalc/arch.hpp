@@ -1,6 +1,7 @@
 /// \file arch.hpp
 /// Plain descriptions of architectures and named GPUs, as loaded from the
-/// JSON tables in `data/`. No JSON here: see arch_table.hpp for the loader.
+/// JSON tables in `data/` (NVIDIA's; AMD's are in amd_arch.hpp, both together
+/// in tables/tables.hpp). No JSON here: see arch_table.hpp for the loader.
 ///
 /// Every difference between GPU generations that matters to occupancy is a
 /// field of `nvidia_arch`; the calculator never branches on a compute
@@ -13,8 +14,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "occcalc/amd_arch.hpp"
 
 namespace occcalc {
 
@@ -161,27 +160,6 @@ struct gpu {
   std::vector<std::string> aliases;
   /// Ids of the sources for the SM count.
   std::vector<std::string> sources;
-};
-
-/// A document a table figure comes from.
-struct source {
-  /// Short key used by entries (`PG13`).
-  std::string id;
-  /// What it is.
-  std::string title;
-  /// Where to read it.
-  std::string url;
-};
-
-/// Everything the loaded tables describe.
-struct table {
-  std::vector<source> sources;
-  std::vector<nvidia_arch> architectures;
-  std::vector<gpu> gpus;
-  /// AMD targets (`gfx900`), from data/amd-targets.json.
-  std::vector<amd_target> amd_targets;
-  /// Named AMD GPUs, from data/amd-gpus.json.
-  std::vector<amd_gpu> amd_gpus;
 };
 
 }  // namespace occcalc

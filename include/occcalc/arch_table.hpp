@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "occcalc/arch.hpp"
+#include "occcalc/tables/tables.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/gpu_names.hpp"
 #include "occcalc/json_input.hpp"
@@ -33,13 +34,6 @@ namespace occcalc {
 
 /// The table format version this loader reads.
 inline constexpr std::int64_t table_schema_version = 1;
-
-/// The text of one table file and where it came from (a path, or a name for
-/// an embedded table), for error messages.
-struct table_text {
-  std::string origin;
-  std::string_view json;
-};
 
 namespace detail {
 

@@ -16,6 +16,7 @@
 #include "occcalc/error.hpp"
 #include "occcalc/gpu_names.hpp"
 #include "occcalc/parse.hpp"
+#include "occcalc/tables/tables.hpp"
 
 namespace occcalc {
 

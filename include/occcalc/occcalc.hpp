@@ -4,6 +4,7 @@
 
 #include "occcalc/amd_occupancy.hpp"
 #include "occcalc/amd_request.hpp"
+#include "occcalc/amd_sweep.hpp"
 #include "occcalc/arch.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/error.hpp"
@@ -15,5 +16,6 @@
 #include "occcalc/request.hpp"
 #include "occcalc/suggest.hpp"
 #include "occcalc/sweep.hpp"
+#include "occcalc/tables/tables.hpp"
 #include "occcalc/version.hpp"
 #include "occcalc/waves.hpp"

@@ -22,6 +22,8 @@
 #include <string_view>
 
 #include "occcalc/arch.hpp"
+#include "occcalc/common/enum_set.hpp"
+#include "occcalc/common/math.hpp"
 #include "occcalc/launch.hpp"
 
 namespace occcalc {
@@ -31,6 +33,7 @@ enum class resource : std::uint8_t { warps, registers, shared_memory, blocks, ba
 
 /// Number of `resource` values.
 inline constexpr std::size_t resource_count = 5;
+static_assert(static_cast<std::size_t>(resource::barriers) + 1 == resource_count, "resource_count is stale");
 
 /// The resources the NVIDIA model reports, in report order.
 inline constexpr std::array<resource, resource_count> nvidia_resources = {
@@ -43,20 +46,6 @@ constexpr std::string_view to_string(resource r) noexcept {
       "warps", "registers", "shared_memory", "blocks", "barriers"};
   return names[static_cast<std::size_t>(r)];
 }
-
-/// A set of enumerators (a bit per value of `Enum`, at most 32 values).
-template <typename Enum>
-class enum_set {
- public:
-  constexpr void insert(Enum e) noexcept { bits_ |= bit(e); }
-  constexpr bool contains(Enum e) const noexcept { return (bits_ & bit(e)) != 0; }
-  constexpr bool empty() const noexcept { return bits_ == 0; }
-  constexpr bool operator==(enum_set other) const noexcept { return bits_ == other.bits_; }
-
- private:
-  static constexpr std::uint32_t bit(Enum e) noexcept { return std::uint32_t{1} << static_cast<unsigned>(e); }
-  std::uint32_t bits_ = 0;
-};
 
 /// A set of resources.
 using resource_set = enum_set<resource>;
@@ -149,14 +138,6 @@ struct occupancy_result {
 };
 
 namespace detail {
-
-constexpr std::int64_t divide_round_up(std::int64_t x, std::int64_t y) noexcept {
-  return (x + y - 1) / y;
-}
-
-constexpr std::int64_t round_up(std::int64_t x, std::int64_t multiple) noexcept {
-  return divide_round_up(x, multiple) * multiple;
-}
 
 constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
 

@@ -48,7 +48,7 @@ inline std::string lower(std::string_view text) {
   return out;
 }
 
-inline std::string_view trim(std::string_view text) {
+inline std::string_view trim(std::string_view text) noexcept {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
   return text;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,7 +70,7 @@ inline constexpr std::string_view flag_set_text = "true";
 inline constexpr std::string_view flag_unset_text = "false";
 
 /// Every request field, in the order results echo them.
-inline const std::array<request_field, 21> request_fields = {{
+inline const request_field request_fields[] = {
     {"cc", &request::cc, "Compute capability: 7.0, 70, sm_70 or compute_70"},
     {"gpu", &request::gpu, "A named GPU, NVIDIA or AMD (occcalc list gpus); implies its architecture",
      field_kind::value, field_vendor::both},
@@ -103,7 +104,11 @@ inline const std::array<request_field, 21> request_fields = {{
      field_vendor::amd},
     {"model", &request::model, "AMD: llvm (compiler), hip (HIP runtime) or rcp (Radeon Compute Profiler)",
      field_kind::value, field_vendor::amd},
-}};
+};
+
+/// Every request field is one `std::optional<std::string>` member of `request`.
+static_assert(std::size(request_fields) * sizeof(std::optional<std::string>) == sizeof(request),
+              "request_fields must list every member of request");
 
 /// A request resolved against a table.
 struct resolved_request {

@@ -1,4 +1,5 @@
 #include "inspect/compiler_log.hpp"
+#include "occcalc/parse.hpp"
 
 #include <charconv>
 #include <optional>
@@ -15,11 +16,7 @@ bool starts_with(std::string_view text, std::string_view prefix) noexcept {
   return text.substr(0, prefix.size()) == prefix;
 }
 
-std::string_view trim(std::string_view s) noexcept {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+using occcalc::detail::trim;
 
 /// The message after `ptxas info    : `.
 std::string_view message_of(std::string_view line) noexcept {

@@ -13,7 +13,7 @@ namespace occcalc::inspect {
 namespace {
 
 /// `.nv.info` attribute codes (EIATTR_*), as public cubin readers and
-/// cuobjdump name them; see docs/cubin-format.md.
+/// cuobjdump name them; see tests/fixtures/inspect/README.md.
 enum class attribute : std::uint8_t {
   max_threads = 0x05,
   required_threads = 0x10,

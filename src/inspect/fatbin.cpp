@@ -4,12 +4,14 @@
 #include <cstring>
 #include <memory>
 
+#include "occcalc/common/math.hpp"
+
 namespace occcalc::inspect {
 
 namespace {
 
 // The fat binary layout (the toolkit's fatbinary_section.h names the magic;
-// the entry header is documented in docs/cubin-format.md).
+// the entry header is described in tests/fixtures/inspect/README.md).
 constexpr std::uint32_t fatbin_magic = 0xBA55ED50;
 constexpr std::uint64_t fatbin_header_bytes = 16;
 constexpr std::uint64_t entry_header_min_bytes = 64;
@@ -18,7 +20,6 @@ constexpr std::uint64_t fatbin_alignment = 8;
 constexpr std::uint64_t flag_lz4 = 0x2000;
 constexpr std::uint64_t flag_zstd = 0x8000;
 
-std::uint64_t round_up(std::uint64_t n, std::uint64_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
 }  // namespace
 
@@ -72,7 +73,7 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
       entries.push_back(e);
       entry_at += entry_header_bytes + stored_bytes;
     }
-    at = round_up(body_at + body.size(), fatbin_alignment);
+    at = occcalc::detail::round_up(body_at + body.size(), fatbin_alignment);
   }
   return entries;
 }

@@ -27,8 +27,7 @@ struct fatbin_entry {
   std::uint64_t offset = 0;
 };
 
-/// Entry kinds.
-inline constexpr std::uint16_t fatbin_kind_ptx = 1;
+/// The entry kind of a cubin (PTX and LTO-IR entries are counted, not read).
 inline constexpr std::uint16_t fatbin_kind_elf = 2;
 
 /// Whether `bytes` begins with a fat binary header.

@@ -1,0 +1,23 @@
+/// \file common/enum_set.hpp
+/// A set of the enumerators of a small enum (a bit each). Vendor-neutral.
+#pragma once
+
+#include <cstdint>
+
+namespace occcalc {
+
+/// A set of enumerators (a bit per value of `Enum`, at most 32 values).
+template <typename Enum>
+class enum_set {
+ public:
+  constexpr void insert(Enum e) noexcept { bits_ |= bit(e); }
+  constexpr bool contains(Enum e) const noexcept { return (bits_ & bit(e)) != 0; }
+  constexpr bool empty() const noexcept { return bits_ == 0; }
+  constexpr bool operator==(enum_set other) const noexcept { return bits_ == other.bits_; }
+
+ private:
+  static constexpr std::uint32_t bit(Enum e) noexcept { return std::uint32_t{1} << static_cast<unsigned>(e); }
+  std::uint32_t bits_ = 0;
+};
+
+}  // namespace occcalc

@@ -1,0 +1,23 @@
+/// \file common/math.hpp
+/// Integer rounding: the only copies, shared by the models, the readers and
+/// the renderers. Vendor-neutral.
+#pragma once
+
+#include <cstdint>
+
+namespace occcalc::detail {
+
+/// `x / y` rounded up; `x >= 0`, `y > 0`.
+constexpr std::int64_t divide_round_up(std::int64_t x, std::int64_t y) noexcept { return (x + y - 1) / y; }
+
+/// `x` rounded up to a multiple of `multiple`; `x >= 0`, `multiple > 0`.
+constexpr std::int64_t round_up(std::int64_t x, std::int64_t multiple) noexcept {
+  return divide_round_up(x, multiple) * multiple;
+}
+
+/// The same for unsigned sizes (file offsets, section sizes).
+constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t multiple) noexcept {
+  return (x + multiple - 1) / multiple * multiple;
+}
+
+}  // namespace occcalc::detail

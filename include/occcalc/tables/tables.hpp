@@ -1,0 +1,43 @@
+/// \file tables/tables.hpp
+/// Everything the loaded tables describe, both vendors together, and the text
+/// of a table file. No JSON here: arch_table.hpp loads them.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "occcalc/amd_arch.hpp"
+#include "occcalc/arch.hpp"
+
+namespace occcalc {
+
+/// A document a table figure comes from.
+struct source {
+  /// Short key used by entries (`PG13`).
+  std::string id;
+  /// What it is.
+  std::string title;
+  /// Where to read it.
+  std::string url;
+};
+
+/// Everything the loaded tables describe.
+struct table {
+  std::vector<source> sources;
+  std::vector<nvidia_arch> architectures;
+  std::vector<gpu> gpus;
+  /// AMD targets (`gfx900`), from data/amd-targets.json.
+  std::vector<amd_target> amd_targets;
+  /// Named AMD GPUs, from data/amd-gpus.json.
+  std::vector<amd_gpu> amd_gpus;
+};
+
+/// The text of one table file and where it came from (a path, or a name for
+/// an embedded table), for error messages.
+struct table_text {
+  std::string origin;
+  std::string_view json;
+};
+
+}  // namespace occcalc
