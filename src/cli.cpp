@@ -153,12 +153,12 @@ exit_status run_query(const options& opts, const occcalc::table& tables, std::os
   double occupancy = 0.0;
   if (occcalc::is_amd_request(tables, opts.request)) {
     const amd_query q = evaluate_amd(tables, opts.request);
-    if (opts.json) out << json_text(amd_result_json(q), 2) << "\n";
+    if (opts.json) out << result_text(q, json_writer::style::pretty) << "\n";
     else render_amd_text(out, q, colour);
     occupancy = q.result.occupancy();
   } else {
     const query q = evaluate(tables, opts.request);
-    if (opts.json) out << json_text(result_json(q), 2) << "\n";
+    if (opts.json) out << result_text(q, json_writer::style::pretty) << "\n";
     else render_text(out, q, colour);
     occupancy = q.result.occupancy();
   }

@@ -305,11 +305,6 @@ nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
   return j;
 }
 
-nlohmann::ordered_json amd_result_json(const amd_query& q) {
-  std::string text;
-  result_writer().append(text, q);
-  return nlohmann::ordered_json::parse(text);
-}
 
 void render_amd_target_list(std::ostream& out, const occcalc::table& tables, bool colour) {
   std::string text = paint(fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}", "id", "family", "models",

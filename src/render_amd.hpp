@@ -23,9 +23,6 @@ std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res);
 /// The limiter breakdown of one AMD query, as text.
 void render_amd_text(std::ostream& out, const amd_query& q, bool colour);
 
-/// The result object of one AMD query (schema/result.schema.json, amdResult).
-nlohmann::ordered_json amd_result_json(const amd_query& q);
-
 /// One AMD target as `occcalc list --json` prints it.
 nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t);
 

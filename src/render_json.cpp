@@ -1,5 +1,6 @@
 #include "render_json.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string_view>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "occcalc/common/percent.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/version.hpp"
+#include "json_writer.hpp"
 #include "render_amd.hpp"
 
 namespace occcalc::cli {
@@ -94,7 +96,22 @@ nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
   return j;
 }
 
-void append_json_string(std::string& out, std::string_view text) { out += json_text(nlohmann::json(text)); }
+void append_json_string(std::string& out, std::string_view text) {
+  // Plain ASCII without quotes, backslashes or control characters (every key
+  // and nearly every value) goes as it is; anything else through nlohmann's
+  // escaping, which also replaces invalid UTF-8.
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x80 && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += json_text(nlohmann::json(text));
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
+}
 
 std::string json_text(const nlohmann::ordered_json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
@@ -112,265 +129,218 @@ std::string shown_value(const nlohmann::json& j) {
 
 namespace {
 
-void append_string(std::string& out, std::string_view text) { append_json_string(out, text); }
-
-void append_double(std::string& out, double value) {
-  // Shortest round-trip digits, always with a fraction or exponent so the
-  // value stays a JSON float (as nlohmann writes it).
-  std::string digits = fmt::format("{}", value);
-  if (digits.find_first_of(".e") == std::string::npos) digits += ".0";
-  out += digits;
-}
-
-void append_optional(std::string& out, const std::optional<std::int64_t>& value) {
-  out += value ? std::to_string(*value) : "null";
-}
-
-/// Appends `,"key":` (without the comma for the first key of an object).
-void key(std::string& out, std::string_view name) {
-  if (out.back() != '{') out += ',';
-  out += '"';
-  out += name;
-  out += "\":";
-}
-
 /// The grid's wave keys of a result, null without a grid.
-void append_waves(std::string& out, const std::optional<occcalc::waves>& w) {
-  key(out, "waves_per_sm");
-  if (w) append_double(out, w->waves_per_sm);
-  else out += "null";
-  key(out, "full_waves");
-  append_optional(out, w ? std::optional<std::int64_t>(w->full_waves) : std::nullopt);
-  key(out, "tail_utilization");
-  if (w) append_double(out, w->tail_utilization);
-  else out += "null";
-  key(out, "blocks_per_wave");
-  append_optional(out, w ? std::optional<std::int64_t>(w->blocks_per_wave) : std::nullopt);
+void write_waves(json_writer& w, const std::optional<occcalc::waves>& waves) {
+  w.key("waves_per_sm");
+  if (waves) w.value(waves->waves_per_sm);
+  else w.null();
+  w.member("full_waves", waves ? std::optional<std::int64_t>(waves->full_waves) : std::nullopt);
+  w.key("tail_utilization");
+  if (waves) w.value(waves->tail_utilization);
+  else w.null();
+  w.member("blocks_per_wave", waves ? std::optional<std::int64_t>(waves->blocks_per_wave) : std::nullopt);
+}
+
+/// `"gpu": name` or null.
+template <typename Gpu>
+void write_gpu_name(json_writer& w, const Gpu* gpu) {
+  w.key("gpu");
+  if (gpu) w.value(gpu->name);
+  else w.null();
 }
 
 }  // namespace
 
 template <typename Make>
-const std::string& result_writer::serialized(const void* entry, const Make& make) {
+void result_writer::write_entry(json_writer& w, const void* entry, const Make& make) {
+  if (w.format() == json_writer::style::pretty) {
+    w.value(make());
+    return;
+  }
   auto [it, inserted] = serialized_.try_emplace(entry);
   if (inserted) it->second = json_text(make());
-  return it->second;
+  w.raw(it->second);
 }
 
 void result_writer::append(std::string& out, const query& q, std::string_view id_json) {
-  const auto& arch = *q.request.arch;
-  const auto& launch = q.request.launch;
-  const auto& result = q.result;
-  out += '{';
-  key(out, "schema_version");
-  out += std::to_string(occcalc::result_schema_version);
-  if (!id_json.empty()) {
-    key(out, "id");
-    out += id_json;
-  }
-  key(out, "input");
-  out += '{';
-  key(out, "cc");
-  append_string(out, arch.compute_capability());
-  key(out, "gpu");
-  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
-  else out += "null";
-  key(out, "threads");
-  out += std::to_string(launch.threads_per_block);
-  key(out, "regs");
-  out += std::to_string(launch.registers_per_thread);
-  key(out, "smem");
-  out += std::to_string(launch.static_shared_memory_bytes);
-  key(out, "dyn_smem");
-  out += std::to_string(launch.dynamic_shared_memory_bytes);
-  key(out, "carveout");
-  out += launch.carveout_percent ? std::to_string(*launch.carveout_percent) : "\"default\"";
-  key(out, "cache");
-  append_string(out, occcalc::to_string(launch.cache));
-  key(out, "barriers");
-  out += std::to_string(launch.barriers);
-  key(out, "grid");
-  append_optional(out, q.request.grid_blocks);
-  key(out, "sm_count");
-  append_optional(out, q.request.sm_count);
-  out += '}';
-  key(out, "arch");
-  append_string(out, arch.id);
-  key(out, "gpu");
-  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
-  else out += "null";
-  key(out, "architecture");
-  out += serialized(&arch, [&] { return arch_json(arch); });
-  key(out, "device");
-  if (q.request.named_gpu) out += serialized(q.request.named_gpu, [&] { return gpu_json(*q.request.named_gpu); });
-  else out += "null";
-  key(out, "model");
-  out += "\"nvidia\"";
-  key(out, "unit");
-  out += "\"sm\"";
-  for (const auto& [name, value] :
-       {std::pair<std::string_view, std::int64_t>{"blocks_per_sm", result.blocks_per_sm},
-        {"warps_per_block", result.warps_per_block},
-        {"active_warps_per_sm", result.active_warps_per_sm},
-        {"active_threads_per_sm", result.active_threads_per_sm},
-        {"max_warps_per_sm", result.max_warps_per_sm}}) {
-    key(out, name);
-    out += std::to_string(value);
-  }
-  key(out, "occupancy");
-  append_double(out, result.occupancy());
-  key(out, "occupancy_percent");
-  append_double(out, occupancy_percent(result));
-
-  append_waves(out, q.waves);
-  key(out, "whole_wave_grids");
-  if (q.waves) out += fmt::format("[{},{}]", q.waves->whole_waves_below, q.waves->whole_waves_above);
-  else out += "null";
-
-  key(out, "limits");
-  out += '{';
-  for (const auto r : occcalc::nvidia_resources) {
-    key(out, occcalc::to_string(r));
-    append_optional(out, result.limit(r).blocks);
-  }
-  out += '}';
-  key(out, "limiters");
-  out += '[';
-  for (const auto r : occcalc::nvidia_resources) {
-    if (!result.limiters.contains(r)) continue;
-    if (out.back() != '[') out += ',';
-    append_string(out, occcalc::to_string(r));
-  }
-  out += ']';
-  key(out, "reasons");
-  out += '{';
-  for (const auto r : occcalc::nvidia_resources) {
-    const auto reason = result.limit(r).reason;
-    if (reason == occcalc::infeasibility::none) continue;
-    key(out, occcalc::to_string(r));
-    append_string(out, occcalc::explain(reason, arch, launch, result));
-  }
-  out += '}';
-
-  key(out, "allocated");
-  out += '{';
-  key(out, "registers_per_warp");
-  if (arch.register_scope == occcalc::register_allocation_scope::warp) out += std::to_string(result.registers.per_warp);
-  else out += "null";
-  key(out, "registers_per_block");
-  out += std::to_string(result.registers.per_block);
-  key(out, "shared_memory_per_block");
-  out += std::to_string(result.shared_memory.per_block_bytes);
-  key(out, "shared_memory_per_sm");
-  append_optional(out, result.shared_memory.per_sm_bytes);
-  out += "}}";
+  json_writer w(out);
+  write(w, q, id_json);
 }
 
 void result_writer::append(std::string& out, const amd_query& q, std::string_view id_json) {
+  json_writer w(out);
+  write(w, q, id_json);
+}
+
+void result_writer::write(json_writer& w, const query& q, std::string_view id_json) {
+  const auto& arch = *q.request.arch;
+  const auto& launch = q.request.launch;
+  const auto& result = q.result;
+  w.begin_object();
+  w.member("schema_version", occcalc::result_schema_version);
+  if (!id_json.empty()) {
+    w.key("id");
+    w.raw(id_json);
+  }
+  w.key("input");
+  w.begin_object();
+  w.member("cc", arch.compute_capability());
+  write_gpu_name(w, q.request.named_gpu);
+  w.member("threads", launch.threads_per_block);
+  w.member("regs", launch.registers_per_thread);
+  w.member("smem", launch.static_shared_memory_bytes);
+  w.member("dyn_smem", launch.dynamic_shared_memory_bytes);
+  w.key("carveout");
+  if (launch.carveout_percent) w.value(*launch.carveout_percent);
+  else w.value("default");
+  w.member("cache", occcalc::to_string(launch.cache));
+  w.member("barriers", launch.barriers);
+  w.member("grid", q.request.grid_blocks);
+  w.member("sm_count", q.request.sm_count);
+  w.end_object();
+  w.member("arch", arch.id);
+  write_gpu_name(w, q.request.named_gpu);
+  w.key("architecture");
+  write_entry(w, &arch, [&] { return arch_json(arch); });
+  w.key("device");
+  if (q.request.named_gpu) write_entry(w, q.request.named_gpu, [&] { return gpu_json(*q.request.named_gpu); });
+  else w.null();
+  w.member("model", "nvidia");
+  w.member("unit", "sm");
+  w.member("blocks_per_sm", result.blocks_per_sm);
+  w.member("warps_per_block", result.warps_per_block);
+  w.member("active_warps_per_sm", result.active_warps_per_sm);
+  w.member("active_threads_per_sm", result.active_threads_per_sm);
+  w.member("max_warps_per_sm", result.max_warps_per_sm);
+  w.member("occupancy", result.occupancy());
+  w.member("occupancy_percent", occupancy_percent(result));
+  write_waves(w, q.waves);
+  w.key("whole_wave_grids");
+  if (q.waves) {
+    w.begin_array();
+    w.value(q.waves->whole_waves_below);
+    w.value(q.waves->whole_waves_above);
+    w.end_array();
+  } else {
+    w.null();
+  }
+  w.key("limits");
+  w.begin_object();
+  for (const auto r : occcalc::nvidia_resources) w.member(occcalc::to_string(r), result.limit(r).blocks);
+  w.end_object();
+  w.key("limiters");
+  w.begin_array();
+  for (const auto r : occcalc::nvidia_resources) {
+    if (result.limiters.contains(r)) w.value(occcalc::to_string(r));
+  }
+  w.end_array();
+  w.key("reasons");
+  w.begin_object();
+  for (const auto r : occcalc::nvidia_resources) {
+    const auto reason = result.limit(r).reason;
+    if (reason != occcalc::infeasibility::none) {
+      w.member(occcalc::to_string(r), occcalc::explain(reason, arch, launch, result));
+    }
+  }
+  w.end_object();
+  w.key("allocated");
+  w.begin_object();
+  w.key("registers_per_warp");
+  if (arch.register_scope == occcalc::register_allocation_scope::warp) w.value(result.registers.per_warp);
+  else w.null();
+  w.member("registers_per_block", result.registers.per_block);
+  w.member("shared_memory_per_block", result.shared_memory.per_block_bytes);
+  w.member("shared_memory_per_sm", result.shared_memory.per_sm_bytes);
+  w.end_object();
+  w.end_object();
+}
+
+void result_writer::write(json_writer& w, const amd_query& q, std::string_view id_json) {
   const auto& t = *q.request.target;
   const auto& k = q.request.kernel;
   const auto& r = q.result;
-  out += '{';
-  key(out, "schema_version");
-  out += std::to_string(occcalc::result_schema_version);
+  w.begin_object();
+  w.member("schema_version", occcalc::result_schema_version);
   if (!id_json.empty()) {
-    key(out, "id");
-    out += id_json;
+    w.key("id");
+    w.raw(id_json);
   }
-  key(out, "input");
-  out += '{';
-  key(out, "gfx");
-  append_string(out, t.id);
-  key(out, "gpu");
-  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
-  else out += "null";
-  for (const auto& [name, value] : {std::pair<std::string_view, std::int64_t>{"threads", q.request.work_group_size},
-                                    {"vgprs", k.vgprs},
-                                    {"agprs", k.agprs},
-                                    {"sgprs", k.sgprs},
-                                    {"lds", k.lds_bytes},
-                                    {"wave_size", r.wave_size}}) {
-    key(out, name);
-    out += std::to_string(value);
-  }
-  key(out, "mode");
-  out += t.has_wgp_mode ? (r.per_wgp ? "\"wgp\"" : "\"cu\"") : "null";
-  key(out, "model");
-  append_string(out, occcalc::to_string(r.model));
-  key(out, "grid");
-  append_optional(out, q.request.grid_work_groups);
-  key(out, "sm_count");
-  append_optional(out, q.request.compute_units);
-  out += '}';
-  key(out, "arch");
-  append_string(out, t.id);
-  key(out, "gpu");
-  if (q.request.named_gpu) append_string(out, q.request.named_gpu->name);
-  else out += "null";
-  key(out, "architecture");
-  out += serialized(&t, [&] { return amd_target_json(t); });
-  key(out, "device");
-  if (q.request.named_gpu) out += serialized(q.request.named_gpu, [&] { return amd_gpu_json(*q.request.named_gpu); });
-  else out += "null";
-  key(out, "model");
-  append_string(out, occcalc::to_string(r.model));
-  key(out, "unit");
-  out += r.per_wgp ? "\"wgp\"" : "\"cu\"";
-  for (const auto& [name, value] :
-       {std::pair<std::string_view, std::int64_t>{"blocks_per_sm", r.work_groups},
-        {"warps_per_block", r.waves_per_work_group},
-        {"active_warps_per_sm", r.active_waves},
-        {"active_threads_per_sm", r.work_groups * q.request.work_group_size},
-        {"max_warps_per_sm", r.max_waves}}) {
-    key(out, name);
-    out += std::to_string(value);
-  }
-  key(out, "occupancy");
-  append_double(out, r.occupancy());
-  key(out, "occupancy_percent");
-  append_double(out, occcalc::percent_hundredths(r.occupancy()));
-  key(out, "waves_per_simd");
-  append_double(out, r.waves_per_simd);
-  key(out, "max_waves_per_simd");
-  out += std::to_string(r.max_waves_per_simd);
-  key(out, "simds");
-  out += std::to_string(r.simds);
-  append_waves(out, q.waves);
+  w.key("input");
+  w.begin_object();
+  w.member("gfx", t.id);
+  write_gpu_name(w, q.request.named_gpu);
+  w.member("threads", q.request.work_group_size);
+  w.member("vgprs", k.vgprs);
+  w.member("agprs", k.agprs);
+  w.member("sgprs", k.sgprs);
+  w.member("lds", k.lds_bytes);
+  w.member("wave_size", r.wave_size);
+  w.key("mode");
+  if (t.has_wgp_mode) w.value(r.per_wgp ? "wgp" : "cu");
+  else w.null();
+  w.member("model", occcalc::to_string(r.model));
+  w.member("grid", q.request.grid_work_groups);
+  w.member("sm_count", q.request.compute_units);
+  w.end_object();
+  w.member("arch", t.id);
+  write_gpu_name(w, q.request.named_gpu);
+  w.key("architecture");
+  write_entry(w, &t, [&] { return amd_target_json(t); });
+  w.key("device");
+  if (q.request.named_gpu) write_entry(w, q.request.named_gpu, [&] { return amd_gpu_json(*q.request.named_gpu); });
+  else w.null();
+  w.member("model", occcalc::to_string(r.model));
+  w.member("unit", r.per_wgp ? "wgp" : "cu");
+  w.member("blocks_per_sm", r.work_groups);
+  w.member("warps_per_block", r.waves_per_work_group);
+  w.member("active_warps_per_sm", r.active_waves);
+  w.member("active_threads_per_sm", r.work_groups * q.request.work_group_size);
+  w.member("max_warps_per_sm", r.max_waves);
+  w.member("occupancy", r.occupancy());
+  w.member("occupancy_percent", occcalc::percent_hundredths(r.occupancy()));
+  w.member("waves_per_simd", r.waves_per_simd);
+  w.member("max_waves_per_simd", r.max_waves_per_simd);
+  w.member("simds", r.simds);
+  write_waves(w, q.waves);
   const auto limits = [&](const auto& values) {
-    out += '{';
+    w.begin_object();
     for (const auto res : occcalc::amd_resources) {
-      key(out, occcalc::to_string(res));
-      append_optional(out, values[static_cast<std::size_t>(res)]);
+      w.member(occcalc::to_string(res), values[static_cast<std::size_t>(res)]);
     }
-    out += '}';
+    w.end_object();
   };
-  key(out, "limits");
+  w.key("limits");
   limits(r.limits);
-  key(out, "limits_waves_per_simd");
+  w.key("limits_waves_per_simd");
   if (r.model == occcalc::amd_model::llvm) limits(r.limits_waves_per_simd);
-  else out += "null";
-  key(out, "limiters");
-  out += '[';
+  else w.null();
+  w.key("limiters");
+  w.begin_array();
   for (const auto res : occcalc::amd_resources) {
-    if (!r.limiters.contains(res)) continue;
-    if (out.back() != '[') out += ',';
-    append_string(out, occcalc::to_string(res));
+    if (r.limiters.contains(res)) w.value(occcalc::to_string(res));
   }
-  out += ']';
-  key(out, "reasons");
-  out += '{';
+  w.end_array();
+  w.key("reasons");
+  w.begin_object();
   for (const auto res : occcalc::amd_resources) {
-    if (r.limit(res) != 0) continue;
-    key(out, occcalc::to_string(res));
-    append_string(out, amd_limit_reason(q, res));
+    if (r.limit(res) == 0) w.member(occcalc::to_string(res), amd_limit_reason(q, res));
   }
-  out += "}}";
+  w.end_object();
+  w.end_object();
 }
 
-nlohmann::ordered_json result_json(const query& q) {
+std::string result_text(const query& q, json_writer::style style) {
   std::string text;
-  result_writer().append(text, q);
-  return nlohmann::ordered_json::parse(text);
+  json_writer w(text, style);
+  result_writer().write(w, q);
+  return text;
+}
+
+std::string result_text(const amd_query& q, json_writer::style style) {
+  std::string text;
+  json_writer w(text, style);
+  result_writer().write(w, q);
+  return text;
 }
 
 nlohmann::ordered_json error_json(const std::string& field, const std::string& message, std::string_view id_json) {

@@ -9,28 +9,38 @@
 
 #include "occcalc/arch.hpp"
 #include "amd_query.hpp"
+#include "json_writer.hpp"
 #include "query.hpp"
 
 namespace occcalc::cli {
 
-/// Writes result objects as compact JSON, one per line in a batch. The
-/// architecture and GPU objects, the same for many results, are serialized
-/// once each and reused.
+/// Writes result objects (schema/result.schema.json) with the JSON writer:
+/// compact, one per line in a batch or an inspect record, or pretty for a
+/// single --json query. In compact style the architecture and GPU objects,
+/// the same for many results, are serialized once each and reused.
 class result_writer {
  public:
-  /// Appends the result object of `q` (no newline) to `out`; `id_json`, when
-  /// not empty, is a batch line's `id` (already JSON) echoed after the version.
+  /// Appends the compact result object of `q` (no newline) to `out`;
+  /// `id_json`, when not empty, is a batch line's `id` (already JSON)
+  /// echoed after the version.
   void append(std::string& out, const query& q, std::string_view id_json = {});
   /// The same for an AMD query (the amdResult object).
   void append(std::string& out, const amd_query& q, std::string_view id_json = {});
+  /// The result object of `q` through `w`, in its style.
+  void write(json_writer& w, const query& q, std::string_view id_json = {});
+  void write(json_writer& w, const amd_query& q, std::string_view id_json = {});
 
  private:
-  /// The JSON of a table entry, made with `make` the first time.
+  /// A table entry's object: made with `make`, and in compact style cached.
   template <typename Make>
-  const std::string& serialized(const void* entry, const Make& make);
+  void write_entry(json_writer& w, const void* entry, const Make& make);
 
   std::unordered_map<const void*, std::string> serialized_;
 };
+
+/// The result object of one query as JSON text in `style`.
+std::string result_text(const query& q, json_writer::style style);
+std::string result_text(const amd_query& q, json_writer::style style);
 
 /// Appends `text` as a JSON string, quoted and escaped; invalid UTF-8 bytes
 /// become U+FFFD, as in every JSON occcalc writes.
@@ -46,9 +56,6 @@ std::string json_text(const nlohmann::json& j, int indent = -1);
 /// A value from the input as an error message repeats it: JSON, one line,
 /// at most 80 characters.
 std::string shown_value(const nlohmann::json& j);
-
-/// The result object of one query, parsed (for pretty-printing).
-nlohmann::ordered_json result_json(const query& q);
 
 /// `{"schema_version": 1, "id": ..., "error": {"field": ..., "message": ...}}`;
 /// a null field when the error is about the line as a whole; `id` (already

@@ -1,0 +1,118 @@
+#include "json_writer.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "render_json.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+/// nlohmann's dump(2) indentation.
+constexpr std::size_t indent_spaces = 2;
+
+}  // namespace
+
+void json_writer::newline_and_indent(std::size_t depth) {
+  out_ += '\n';
+  out_.append(depth * indent_spaces, ' ');
+}
+
+void json_writer::next_element() {
+  if (after_key_) {  // the value of a member: its key placed it
+    after_key_ = false;
+    return;
+  }
+  if (has_element_.empty()) return;  // the document itself
+  if (has_element_.back()) out_ += ',';
+  has_element_.back() = true;
+  if (style_ == style::pretty) newline_and_indent(has_element_.size());
+}
+
+void json_writer::open(char bracket) {
+  next_element();
+  out_ += bracket;
+  has_element_.push_back(false);
+}
+
+void json_writer::close(char bracket) {
+  const bool any = has_element_.back();
+  has_element_.pop_back();
+  if (any && style_ == style::pretty) newline_and_indent(has_element_.size());
+  out_ += bracket;
+}
+
+void json_writer::key(std::string_view name) {
+  next_element();
+  append_json_string(out_, name);
+  out_ += style_ == style::pretty ? ": " : ":";
+  after_key_ = true;
+}
+
+void json_writer::value(std::int64_t v) {
+  next_element();
+  const fmt::format_int digits(v);
+  out_.append(digits.data(), digits.size());
+}
+
+void json_writer::value(std::uint64_t v) {
+  next_element();
+  const fmt::format_int digits(v);
+  out_.append(digits.data(), digits.size());
+}
+
+void json_writer::value(double v) {
+  next_element();
+  char digits[32];
+  const auto end = fmt::format_to_n(digits, sizeof digits, "{}", v).out;
+  const std::string_view text(digits, static_cast<std::size_t>(end - digits));
+  out_ += text;
+  if (text.find_first_of(".e") == std::string_view::npos) out_ += ".0";
+}
+
+void json_writer::value(bool v) {
+  next_element();
+  out_ += v ? "true" : "false";
+}
+
+void json_writer::value(std::string_view text) {
+  next_element();
+  append_json_string(out_, text);
+}
+
+void json_writer::null() {
+  next_element();
+  out_ += "null";
+}
+
+void json_writer::value(const nlohmann::ordered_json& j) {
+  switch (j.type()) {
+    case nlohmann::ordered_json::value_t::object:
+      begin_object();
+      for (const auto& [name, item] : j.items()) {
+        key(name);
+        value(item);
+      }
+      end_object();
+      return;
+    case nlohmann::ordered_json::value_t::array:
+      begin_array();
+      for (const auto& item : j) value(item);
+      end_array();
+      return;
+    case nlohmann::ordered_json::value_t::string: value(j.get_ref<const std::string&>()); return;
+    case nlohmann::ordered_json::value_t::boolean: value(j.get<bool>()); return;
+    case nlohmann::ordered_json::value_t::number_integer: value(j.get<std::int64_t>()); return;
+    case nlohmann::ordered_json::value_t::number_unsigned: value(j.get<std::uint64_t>()); return;
+    case nlohmann::ordered_json::value_t::number_float: value(j.get<double>()); return;
+    default: null(); return;
+  }
+}
+
+void json_writer::raw(std::string_view compact_json) {
+  next_element();
+  out_ += compact_json;
+}
+
+}  // namespace occcalc::cli
