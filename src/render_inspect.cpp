@@ -8,6 +8,7 @@
 #include "occcalc/occupancy.hpp"
 #include "render_amd.hpp"
 #include "occcalc/version.hpp"
+#include "json_writer.hpp"
 #include "render_json.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
@@ -42,25 +43,6 @@ std::string block_text(const kernel_report& r) {
     return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
   }
   return std::to_string(*r.block_size);
-}
-
-void append_optional(std::string& out, const std::optional<std::int64_t>& value) {
-  out += value ? std::to_string(*value) : "null";
-}
-
-void append_dim3(std::string& out, const std::optional<dim3>& d) {
-  if (!d) {
-    out += "null";
-    return;
-  }
-  out += fmt::format("[{},{},{}]", (*d)[0], (*d)[1], (*d)[2]);
-}
-
-void key(std::string& out, std::string_view name) {
-  if (out.back() != '{') out += ',';
-  out += '"';
-  out += name;
-  out += "\":";
 }
 
 std::string csv_field(std::string_view text) {
@@ -137,7 +119,8 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
 }
 
 void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs) {
-  result_writer writer;
+  result_writer results;
+  // One record per line, compact, so a library's 40,000 kernels stream out.
   std::string text = fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version);
   bool first = true;
   for (const auto& input : inputs) {
@@ -145,15 +128,13 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       const auto& k = r.kernel.resources;
       text += first ? "\n" : ",\n";
       first = false;
-      text += '{';
-      for (const auto& [name, value] : {std::pair<std::string_view, const std::string&>{"file", r.file},
-                                        {"origin", k.origin},
-                                        {"kernel", k.name},
-                                        {"name", r.kernel.demangled},
-                                        {"arch", k.arch}}) {
-        key(text, name);
-        append_json_string(text, value);
-      }
+      json_writer w(text);
+      w.begin_object();
+      w.member("file", r.file);
+      w.member("origin", k.origin);
+      w.member("kernel", k.name);
+      w.member("name", r.kernel.demangled);
+      w.member("arch", k.arch);
       for (const auto& [name, value] :
            {std::pair<std::string_view, const std::optional<std::int64_t>&>{"registers", k.registers},
             {"register_cap", k.register_cap},
@@ -169,30 +150,33 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
             {"wave_size", k.wave_size},
             {"vgpr_spills", k.vgpr_spills},
             {"sgpr_spills", k.sgpr_spills}}) {
-        key(text, name);
-        append_optional(text, value);
+        w.member(name, value);
       }
-      key(text, "wgp_mode");
-      text += k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "null";
-      key(text, "max_threads");
-      append_dim3(text, k.max_threads);
-      key(text, "required_threads");
-      append_dim3(text, k.required_threads);
-      key(text, "cluster_dims");
-      append_dim3(text, k.cluster_dims);
-      key(text, "block_size");
-      append_optional(text, r.block_size);
-      key(text, "block_size_from");
-      if (r.block_size) append_json_string(text, r.block_size_from);
-      else text += "null";
-      key(text, "occupancy");
-      if (r.occupancy) writer.append(text, *r.occupancy);
-      else if (r.amd_occupancy) writer.append(text, *r.amd_occupancy);
-      else text += "null";
-      key(text, "occupancy_unavailable");
-      if (r.has_occupancy()) text += "null";
-      else append_json_string(text, r.unavailable);
-      text += '}';
+      w.member("wgp_mode", k.wgp_mode);
+      for (const auto& [name, value] : {std::pair<std::string_view, const std::optional<dim3>&>{"max_threads", k.max_threads},
+                                        {"required_threads", k.required_threads},
+                                        {"cluster_dims", k.cluster_dims}}) {
+        w.key(name);
+        if (value) {
+          w.begin_array();
+          for (const auto extent : *value) w.value(extent);
+          w.end_array();
+        } else {
+          w.null();
+        }
+      }
+      w.member("block_size", r.block_size);
+      w.key("block_size_from");
+      if (r.block_size) w.value(r.block_size_from);
+      else w.null();
+      w.key("occupancy");
+      if (r.occupancy) results.write(w, *r.occupancy);
+      else if (r.amd_occupancy) results.write(w, *r.amd_occupancy);
+      else w.null();
+      w.key("occupancy_unavailable");
+      if (r.has_occupancy()) w.null();
+      else w.value(r.unavailable);
+      w.end_object();
       flush_chunk(out, text);
     }
   }
