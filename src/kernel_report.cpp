@@ -8,6 +8,8 @@
 #include "occcalc/parse.hpp"
 #include "render_amd.hpp"
 #include "text_layout.hpp"
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/nvidia/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -74,25 +76,10 @@ inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables) {
   };
 }
 
-double kernel_report::occupancy_fraction() const noexcept {
-  if (occupancy) return occupancy->result.occupancy();
-  return amd_occupancy ? amd_occupancy->result.occupancy() : 0.0;
-}
-
-std::int64_t kernel_report::blocks_per_unit() const noexcept {
-  if (occupancy) return occupancy->result.blocks_per_sm;
-  return amd_occupancy ? amd_occupancy->result.work_groups : 0;
-}
-
-std::int64_t kernel_report::active_warps() const noexcept {
-  if (occupancy) return occupancy->result.active_warps_per_sm;
-  return amd_occupancy ? amd_occupancy->result.active_waves : 0;
-}
-
-std::string kernel_report::limiters(std::string_view separator, bool for_people) const {
-  if (occupancy) return limiter_list(occupancy->result, separator, for_people);
-  if (amd_occupancy) return amd_limiter_list(amd_occupancy->result, separator, for_people);
-  return {};
+std::optional<occcalc::occupancy_summary> kernel_report::summary() const noexcept {
+  if (occupancy) return occcalc::summarize(occupancy->result);
+  if (amd_occupancy) return occcalc::summarize(amd_occupancy->result);
+  return std::nullopt;
 }
 
 void validate_overrides(const launch_overrides& overrides) {

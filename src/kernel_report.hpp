@@ -8,6 +8,7 @@
 
 #include "inspect/inspect.hpp"
 #include "occcalc/arch.hpp"
+#include "occcalc/common/summary.hpp"
 #include "occcalc/request.hpp"
 #include "amd_query.hpp"
 #include "query.hpp"
@@ -42,15 +43,8 @@ struct kernel_report {
   std::string unavailable;
 
   bool has_occupancy() const noexcept { return occupancy.has_value() || amd_occupancy.has_value(); }
-  /// Occupancy in [0, 1]; 0 without one.
-  double occupancy_fraction() const noexcept;
-  /// Resident blocks (work-groups) per SM (CU or WGP).
-  std::int64_t blocks_per_unit() const noexcept;
-  /// Resident warps (waves) per SM (CU or WGP).
-  std::int64_t active_warps() const noexcept;
-  /// The limiters' JSON names joined by `separator`; with `for_people`,
-  /// their display names.
-  std::string limiters(std::string_view separator, bool for_people = false) const;
+  /// The result as every vendor-neutral output reads it; empty without one.
+  std::optional<occcalc::occupancy_summary> summary() const noexcept;
 };
 
 /// The reserved shared memory facts of an SM version, from the table.

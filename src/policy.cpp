@@ -137,11 +137,10 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
   if (l.min_occupancy_percent) {
     if (!report.has_occupancy()) {
       add("occupancy", "occupancy unknown: " + report.unavailable, applied.occupancy_rule);
-    } else if (const double percent = report.occupancy_fraction() * percent_max;
-               percent < *l.min_occupancy_percent) {
+    } else if (const auto summary = *report.summary(); summary.occupancy() * percent_max < *l.min_occupancy_percent) {
       add("occupancy",
-          fmt::format("occupancy {:.1f}% at {} threads is below {}% (limited by {})", percent, *report.block_size,
-                      *l.min_occupancy_percent, report.limiters(", ")),
+          fmt::format("occupancy {:.1f}% at {} threads is below {}% (limited by {})", summary.occupancy() * percent_max,
+                      *report.block_size, *l.min_occupancy_percent, summary.limiter_list(", ")),
           applied.occupancy_rule);
     }
   }

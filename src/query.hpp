@@ -26,8 +26,4 @@ inline query evaluate(const occcalc::table& tables, const occcalc::request& req)
   return q;
 }
 
-/// Occupancy in percent, rounded to two decimals (what JSON and the gate
-/// message show; the gate itself compares the exact value).
-double occupancy_percent(const occcalc::occupancy_result& result);
-
 }  // namespace occcalc::cli

@@ -10,6 +10,7 @@
 #include "render_json.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
+#include "occcalc/amd/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -23,19 +24,6 @@ std::string_view model_title(amd_model m) {
     case amd_model::llvm: return "the LLVM AMDGPU compiler's occupancy";
     case amd_model::hip: return "the HIP runtime's hipOccupancyMaxActiveBlocksPerMultiprocessor";
     case amd_model::rcp: return "the Radeon Compute Profiler / CodeXL calculator";
-  }
-  return {};
-}
-
-std::string display_name(amd_resource r) {
-  switch (r) {
-    case amd_resource::wave_slots: return "wave slots";
-    case amd_resource::vgprs: return "VGPRs";
-    case amd_resource::agprs: return "AGPRs";
-    case amd_resource::sgprs: return "SGPRs";
-    case amd_resource::lds: return "LDS";
-    case amd_resource::work_groups: return "work-group cap";
-    case amd_resource::barriers: return "barriers";
   }
   return {};
 }
@@ -215,7 +203,7 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
       value += fmt::format("{:<11}", waves ? std::to_string(*waves) : "-");
     }
     const std::string marker = paint(fmt::format("{:<8}", limiter ? "limiter" : ""), style::limiter, colour && limiter);
-    text += row(display_name(res), limiter ? paint(value, style::limiter, colour) + marker : value + marker,
+    text += row(occcalc::info(res).label, limiter ? paint(value, style::limiter, colour) + marker : value + marker,
                 limit_note(q, res));
   }
 
@@ -237,7 +225,7 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   const style level = r.work_groups == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
                              label_width + 2 + (colour ? 8 : 0),
-                             paint(fmt::format("{:.1f}%", percent), level, colour), amd_limiter_list(r, ", ", true));
+                             paint(fmt::format("{:.1f}%", percent), level, colour), occcalc::summarize(r).limiter_list(", ", true));
   if (q.waves) {
     const auto& w = *q.waves;
     const auto cus = *q.request.compute_units;
@@ -260,15 +248,6 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   out << text;
 }
 
-std::string amd_limiter_list(const occcalc::amd_occupancy_result& r, std::string_view separator, bool for_people) {
-  std::string out;
-  for (const auto res : occcalc::amd_resources) {
-    if (!r.limiters.contains(res)) continue;
-    if (!out.empty()) out += separator;
-    out += for_people ? display_name(res) : std::string(occcalc::to_string(res));
-  }
-  return out;
-}
 
 nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t) {
   nlohmann::ordered_json j;

@@ -12,10 +12,6 @@
 
 namespace occcalc::cli {
 
-/// The resources that limit `r`, joined by `separator`: their JSON names,
-/// or with `for_people` their display names.
-std::string amd_limiter_list(const occcalc::amd_occupancy_result& r, std::string_view separator, bool for_people);
-
 /// How the model counts `res` for `q`, in one line (the text breakdown's
 /// note); for a limit of 0, also that no work-group fits (JSON `reasons`).
 std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res);

@@ -33,7 +33,8 @@ std::string spill_text(const inspect::kernel_resources& k) {
 }
 
 std::string limiters_text(const kernel_report& r) {
-  return r.has_occupancy() ? r.limiters("+") : std::string("-");
+  const auto summary = r.summary();
+  return summary ? summary->limiter_list("+") : std::string("-");
 }
 
 std::string block_text(const kernel_report& r) {
@@ -75,7 +76,8 @@ void flush_chunk(std::ostream& out, std::string& text) {
 std::string dim3_text(const dim3& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
 
 std::string occupancy_text(const kernel_report& r) {
-  return r.has_occupancy() ? fmt::format("{:.1f}%", r.occupancy_fraction() * 100.0) : std::string("-");
+  const auto summary = r.summary();
+  return summary ? fmt::format("{:.1f}%", summary->occupancy() * occcalc::percent_per_unit) : std::string("-");
 }
 
 void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour) {
@@ -100,7 +102,8 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
     std::map<std::string, std::size_t> unavailable;
     for (const auto& r : input.kernels) {
       const auto& k = r.kernel.resources;
-      const std::string blocks = r.has_occupancy() ? std::to_string(r.blocks_per_unit()) : "-";
+      const auto summary = r.summary();
+      const std::string blocks = summary ? std::to_string(summary->groups_per_unit) : "-";
       text += fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}\n", k.arch,
                           optional_text(k.registers), k.register_cap ? std::to_string(*k.register_cap) : "-",
                           optional_text(k.static_shared_memory_bytes), optional_text(k.stack_frame_bytes),
@@ -193,7 +196,8 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
   for (const auto& input : inputs) {
     for (const auto& r : input.kernels) {
       const auto& k = r.kernel.resources;
-      const bool result = r.has_occupancy();
+      const auto summary = r.summary();
+      const bool result = summary.has_value();
       text += fmt::format(
           "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.file),
           csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
@@ -202,8 +206,8 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
           csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
           csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims),
           csv_optional(r.block_size), r.block_size ? csv_field(r.block_size_from) : "",
-          result ? std::to_string(r.blocks_per_unit()) : "", result ? std::to_string(r.active_warps()) : "",
-          result ? fmt::format("{}", r.occupancy_fraction()) : "", csv_field(result ? limiters_text(r) : ""),
+          result ? std::to_string(summary->groups_per_unit) : "", result ? std::to_string(summary->active_warps) : "",
+          result ? fmt::format("{}", summary->occupancy()) : "", csv_field(result ? limiters_text(r) : ""),
           csv_field(r.unavailable), csv_optional(k.agprs), csv_optional(k.sgprs), csv_optional(k.wave_size),
           csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
           k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "");

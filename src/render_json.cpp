@@ -38,10 +38,6 @@ std::string_view config_name(occcalc::shared_memory_config config) {
 
 }  // namespace
 
-double occupancy_percent(const occcalc::occupancy_result& result) {
-  return occcalc::percent_hundredths(result.occupancy());
-}
-
 nlohmann::ordered_json arch_json(const occcalc::nvidia_arch& arch) {
   nlohmann::ordered_json j;
   j["id"] = arch.id;
@@ -213,7 +209,7 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.member("active_threads_per_sm", result.active_threads_per_sm);
   w.member("max_warps_per_sm", result.max_warps_per_sm);
   w.member("occupancy", result.occupancy());
-  w.member("occupancy_percent", occupancy_percent(result));
+  w.member("occupancy_percent", occcalc::percent_hundredths(result.occupancy()));
   write_waves(w, q.waves);
   w.key("whole_wave_grids");
   if (q.waves) {

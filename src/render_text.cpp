@@ -9,6 +9,7 @@
 #include "occcalc/parse.hpp"
 #include "terminal.hpp"
 #include "text_layout.hpp"
+#include "occcalc/nvidia/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -132,7 +133,7 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   text += "\n" + paint("Block limit per SM", style::bold, colour) + "\n";
   for (const auto r : occcalc::nvidia_resources) {
     const auto& limit = result.limit(r);
-    const std::string name = display_name(r);
+    const std::string name(occcalc::info(r).label);
     const std::string value = fmt::format("{:<6}", limit.blocks ? std::to_string(*limit.blocks) : "-");
     const bool limiter = result.limiters.contains(r);
     const std::string marker = paint(fmt::format("{:<7}", limiter ? "limiter" : ""), style::limiter, colour && limiter);
@@ -144,7 +145,7 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   text += row("warps", fmt::format("{} of {}", result.active_warps_per_sm, result.max_warps_per_sm));
   text += row("threads", fmt::format("{} of {}", result.active_threads_per_sm, arch.max_threads_per_sm()));
 
-  const std::string limiters = limiter_list(result, ", ", true);
+  const std::string limiters = occcalc::summarize(result).limiter_list(", ", true);
   const double percent = result.occupancy() * 100.0;
   const style level = result.blocks_per_sm == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),

@@ -15,6 +15,8 @@
 #include "terminal.hpp"
 #include "text_layout.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/nvidia/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -90,7 +92,7 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
   text += row("block size", std::to_string(choice.block_size),
               choice.block_size == choice.alu_threads
                   ? fmt::format("the work-items a {} holds ({}), at most {}", unit,
-                                amd_limiter_list(occcalc::amd_hip_result(t, r.kernel, r.mode, r.mode.wave_size), ", ",
+                                occcalc::summarize(occcalc::amd_hip_result(t, r.kernel, r.mode, r.mode.wave_size)).limiter_list(", ",
                                                  true),
                                 size_limit)
                   : fmt::format("the size limit{}; a {} holds {}",
@@ -216,7 +218,7 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
     text += row("blocks per SM", std::to_string(choice.blocks_per_sm),
                 fmt::format("{} of {} warps, {:.1f}%, limited by {}", choice.result.active_warps_per_sm,
                             choice.result.max_warps_per_sm, choice.result.occupancy() * percent,
-                            limiter_list(choice.result, ", ", true)));
+                            occcalc::summarize(choice.result).limiter_list(", ", true)));
     if (rule.bytes_per_thread > 0 || rule.bytes > 0) {
       text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes));
     }
@@ -232,12 +234,12 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
     text += "\n" +
             paint(fmt::format("Next steps from {} threads ({} blocks, {:.1f}%, limited by {})",
                               launch.threads_per_block, now.blocks_per_sm, now.occupancy() * percent,
-                              limiter_list(now, ", ", true)),
+                              occcalc::summarize(now).limiter_list(", ", true)),
                   style::bold, colour) +
             "\n";
     if (target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *target * percent);
     for (const auto& s : steps) {
-      const std::string name = display_name(s.limiter);
+      const std::string name(occcalc::info(s.limiter).label);
       if (!s.reachable) {
         text += row(name, "-", target ? fmt::format("cannot reach {:.0f}% alone", *target * percent)
                                       : std::string("cannot gain a block alone"));

@@ -18,6 +18,8 @@
 #include "terminal.hpp"
 #include "text_layout.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/nvidia/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -80,11 +82,10 @@ occcalc::sweep_range checked_range(occcalc::sweep_range range, const sweep_optio
   return range;
 }
 
-sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_result& r) {
-  sweep_sample s{value, r.blocks_per_sm, r.active_warps_per_sm, r.occupancy(), {}};
-  for (const auto res : occcalc::nvidia_resources) {
-    if (r.limiters.contains(res)) s.limiters.push_back(occcalc::to_string(res));
-  }
+/// A sweep point of either vendor, from the neutral summary.
+sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_summary& r) {
+  sweep_sample s{value, r.groups_per_unit, r.active_warps, r.occupancy(), {}};
+  for (std::size_t i = 0; i < r.limiter_count; ++i) s.limiters.push_back(r.limiters[i]->key);
   return s;
 }
 
@@ -93,7 +94,7 @@ sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch
   const auto points = occcalc::sweep(arch, launch, v, range);
   sweep_series s{std::string(occcalc::to_string(v)), axis_label(v), {}, occcalc::cliffs(points),
                  occcalc::value_of(launch, v)};
-  for (const auto& p : points) s.points.push_back(sample_of(p.value, p.result));
+  for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
   return s;
 }
 
@@ -111,7 +112,7 @@ sweep_plan nvidia_plan(const occcalc::table& tables, const occcalc::request& req
                              variable == occcalc::sweep_variable::shared_memory, threads ? 1 : 0,
                              occcalc::max_request_value, threads ? " for threads" : "");
   plan.series = make_series(arch, launch, variable, plan.range);
-  plan.now = sample_of(plan.series.current, occcalc::compute_occupancy(arch, launch));
+  plan.now = sample_of(plan.series.current, occcalc::summarize(occcalc::compute_occupancy(arch, launch)));
   plan.svg_title = fmt::format(
       "{}{} (compute capability {}): {} threads, {} registers, {} B shared memory per block",
       resolved.named_gpu ? resolved.named_gpu->name + ", " : std::string(), arch.id, arch.compute_capability(),
@@ -145,14 +146,6 @@ std::string amd_axis_label(occcalc::amd_sweep_variable v) {
   return {};
 }
 
-sweep_sample amd_sample_of(std::int64_t value, const occcalc::amd_occupancy_result& r) {
-  sweep_sample s{value, r.work_groups, r.active_waves, r.occupancy(), {}};
-  for (const auto res : occcalc::amd_resources) {
-    if (r.limiters.contains(res)) s.limiters.push_back(occcalc::to_string(res));
-  }
-  return s;
-}
-
 sweep_plan amd_plan(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options) {
   const occcalc::resolved_amd_request r = occcalc::resolve_amd(tables, request);
   const auto& t = *r.target;
@@ -169,7 +162,7 @@ sweep_plan amd_plan(const occcalc::table& tables, const occcalc::request& reques
         occcalc::amd_sweep(*r.target, r.kernel, r.mode, r.model, r.work_group_size, v, range, device_waves);
     sweep_series s{std::string(occcalc::to_string(v)), amd_axis_label(v), {}, occcalc::cliffs(points),
                    occcalc::value_of(r.kernel, r.work_group_size, v)};
-    for (const auto& p : points) s.points.push_back(amd_sample_of(p.value, p.result));
+    for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
     return s;
   };
   const bool threads = variable == occcalc::amd_sweep_variable::threads;
@@ -184,7 +177,7 @@ sweep_plan amd_plan(const occcalc::table& tables, const occcalc::request& reques
                              variable == occcalc::amd_sweep_variable::lds, threads ? 1 : 0,
                              occcalc::max_amd_sweep_value(t, variable), " on " + t.id);
   plan.series = series_of(variable, plan.range);
-  plan.now = amd_sample_of(plan.series.current, now);
+  plan.now = sample_of(plan.series.current, occcalc::summarize(now));
   plan.svg_title = fmt::format("{}{} ({}, model {}): {} work-items, {} VGPRs, {} B LDS per work-group",
                                r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family, plan.model,
                                r.work_group_size, r.kernel.vgprs, r.kernel.lds_bytes);

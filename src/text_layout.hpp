@@ -5,17 +5,8 @@
 #include <string>
 #include <string_view>
 
-#include "occcalc/occupancy.hpp"
 
 namespace occcalc::cli {
-
-/// A resource's name for people: `shared memory`.
-std::string display_name(occcalc::resource r);
-
-/// The resources that limit `result`, joined by `separator`: their JSON
-/// names (`shared_memory`), or with `for_people` their display names.
-std::string limiter_list(const occcalc::occupancy_result& result, std::string_view separator,
-                         bool for_people = false);
 
 /// Width of the label column in the text breakdowns.
 inline constexpr int label_width = 26;
