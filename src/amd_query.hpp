@@ -25,14 +25,19 @@ struct amd_query {
 
 /// Resolves `req` as an AMD request and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
-inline amd_query evaluate_amd(const occcalc::table& tables, const occcalc::request& req) {
-  amd_query q{occcalc::resolve_amd(tables, req), {}, std::nullopt};
+inline amd_query evaluate_amd(occcalc::resolved_amd_request resolved) {
+  amd_query q{std::move(resolved), {}, std::nullopt};
   const auto& r = q.request;
   std::optional<std::int64_t> device_waves;
   if (r.named_gpu) device_waves = r.named_gpu->max_waves_per_simd;
   q.result = occcalc::compute_amd_occupancy(*r.target, r.kernel, r.mode, r.model, r.work_group_size, device_waves);
   if (r.grid_work_groups) q.waves = occcalc::compute_waves(*r.grid_work_groups, q.units(), q.result.work_groups);
   return q;
+}
+
+/// The same from a request as typed.
+inline amd_query evaluate_amd(const occcalc::table& tables, const occcalc::request& req) {
+  return evaluate_amd(occcalc::resolve_amd(tables, req));
 }
 
 }  // namespace occcalc::cli

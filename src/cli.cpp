@@ -16,6 +16,7 @@
 
 #include "amd_query.hpp"
 #include "embedded_tables.hpp"
+#include "evaluated.hpp"
 #include "inspect_command.hpp"
 #include "suggest_command.hpp"
 #include "sweep_command.hpp"
@@ -150,18 +151,14 @@ bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& r
 exit_status run_query(const options& opts, const occcalc::table& tables, std::ostream& out, std::ostream& err) {
   const auto min_percent = parse_min_occupancy(opts.min_occupancy);
   const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
-  double occupancy = 0.0;
-  if (occcalc::is_amd_request(tables, opts.request)) {
-    const amd_query q = evaluate_amd(tables, opts.request);
-    if (opts.json) out << result_text(q, json_writer::style::pretty) << "\n";
-    else render_amd_text(out, q, colour);
-    occupancy = q.result.occupancy();
-  } else {
-    const query q = evaluate(tables, opts.request);
-    if (opts.json) out << result_text(q, json_writer::style::pretty) << "\n";
-    else render_text(out, q, colour);
-    occupancy = q.result.occupancy();
-  }
+  const evaluated e = evaluate_any(tables, opts.request);
+  std::visit(
+      [&](const auto& q) {
+        if (opts.json) out << result_text(q, json_writer::style::pretty) << "\n";
+        else render_text(out, q, colour);
+      },
+      e);
+  const double occupancy = occupancy_of(e);
   if (below(occupancy, min_percent)) {
     out.flush();  // the report before the verdict, where both reach one terminal or log
     err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
@@ -295,15 +292,9 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
       id_json = batch_id(parsed);
       const batch_line request = request_from_json(parsed);
       const occcalc::request& req = request.request;
-      if (occcalc::is_amd_request(tables, req)) {
-        const amd_query q = evaluate_amd(tables, req);
-        any_below = any_below || below(q.result.occupancy(), min_percent);
-        writer.append(output, q, request.id_json);
-      } else {
-        const query q = evaluate(tables, req);
-        any_below = any_below || below(q.result.occupancy(), min_percent);
-        writer.append(output, q, request.id_json);
-      }
+      const evaluated e = evaluate_any(tables, req);
+      any_below = any_below || below(occupancy_of(e), min_percent);
+      std::visit([&](const auto& q) { writer.append(output, q, request.id_json); }, e);
     } catch (const occcalc::input_error& e) {
       any_bad = true;
       output += json_text(error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false), id_json));

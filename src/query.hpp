@@ -17,13 +17,18 @@ struct query {
 
 /// Resolves `req` against `tables` and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
-inline query evaluate(const occcalc::table& tables, const occcalc::request& req) {
-  query q{occcalc::resolve(tables, req), {}, std::nullopt};
+inline query evaluate(occcalc::resolved_request resolved) {
+  query q{std::move(resolved), {}, std::nullopt};
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
   if (q.request.grid_blocks) {
     q.waves = occcalc::compute_waves(*q.request.grid_blocks, *q.request.sm_count, q.result.blocks_per_sm);
   }
   return q;
+}
+
+/// The same from a request as typed.
+inline query evaluate(const occcalc::table& tables, const occcalc::request& req) {
+  return evaluate(occcalc::resolve(tables, req));
 }
 
 }  // namespace occcalc::cli

@@ -18,6 +18,8 @@ std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res);
 
 /// The limiter breakdown of one AMD query, as text.
 void render_amd_text(std::ostream& out, const amd_query& q, bool colour);
+/// The same, under the name the NVIDIA breakdown has (for visitors).
+inline void render_text(std::ostream& out, const amd_query& q, bool colour) { render_amd_text(out, q, colour); }
 
 /// One AMD target as `occcalc list --json` prints it.
 nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t);
