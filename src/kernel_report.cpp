@@ -23,7 +23,7 @@ const occcalc::nvidia_arch* arch_of(const occcalc::table& tables, int sm) {
 /// for NVIDIA kernels). The metadata's VGPR count already holds the AGPRs
 /// of a unified file, so they are taken out again for the request, which
 /// adds them.
-void report_amd_kernel(const occcalc::table& tables, const occcalc::amd_target& target,
+void report_amd_kernel(const occcalc::amd_target& target,
                        const launch_overrides& overrides, kernel_report& r) {
   const auto& k = r.kernel.resources;
   if (!r.block_size) {
@@ -39,27 +39,27 @@ void report_amd_kernel(const occcalc::table& tables, const occcalc::amd_target& 
     r.unavailable = "the code object does not record the VGPR count and LDS size";
     return;
   }
-  occcalc::request req;
-  req.gfx = target.id;
-  req.threads = std::to_string(*r.block_size);
-  const std::int64_t agprs = k.agprs.value_or(0);
-  req.vgprs = std::to_string(target.unified_vgpr_file ? std::max<std::int64_t>(*k.registers - agprs, 0)
-                                                      : *k.registers);
-  if (target.max_agprs_per_wave > 0) req.agprs = std::to_string(agprs);
-  if (target.max_sgprs_per_wave > 0 && k.sgprs) req.sgprs = std::to_string(*k.sgprs);
-  std::int64_t lds = *k.static_shared_memory_bytes;
-  if (overrides.dyn_smem) {
-    lds += occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
+  if (overrides.carveout) {
+    r.unavailable = "carveout: does not apply to AMD targets";
+    return;
   }
-  req.lds = std::to_string(lds);
-  const std::string set(occcalc::flag_set_text);
-  if (k.wave_size == 32) req.wave32 = set;
-  if (k.wave_size == 64) req.wave64 = set;
-  if (target.has_wgp_mode && k.wgp_mode) (*k.wgp_mode ? req.wgp_mode : req.cu_mode) = set;
-  req.carveout = overrides.carveout;
-  req.model = overrides.model;
   try {
-    r.amd_occupancy = evaluate_amd(tables, req);
+    // The kernel's figures go in as numbers (no text round trip).
+    occcalc::amd_kernel kernel;
+    const std::int64_t agprs = k.agprs.value_or(0);
+    kernel.vgprs = target.unified_vgpr_file ? std::max<std::int64_t>(*k.registers - agprs, 0) : *k.registers;
+    if (target.max_agprs_per_wave > 0) kernel.agprs = agprs;
+    if (target.max_sgprs_per_wave > 0 && k.sgprs) kernel.sgprs = *k.sgprs;
+    kernel.lds_bytes = *k.static_shared_memory_bytes;
+    if (overrides.dyn_smem) {
+      kernel.lds_bytes += occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
+    }
+    occcalc::amd_mode mode;
+    mode.wave_size = k.wave_size.value_or(target.default_wave_size());
+    mode.wgp_mode = k.wgp_mode.value_or(true);
+    const occcalc::amd_model model =
+        overrides.model ? occcalc::detail::parse_amd_model("model", *overrides.model) : target.models.front();
+    r.amd_occupancy = evaluate_amd(occcalc::resolve_amd_kernel(target, model, mode, kernel, *r.block_size));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
   }
@@ -107,7 +107,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   }
 
   if (const auto* target = occcalc::find_amd_target(tables, k.arch)) {
-    report_amd_kernel(tables, *target, overrides, r);
+    report_amd_kernel(*target, overrides, r);
     return r;
   }
   const int sm = inspect::sm_number(k.arch);
@@ -127,16 +127,20 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   }
   if (!r.unavailable.empty()) return r;
 
-  occcalc::request req;
-  req.cc = arch->id;
-  req.threads = std::to_string(*r.block_size);
-  req.regs = std::to_string(*k.registers);
-  req.smem = std::to_string(*k.static_shared_memory_bytes);
-  req.dyn_smem = overrides.dyn_smem;
-  req.carveout = overrides.carveout;
-  req.barriers = std::to_string(k.barriers.value_or(1));
+  // The kernel's figures go in as numbers (no text round trip); the
+  // user's overrides were checked once, before any kernel was read.
   try {
-    r.occupancy = evaluate(tables, req);
+    occcalc::launch_config launch;
+    launch.threads_per_block = *r.block_size;
+    launch.registers_per_thread = *k.registers;
+    launch.static_shared_memory_bytes = *k.static_shared_memory_bytes;
+    if (overrides.dyn_smem) {
+      launch.dynamic_shared_memory_bytes =
+          occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
+    }
+    if (overrides.carveout) launch.carveout_percent = occcalc::parse_carveout("carveout", *overrides.carveout);
+    launch.barriers = k.barriers.value_or(1);
+    r.occupancy = evaluate(occcalc::resolve_launch(*arch, launch));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
   }

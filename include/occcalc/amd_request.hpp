@@ -78,7 +78,81 @@ inline std::string model_names(const amd_target& t) {
   return out;
 }
 
+/// What a target accepts for each kernel figure: the one copy both the
+/// parsing path (`resolve_amd`) and the typed one (`resolve_amd_kernel`) use.
+struct amd_input_ranges {
+  int_range threads, vgprs, agprs, sgprs, lds_bytes;
+};
+
+inline amd_input_ranges input_ranges(const amd_target& t) {
+  return {{1, t.max_work_group_size},
+          {0, t.max_vgprs_per_wave},
+          {0, t.max_agprs_per_wave},
+          {0, t.max_sgprs_per_wave},
+          {0, t.max_lds_per_work_group_bytes}};
+}
+
+/// `check_count` naming the target in the message, as the parsing path does.
+inline std::int64_t check_amd_count(const std::string& field, std::int64_t value, int_range range,
+                                    const amd_target& t, std::string_view unit = {}) {
+  try {
+    return check_count(field, value, range, unit);
+  } catch (const input_error& e) {
+    throw input_error(field, std::string(e.what()) + " on " + t.id);
+  }
+}
+
+inline void require_agprs(const amd_target& t) {
+  if (t.max_agprs_per_wave == 0) {
+    throw input_error("agprs", "does not apply to " + t.id + " (" + t.family + "): AGPRs exist on CDNA only");
+  }
+}
+
+inline void require_sgprs(const amd_target& t) {
+  if (t.max_sgprs_per_wave == 0) {
+    throw input_error("sgprs", "does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
+  }
+}
+
+inline void require_model(const amd_target& t, amd_model model) {
+  if (!t.supports(model)) {
+    throw input_error("model", std::string(to_string(model)) + " does not apply to " + t.id + " (" + t.family +
+                                   "); models for it: " + model_names(t));
+  }
+}
+
 }  // namespace detail
+
+/// Resolves an AMD launch whose figures are already numbers (a kernel read
+/// from a code object): the same checks `resolve_amd` makes while parsing,
+/// without a text round trip. `mode.wgp_mode` is dropped where the target
+/// has no WGP mode. Throws `input_error`.
+inline resolved_amd_request resolve_amd_kernel(const amd_target& t, amd_model model, amd_mode mode,
+                                               const amd_kernel& kernel, std::int64_t work_group_size) {
+  detail::require_model(t, model);
+  if (!t.supports_wave_size(mode.wave_size)) {
+    throw input_error(mode.wave_size == 32 ? "wave32" : "wave64",
+                      "does not apply to " + t.id + ": it runs waves of " + std::to_string(t.default_wave_size()) +
+                          " work-items only");
+  }
+  mode.wgp_mode = mode.wgp_mode && t.has_wgp_mode;
+  const auto ranges = detail::input_ranges(t);
+  detail::check_amd_count("threads", work_group_size, ranges.threads, t);
+  detail::check_amd_count("vgprs", kernel.vgprs, ranges.vgprs, t);
+  if (kernel.agprs > 0) detail::require_agprs(t);
+  detail::check_amd_count("agprs", kernel.agprs, ranges.agprs, t);
+  if (kernel.sgprs > 0) detail::require_sgprs(t);
+  detail::check_amd_count("sgprs", kernel.sgprs, ranges.sgprs, t);
+  detail::check_amd_count("lds", kernel.lds_bytes, ranges.lds_bytes, t, " bytes");
+  resolved_amd_request out;
+  out.target = &t;
+  out.model = model;
+  out.mode = mode;
+  out.kernel = kernel;
+  out.kernel.min_work_group_size = out.kernel.max_work_group_size = work_group_size;
+  out.work_group_size = work_group_size;
+  return out;
+}
 
 /// Resolves an AMD request: exactly one of `gfx` and `gpu`; `threads` and
 /// `vgprs` required; `agprs`, `sgprs`, `lds` default to 0; the wave size,
@@ -110,10 +184,7 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   const amd_target& t = *out.target;
 
   out.model = req.model ? detail::parse_amd_model("model", *req.model) : t.models.front();
-  if (!t.supports(out.model)) {
-    throw input_error("model", std::string(to_string(out.model)) + " does not apply to " + t.id + " (" + t.family +
-                                   "); models for it: " + detail::model_names(t));
-  }
+  detail::require_model(t, out.model);
 
   // A switch is on (`--wave32`, `"wave32": true`) or explicitly off
   // (`"wave32": false`, which asks for the other wave size).
@@ -151,24 +222,21 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
 
   if (!req.threads) throw input_error("threads", "is required: work-items per work-group");
   if (!req.vgprs) throw input_error("vgprs", "is required: VGPRs per work-item, as the compiler reports them");
-  out.work_group_size = detail::parse_amd_count("threads", *req.threads, {1, t.max_work_group_size}, t);
+  const auto ranges = detail::input_ranges(t);
+  out.work_group_size = detail::parse_amd_count("threads", *req.threads, ranges.threads, t);
   out.kernel.min_work_group_size = out.kernel.max_work_group_size = out.work_group_size;
-  out.kernel.vgprs = detail::parse_amd_count("vgprs", *req.vgprs, {0, t.max_vgprs_per_wave}, t);
+  out.kernel.vgprs = detail::parse_amd_count("vgprs", *req.vgprs, ranges.vgprs, t);
   if (req.agprs) {
-    if (t.max_agprs_per_wave == 0) {
-      throw input_error("agprs", "does not apply to " + t.id + " (" + t.family + "): AGPRs exist on CDNA only");
-    }
-    out.kernel.agprs = detail::parse_amd_count("agprs", *req.agprs, {0, t.max_agprs_per_wave}, t);
+    detail::require_agprs(t);
+    out.kernel.agprs = detail::parse_amd_count("agprs", *req.agprs, ranges.agprs, t);
   }
   if (req.sgprs) {
-    if (t.max_sgprs_per_wave == 0) {
-      throw input_error("sgprs", "does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
-    }
-    out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, {0, t.max_sgprs_per_wave}, t);
+    detail::require_sgprs(t);
+    out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, ranges.sgprs, t);
   }
   if (req.lds) {
     try {
-      out.kernel.lds_bytes = parse_bytes("lds", *req.lds, {0, t.max_lds_per_work_group_bytes});
+      out.kernel.lds_bytes = parse_bytes("lds", *req.lds, ranges.lds_bytes);
     } catch (const input_error& e) {
       throw input_error("lds", std::string(e.what()) + " on " + t.id);
     }

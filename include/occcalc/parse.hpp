@@ -122,6 +122,17 @@ inline std::int64_t parse_count(const std::string& field, std::string_view text,
   return *value;
 }
 
+/// Checks a count that is already a number (a figure read from a binary)
+/// against `range`, with `parse_count`'s message; returns it. `unit` (` bytes`)
+/// follows the range in the message.
+inline std::int64_t check_count(const std::string& field, std::int64_t value, int_range range,
+                                std::string_view unit = {}) {
+  if (value < range.min || value > range.max) {
+    throw input_error(field, std::to_string(value) + " is outside " + detail::range_text(range) + std::string(unit));
+  }
+  return value;
+}
+
 /// Parses a size in bytes: digits, optionally followed by `B`, or by `K` or
 /// `KiB` (any case) for KiB. The result lies in `range`.
 inline std::int64_t parse_bytes(const std::string& field, std::string_view text, int_range range) {

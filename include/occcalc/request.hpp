@@ -147,6 +147,27 @@ inline void validate_launch(const nvidia_arch& arch, const launch_config& launch
   }
 }
 
+/// Resolves a launch whose figures are already numbers (a kernel read from a
+/// binary, with the user's overrides): the ranges `resolve` checks while
+/// parsing, then `validate_launch`. No text round trip. Throws `input_error`.
+inline resolved_request resolve_launch(const nvidia_arch& arch, const launch_config& launch) {
+  check_count("threads", launch.threads_per_block, {1, max_request_value});
+  check_count("regs", launch.registers_per_thread, {0, max_request_registers});
+  check_count("smem", launch.static_shared_memory_bytes, {0, max_request_value}, " bytes");
+  check_count("dyn_smem", launch.dynamic_shared_memory_bytes, {0, max_request_value}, " bytes");
+  if (launch.requested_shared_memory_bytes() > max_request_value) {
+    throw input_error("dyn_smem", std::to_string(launch.dynamic_shared_memory_bytes) +
+                                      " makes static + dynamic shared memory exceed " +
+                                      std::to_string(max_request_value) + " bytes");
+  }
+  check_count("barriers", launch.barriers, {0, max_request_value});
+  validate_launch(arch, launch);
+  resolved_request out;
+  out.arch = &arch;
+  out.launch = launch;
+  return out;
+}
+
 /// Resolves a request: exactly one of `cc` and `gpu`, `threads` and `regs`
 /// required; `smem`, `dyn_smem` default to 0, `carveout` to default, `cache`
 /// to none, `barriers` to 1. Throws `input_error` naming the first bad field.
