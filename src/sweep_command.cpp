@@ -3,6 +3,7 @@
 #include <fstream>
 #include <functional>
 #include <optional>
+#include <variant>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -20,6 +21,7 @@
 #include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
+#include "occcalc/resolve.hpp"
 
 namespace occcalc::cli {
 
@@ -98,8 +100,7 @@ sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch
   return s;
 }
 
-sweep_plan nvidia_plan(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options) {
-  const occcalc::resolved_request resolved = occcalc::resolve(tables, request);
+sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_options& options) {
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
   const auto variable = parse_variable(options.vary);
@@ -146,8 +147,7 @@ std::string amd_axis_label(occcalc::amd_sweep_variable v) {
   return {};
 }
 
-sweep_plan amd_plan(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options) {
-  const occcalc::resolved_amd_request r = occcalc::resolve_amd(tables, request);
+sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options& options) {
   const auto& t = *r.target;
   const auto variable = parse_amd_variable(options.vary);
   if (variable == occcalc::amd_sweep_variable::sgprs && t.max_sgprs_per_wave == 0) {
@@ -197,8 +197,8 @@ sweep_plan amd_plan(const occcalc::table& tables, const occcalc::request& reques
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
                       bool json, std::ostream& out, bool colour) {
   if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
-  const sweep_plan plan = occcalc::is_amd_request(tables, request) ? amd_plan(tables, request, options)
-                                                                    : nvidia_plan(tables, request, options);
+  const sweep_plan plan =
+      std::visit([&](const auto& resolved) { return plan_for(resolved, options); }, occcalc::resolve_any(tables, request));
   const sweep_series& series = plan.series;
   if (!options.svg_file.empty()) {
     std::ofstream file(options.svg_file, std::ios::binary);
