@@ -137,15 +137,11 @@ bool names_amd_field(const occcalc::request& req) {
 }
 
 /// Whether a request without AMD fields may still be about an AMD GPU,
-/// judged on the NVIDIA tables: it names a GPU their list does not hold.
+/// judged on the NVIDIA tables: it names a GPU their list does not hold (an
+/// AMD GPU, or an unknown name, whose error the full tables give).
 bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& req) {
   if (req.cc || !req.gpu) return false;
-  try {
-    occcalc::require_named_gpu(nvidia, "gpu", *req.gpu);
-    return false;
-  } catch (const occcalc::input_error&) {
-    return true;  // an AMD GPU, or unknown: the full tables give the answer or the error
-  }
+  return occcalc::find_named_gpu(nvidia, *req.gpu).nvidia == nullptr;
 }
 
 exit_status run_query(const options& opts, const occcalc::table& tables, std::ostream& out, std::ostream& err) {

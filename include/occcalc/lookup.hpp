@@ -161,6 +161,29 @@ inline constexpr std::size_t max_gpu_query_for_edit_distance = 64;
 /// The most candidates an unknown GPU name's error lists.
 inline constexpr std::size_t max_gpu_candidates = 5;
 
+/// Whether `candidate` (an NVIDIA or AMD GPU) answers to the typed name whose
+/// key is `wanted`.
+template <typename Gpu>
+bool answers_to(const Gpu& candidate, const std::string& wanted) {
+  if (gpu_name_key(candidate.name) == wanted || gpu_name_key(candidate.id) == wanted) return true;
+  return std::any_of(candidate.aliases.begin(), candidate.aliases.end(),
+                     [&](const std::string& alias) { return gpu_name_key(alias) == wanted; });
+}
+
+/// The GPU `query` names exactly, NVIDIA or AMD; empty (both pointers null)
+/// when none does. Never throws: for questions such as "are the AMD tables
+/// needed?" (`require_named_gpu` explains a miss).
+inline named_gpu_match find_named_gpu(const table& tables, std::string_view query) {
+  const std::string wanted = gpu_name_key(query);
+  for (const auto& candidate : tables.gpus) {
+    if (answers_to(candidate, wanted)) return {&candidate, nullptr};
+  }
+  for (const auto& candidate : tables.amd_gpus) {
+    if (answers_to(candidate, wanted)) return {nullptr, &candidate};
+  }
+  return {};
+}
+
 /// The GPU `query` names, NVIDIA or AMD: the one entry whose name, id or an
 /// alias has the same key (`gpu_name_key`: case, spaces, punctuation and
 /// brand words ignored). Never a partial match: anything else throws
@@ -176,9 +199,7 @@ inline named_gpu_match require_named_gpu(const table& tables, const std::string&
   std::vector<std::string> all_names;
   const auto consider = [&](const auto& candidate, named_gpu_match match) {
     all_names.push_back(candidate.name);
-    bool hit = gpu_name_key(candidate.name) == wanted || gpu_name_key(candidate.id) == wanted;
-    for (const auto& alias : candidate.aliases) hit = hit || gpu_name_key(alias) == wanted;
-    if (hit) {
+    if (answers_to(candidate, wanted)) {
       exact.push_back(match);
       exact_names.push_back(candidate.name);
       return;
