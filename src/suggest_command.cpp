@@ -17,6 +17,7 @@
 #include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
+#include "occcalc/resolve.hpp"
 
 namespace occcalc::cli {
 
@@ -40,8 +41,10 @@ std::string unit_of(resource r) {
 
 /// `suggest` for AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize,
 /// the one block size search AMD's tools have.
-exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
-                            bool json, std::ostream& out, bool colour) {
+exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional<std::string>& model_asked,
+                            bool threads_given, const suggest_options& options, bool json, std::ostream& out,
+                            bool colour) {
+  (void)threads_given;  // the search sets the block size itself
   for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"dyn_smem_per_thread",
                                                                                &options.dynamic_per_thread},
                                     {"target", &options.target},
@@ -51,13 +54,13 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
                                        "block size search");
     }
   }
-  if (request.model && occcalc::detail::lower(occcalc::detail::trim(*request.model)) != "hip") {
-    throw occcalc::input_error("model", *request.model + " has no block size search; for AMD, suggest answers "
-                                                         "with the HIP runtime's (--model hip)");
+  if (model_asked && occcalc::detail::lower(occcalc::detail::trim(*model_asked)) != "hip") {
+    throw occcalc::input_error("model", occcalc::detail::one_line(*model_asked, occcalc::detail::max_quoted_chars) +
+                                            " has no block size search; for AMD, suggest answers with the HIP "
+                                            "runtime's (--model hip)");
   }
-  request.model = "hip";
-  if (!request.threads) request.threads = "1";  // the search sets the block size itself
-  const occcalc::resolved_amd_request r = occcalc::resolve_amd(tables, request);
+  r.model = occcalc::amd_model::hip;
+  occcalc::detail::require_model(*r.target, r.model);
   const auto& t = *r.target;
   std::int64_t limit = 0;
   if (!options.max_threads.empty()) {
@@ -113,12 +116,12 @@ exit_status run_amd_suggest(const occcalc::table& tables, occcalc::request reque
 
 }  // namespace
 
-exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
-                        bool json, std::ostream& out, bool colour) {
-  if (occcalc::is_amd_request(tables, request)) return run_amd_suggest(tables, request, options, json, out, colour);
-  const bool threads_given = request.threads.has_value();
-  if (!threads_given) request.threads = "1";  // only the search; it sets every block size itself
-  const occcalc::resolved_request resolved = occcalc::resolve(tables, request);
+/// `suggest` for NVIDIA: cudaOccMaxPotentialOccupancyBlockSize's search, next
+/// steps and dynamic shared memory for N blocks.
+exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std::optional<std::string>& model_asked,
+                            bool threads_given, const suggest_options& options, bool json, std::ostream& out,
+                            bool colour) {
+  (void)model_asked;  // resolve() refuses a model for NVIDIA
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
 
@@ -280,6 +283,21 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
   }
   out << text;
   return exit_status::ok;
+}
+
+exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
+                        bool json, std::ostream& out, bool colour) {
+  const bool threads_given = request.threads.has_value();
+  if (!threads_given) request.threads = "1";  // only the search; it sets every block size itself
+  // The AMD search is HIP's whatever the target's default model: the model
+  // asked for is checked, and HIP's set, after resolution.
+  const std::optional<std::string> model_asked = request.model;
+  return std::visit(
+      [&](auto&& resolved) {
+        return run_suggest_for(std::forward<decltype(resolved)>(resolved), model_asked, threads_given, options, json,
+                               out, colour);
+      },
+      occcalc::resolve_any(tables, request));
 }
 
 }  // namespace occcalc::cli
