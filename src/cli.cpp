@@ -479,7 +479,8 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
                   "--dyn-smem, --carveout, --cache, --barriers, --json.");
   inspect->footer(
       "Also --threads N (block size for every kernel's occupancy; default: its declared one), --dyn-smem BYTES,\n"
-      "--carveout C, --model llvm|hip|rcp (AMD kernels) and --json (schema/inspect.schema.json).");
+      "--carveout C, --model " + occcalc::amd_model_choices("|", "|") +
+      " (AMD kernels) and --json (schema/inspect.schema.json).");
   check->footer("Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
 
   try {

@@ -19,15 +19,6 @@ namespace {
 using occcalc::amd_model;
 using occcalc::amd_resource;
 
-std::string_view model_title(amd_model m) {
-  switch (m) {
-    case amd_model::llvm: return "the LLVM AMDGPU compiler's occupancy";
-    case amd_model::hip: return "the HIP runtime's hipOccupancyMaxActiveBlocksPerMultiprocessor";
-    case amd_model::rcp: return "the Radeon Compute Profiler / CodeXL calculator";
-  }
-  return {};
-}
-
 
 std::string_view unit_name(const occcalc::amd_occupancy_result& r) { return r.per_wgp ? "WGP" : "CU"; }
 
@@ -174,7 +165,7 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
     title = fmt::format("{}, {} CUs: {}", q.request.named_gpu->name, q.request.named_gpu->compute_units, title);
   }
   text += paint(title, style::bold, colour) + "\n";
-  text += fmt::format("model {}: {}\n\n", occcalc::to_string(r.model), model_title(r.model));
+  text += fmt::format("model {}: {}\n\n", occcalc::to_string(r.model), occcalc::info(r.model).title);
 
   text += paint("Launch", style::bold, colour) + "\n";
   text += row("work-group size", std::to_string(q.request.work_group_size),

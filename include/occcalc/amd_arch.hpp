@@ -4,6 +4,7 @@
 /// data/amd-targets.json and data/amd-gpus.json.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,14 +36,43 @@ enum class amd_model : std::uint8_t {
   rcp,
 };
 
+/// One row per AMD model: parsing, printing, help and the text title all read
+/// this table, so a new model is a row here plus its own header.
+struct amd_model_info {
+  amd_model id;
+  /// As the command line, the tables and JSON spell it.
+  std::string_view name;
+  /// What it reproduces, for the text output.
+  std::string_view title;
+};
+
+inline constexpr std::array<amd_model_info, 3> amd_models = {{
+    {amd_model::llvm, "llvm", "the LLVM AMDGPU compiler's occupancy"},
+    {amd_model::hip, "hip", "the HIP runtime's hipOccupancyMaxActiveBlocksPerMultiprocessor"},
+    {amd_model::rcp, "rcp", "the Radeon Compute Profiler / CodeXL calculator"},
+}};
+
+constexpr const amd_model_info& info(amd_model m) noexcept { return amd_models[static_cast<std::size_t>(m)]; }
+
 /// The model's name as the command line and JSON spell it.
-constexpr std::string_view to_string(amd_model m) noexcept {
-  switch (m) {
-    case amd_model::llvm: return "llvm";
-    case amd_model::hip: return "hip";
-    case amd_model::rcp: return "rcp";
+constexpr std::string_view to_string(amd_model m) noexcept { return info(m).name; }
+
+/// The model named `name` exactly (`llvm`), if any.
+constexpr std::optional<amd_model> find_amd_model(std::string_view name) noexcept {
+  for (const auto& m : amd_models) {
+    if (m.name == name) return m.id;
   }
-  return "llvm";
+  return std::nullopt;
+}
+
+/// Every model's name for messages: `llvm, hip or rcp`.
+inline std::string amd_model_choices(std::string_view separator = ", ", std::string_view last = " or ") {
+  std::string out;
+  for (std::size_t i = 0; i < amd_models.size(); ++i) {
+    if (i > 0) out += i + 1 == amd_models.size() ? last : separator;
+    out += amd_models[i].name;
+  }
+  return out;
 }
 
 /// What the HIP runtime's occupancy function assumes beyond the hardware.

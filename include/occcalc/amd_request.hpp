@@ -65,11 +65,8 @@ inline std::optional<bool> flag_value(const std::optional<std::string>& value) {
 }
 
 inline amd_model parse_amd_model(const std::string& field, std::string_view text) {
-  const std::string wanted = lower(trim(text));
-  for (const auto m : {amd_model::llvm, amd_model::hip, amd_model::rcp}) {
-    if (wanted == to_string(m)) return m;
-  }
-  throw input_error(field, quoted(trim(text)) + " is not a model; expected llvm, hip or rcp");
+  if (const auto m = find_amd_model(lower(trim(text)))) return *m;
+  throw input_error(field, quoted(trim(text)) + " is not a model; expected " + amd_model_choices());
 }
 
 inline std::string model_names(const amd_target& t) {

@@ -330,10 +330,8 @@ inline gpu read_gpu(entry_reader& reader) {
 }
 
 inline amd_model read_amd_model(entry_reader& reader, std::string_view key, const std::string& name) {
-  for (const auto m : {amd_model::llvm, amd_model::hip, amd_model::rcp}) {
-    if (name == to_string(m)) return m;
-  }
-  reader.fail(key, "'" + name + "' is not a model: llvm, hip or rcp");
+  if (const auto m = find_amd_model(name)) return *m;
+  reader.fail(key, occcalc::detail::quoted(name) + " is not a model: " + amd_model_choices());
 }
 
 inline amd_hip_params read_amd_hip(entry_reader& reader) {
