@@ -220,6 +220,10 @@ def main():
         run("cubin of 150,000 kernels", ["inspect", write(d, "kernels.cubin", elf_cubin(150_000))],
             stderr_has="a cubin declaring 150000 kernels")
         run("cubin of 3 kernels", ["inspect", write(d, "three.cubin", elf_cubin(3)), "--csv"], rc=0)
+        long_line = b"ptxas info    : 0 bytes gmem\n" + b"x" * (2 << 20) + b"\n"
+        run("log with a 2 MiB line", ["inspect", write(d, "long.log", long_line)],
+            stderr_has="line 2 is longer than 1048576 bytes")
+        run("one 3 MiB line of text", ["inspect", write(d, "text.txt", b"y" * (3 << 20))], stderr_has="not a cubin")
         sparse = os.path.join(d, "zeros.bin")
         with open(sparse, "wb") as f:
             f.truncate(4 << 30)

@@ -1,5 +1,6 @@
 #include "inspect/compiler_log.hpp"
 #include "occcalc/parse.hpp"
+#include "inspect/limits.hpp"
 
 #include <charconv>
 #include <optional>
@@ -176,6 +177,15 @@ class log_reader {
   std::size_t number_ = 0;
 };
 
+/// The end of the line starting at `at`: its newline, or the text's end;
+/// npos when the line is longer than `max_log_line_bytes`.
+std::size_t line_end(std::string_view text, std::size_t at) noexcept {
+  const std::string_view window = text.substr(at, max_log_line_bytes + 1);
+  const auto newline = window.find('\n');
+  if (newline != std::string_view::npos) return at + newline;
+  return window.size() <= max_log_line_bytes ? text.size() : std::string_view::npos;
+}
+
 }  // namespace
 
 bool is_compiler_log(std::string_view text) noexcept {
@@ -185,10 +195,10 @@ bool is_compiler_log(std::string_view text) noexcept {
   if (text.substr(0, text_probe_bytes).find('\0') != std::string_view::npos) return false;
   std::size_t at = 0;
   while (at < text.size()) {
-    const auto end = text.find('\n', at);
-    const auto line = trim(text.substr(at, end == std::string_view::npos ? end : end - at));
+    const auto end = line_end(text, at);
+    if (end == std::string_view::npos) return false;  // no log has such a line
+    const auto line = trim(text.substr(at, end - at));
     if (starts_with(line, ptxas_prefix) || starts_with(line, nvlink_prefix)) return true;
-    if (end == std::string_view::npos) break;
     at = end + 1;
   }
   return false;
@@ -200,9 +210,13 @@ std::vector<kernel_resources> read_compiler_log(std::string_view text,
   std::size_t number = 0;
   std::size_t at = 0;
   while (at < text.size()) {
-    const auto end = text.find('\n', at);
-    reader.line(text.substr(at, end == std::string_view::npos ? end : end - at), ++number);
-    if (end == std::string_view::npos) break;
+    const auto end = line_end(text, at);
+    ++number;
+    if (end == std::string_view::npos) {
+      throw format_error(fmt::format("line {} is longer than {} bytes; a compiler log's lines are short", number,
+                                     max_log_line_bytes));
+    }
+    reader.line(text.substr(at, end - at), number);
     at = end + 1;
   }
   return reader.take();

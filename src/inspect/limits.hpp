@@ -5,6 +5,7 @@
 // to the input rather than to what a header declares. README, "Limits".
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace occcalc::inspect {
@@ -33,5 +34,10 @@ inline constexpr std::uint64_t max_kernels_per_code_object = 100'000;
 
 /// The most values one AMDGPU metadata note may hold (about 40 per kernel).
 inline constexpr std::uint64_t max_metadata_values = 2'000'000;
+
+/// The longest line of a compiler log (the longest cuDNN kernel name is
+/// 6,806 characters): a longer one ends the search for log lines, and in a
+/// log it is an error, so no line is searched without bound.
+inline constexpr std::size_t max_log_line_bytes = std::size_t{1} << 20;
 
 }  // namespace occcalc::inspect
