@@ -9,9 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "occcalc/explain.hpp"
-#include "occcalc/common/percent.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/version.hpp"
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/nvidia/summary.hpp"
 #include "json_writer.hpp"
 #include "render_amd.hpp"
 
@@ -145,7 +146,43 @@ void write_gpu_name(json_writer& w, const Gpu* gpu) {
   else w.null();
 }
 
+/// What every result object starts with: the version, and a batch line's id.
+void write_head(json_writer& w, std::string_view id_json) {
+  w.member("schema_version", occcalc::result_schema_version);
+  if (!id_json.empty()) {
+    w.key("id");
+    w.raw(id_json);
+  }
+}
+
+/// The vendor-neutral counts, from the summary (one rounding of the percent),
+/// with the two figures the summary does not carry.
+void write_counts(json_writer& w, const occcalc::occupancy_summary& s, std::int64_t warps_per_group,
+                  std::int64_t active_threads) {
+  w.member("model", s.model);
+  w.member("unit", s.unit);
+  w.member("blocks_per_sm", s.groups_per_unit);
+  w.member("warps_per_block", warps_per_group);
+  w.member("active_warps_per_sm", s.active_warps);
+  w.member("active_threads_per_sm", active_threads);
+  w.member("max_warps_per_sm", s.max_warps);
+  w.member("occupancy", s.occupancy());
+  w.member("occupancy_percent", s.occupancy_percent());
+}
+
 }  // namespace
+
+template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
+void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
+                                   const MakeGpu& make_gpu) {
+  w.member("arch", arch.id);
+  write_gpu_name(w, gpu);
+  w.key("architecture");
+  write_entry(w, &arch, [&] { return make_arch(arch); });
+  w.key("device");
+  if (gpu) write_entry(w, gpu, [&] { return make_gpu(*gpu); });
+  else w.null();
+}
 
 template <typename Make>
 void result_writer::write_entry(json_writer& w, const void* entry, const Make& make) {
@@ -173,11 +210,7 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   const auto& launch = q.request.launch;
   const auto& result = q.result;
   w.begin_object();
-  w.member("schema_version", occcalc::result_schema_version);
-  if (!id_json.empty()) {
-    w.key("id");
-    w.raw(id_json);
-  }
+  write_head(w, id_json);
   w.key("input");
   w.begin_object();
   w.member("cc", arch.compute_capability());
@@ -194,22 +227,8 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.member("grid", q.request.grid_blocks);
   w.member("sm_count", q.request.sm_count);
   w.end_object();
-  w.member("arch", arch.id);
-  write_gpu_name(w, q.request.named_gpu);
-  w.key("architecture");
-  write_entry(w, &arch, [&] { return arch_json(arch); });
-  w.key("device");
-  if (q.request.named_gpu) write_entry(w, q.request.named_gpu, [&] { return gpu_json(*q.request.named_gpu); });
-  else w.null();
-  w.member("model", "nvidia");
-  w.member("unit", "sm");
-  w.member("blocks_per_sm", result.blocks_per_sm);
-  w.member("warps_per_block", result.warps_per_block);
-  w.member("active_warps_per_sm", result.active_warps_per_sm);
-  w.member("active_threads_per_sm", result.active_threads_per_sm);
-  w.member("max_warps_per_sm", result.max_warps_per_sm);
-  w.member("occupancy", result.occupancy());
-  w.member("occupancy_percent", occcalc::percent_hundredths(result.occupancy()));
+  write_identity(w, arch, q.request.named_gpu, arch_json, gpu_json);
+  write_counts(w, occcalc::summarize(result), result.warps_per_block, result.active_threads_per_sm);
   write_waves(w, q.waves);
   w.key("whole_wave_grids");
   if (q.waves) {
@@ -256,11 +275,7 @@ void result_writer::write(json_writer& w, const amd_query& q, std::string_view i
   const auto& k = q.request.kernel;
   const auto& r = q.result;
   w.begin_object();
-  w.member("schema_version", occcalc::result_schema_version);
-  if (!id_json.empty()) {
-    w.key("id");
-    w.raw(id_json);
-  }
+  write_head(w, id_json);
   w.key("input");
   w.begin_object();
   w.member("gfx", t.id);
@@ -278,22 +293,8 @@ void result_writer::write(json_writer& w, const amd_query& q, std::string_view i
   w.member("grid", q.request.grid_work_groups);
   w.member("sm_count", q.request.compute_units);
   w.end_object();
-  w.member("arch", t.id);
-  write_gpu_name(w, q.request.named_gpu);
-  w.key("architecture");
-  write_entry(w, &t, [&] { return amd_target_json(t); });
-  w.key("device");
-  if (q.request.named_gpu) write_entry(w, q.request.named_gpu, [&] { return amd_gpu_json(*q.request.named_gpu); });
-  else w.null();
-  w.member("model", occcalc::to_string(r.model));
-  w.member("unit", r.per_wgp ? "wgp" : "cu");
-  w.member("blocks_per_sm", r.work_groups);
-  w.member("warps_per_block", r.waves_per_work_group);
-  w.member("active_warps_per_sm", r.active_waves);
-  w.member("active_threads_per_sm", r.work_groups * q.request.work_group_size);
-  w.member("max_warps_per_sm", r.max_waves);
-  w.member("occupancy", r.occupancy());
-  w.member("occupancy_percent", occcalc::percent_hundredths(r.occupancy()));
+  write_identity(w, t, q.request.named_gpu, amd_target_json, amd_gpu_json);
+  write_counts(w, occcalc::summarize(r), r.waves_per_work_group, r.work_groups * q.request.work_group_size);
   w.member("waves_per_simd", r.waves_per_simd);
   w.member("max_waves_per_simd", r.max_waves_per_simd);
   w.member("simds", r.simds);

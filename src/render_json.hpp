@@ -34,6 +34,11 @@ class result_writer {
   /// A table entry's object: made with `make`, and in compact style cached.
   template <typename Make>
   void write_entry(json_writer& w, const void* entry, const Make& make);
+  /// `arch`, `gpu` (the name) and their table entries `architecture` and
+  /// `device`, the same four keys for either vendor.
+  template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
+  void write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
+                      const MakeGpu& make_gpu);
 
   std::unordered_map<const void*, std::string> serialized_;
 };
