@@ -48,14 +48,21 @@ inline bool is_amd_request(const table& tables, const request& req) {
 
 namespace detail {
 
+/// Runs `check` (a parse or range check), adding the target to the message
+/// of the `input_error` it throws ("... on gfx90a").
+template <typename Check>
+auto naming_target(const amd_target& t, Check&& check) {
+  try {
+    return check();
+  } catch (const input_error& e) {
+    throw input_error(e.field(), std::string(e.what()) + " on " + t.id);
+  }
+}
+
 /// Parses a count in `range`, naming the target in the error.
 inline std::int64_t parse_amd_count(const std::string& field, const std::string& text, int_range range,
                                     const amd_target& t) {
-  try {
-    return parse_count(field, text, range);
-  } catch (const input_error& e) {
-    throw input_error(field, std::string(e.what()) + " on " + t.id);
-  }
+  return naming_target(t, [&] { return parse_count(field, text, range); });
 }
 
 /// What a switch field says: on, explicitly off, or not given.
@@ -92,10 +99,16 @@ inline amd_input_ranges input_ranges(const amd_target& t) {
 /// `check_count` naming the target in the message, as the parsing path does.
 inline std::int64_t check_amd_count(const std::string& field, std::int64_t value, int_range range,
                                     const amd_target& t, std::string_view unit = {}) {
-  try {
-    return check_count(field, value, range, unit);
-  } catch (const input_error& e) {
-    throw input_error(field, std::string(e.what()) + " on " + t.id);
+  return naming_target(t, [&] { return check_count(field, value, range, unit); });
+}
+
+/// Refuses a wave size the target does not run, for the switch `field`;
+/// `asked` prefixes the message (how the size was asked for, if not plainly).
+inline void require_wave_size(const amd_target& t, std::int64_t wave_size, const char* field,
+                              const std::string& asked = {}) {
+  if (!t.supports_wave_size(wave_size)) {
+    throw input_error(field, asked + "does not apply to " + t.id + ": it runs waves of " +
+                                 std::to_string(t.default_wave_size()) + " work-items only");
   }
 }
 
@@ -127,11 +140,7 @@ inline void require_model(const amd_target& t, amd_model model) {
 inline resolved_amd_request resolve_amd_kernel(const amd_target& t, amd_model model, amd_mode mode,
                                                const amd_kernel& kernel, std::int64_t work_group_size) {
   detail::require_model(t, model);
-  if (!t.supports_wave_size(mode.wave_size)) {
-    throw input_error(mode.wave_size == 32 ? "wave32" : "wave64",
-                      "does not apply to " + t.id + ": it runs waves of " + std::to_string(t.default_wave_size()) +
-                          " work-items only");
-  }
+  detail::require_wave_size(t, mode.wave_size, mode.wave_size == 32 ? "wave32" : "wave64");
   mode.wgp_mode = mode.wgp_mode && t.has_wgp_mode;
   const auto ranges = detail::input_ranges(t);
   detail::check_amd_count("threads", work_group_size, ranges.threads, t);
@@ -194,14 +203,9 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   const char* wave_field = wave32 ? "wave32" : "wave64";
   const auto asked_wave = wave32 ? std::optional<bool>(*wave32) : wave64 ? std::optional<bool>(!*wave64) : std::nullopt;
   out.mode.wave_size = asked_wave ? (*asked_wave ? 32 : 64) : t.default_wave_size();
-  if (!t.supports_wave_size(out.mode.wave_size)) {
-    const bool switched_off = detail::flag_value(wave32 ? req.wave32 : req.wave64) == false;
-    throw input_error(wave_field, std::string(switched_off ? "false (waves of " + std::to_string(out.mode.wave_size) +
-                                                                 ") "
-                                                           : "") +
-                                      "does not apply to " + t.id + ": it runs waves of " +
-                                      std::to_string(t.default_wave_size()) + " work-items only");
-  }
+  const bool switched_off = detail::flag_value(wave32 ? req.wave32 : req.wave64) == false;
+  detail::require_wave_size(t, out.mode.wave_size, wave_field,
+                            switched_off ? "false (waves of " + std::to_string(out.mode.wave_size) + ") " : "");
   const auto cu_mode = detail::flag_value(req.cu_mode);
   const auto wgp_mode = detail::flag_value(req.wgp_mode);
   if (cu_mode && wgp_mode && *cu_mode == *wgp_mode) {
@@ -232,11 +236,7 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
     out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, ranges.sgprs, t);
   }
   if (req.lds) {
-    try {
-      out.kernel.lds_bytes = parse_bytes("lds", *req.lds, ranges.lds_bytes);
-    } catch (const input_error& e) {
-      throw input_error("lds", std::string(e.what()) + " on " + t.id);
-    }
+    out.kernel.lds_bytes = detail::naming_target(t, [&] { return parse_bytes("lds", *req.lds, ranges.lds_bytes); });
   }
   if (req.sm_count) {
     out.compute_units = parse_count("sm_count", *req.sm_count, {1, max_request_value});
