@@ -164,13 +164,6 @@ exit_status run_query(const options& opts, const occcalc::table& tables, std::os
   return exit_status::ok;
 }
 
-/// A batch line's request and the `id` it asks to have echoed (JSON text,
-/// empty when the line has none).
-struct batch_line {
-  occcalc::request request;
-  std::string id_json;
-};
-
 /// The batch key that tags a line for the caller; echoed, never computed with.
 constexpr std::string_view batch_id_key = "id";
 
@@ -183,18 +176,17 @@ std::string batch_id(const nlohmann::json& line) {
   return json_text(*it);
 }
 
-/// Builds a request from one JSON Lines object; throws input_error.
-batch_line request_from_json(const nlohmann::json& line) {
+/// Builds a request from one JSON Lines object; throws input_error. The `id`
+/// is only checked here: `batch_id` gives it, for errors too.
+occcalc::request request_from_json(const nlohmann::json& line) {
   if (!line.is_object()) throw occcalc::input_error("", "a request must be a JSON object");
-  batch_line out;
-  occcalc::request& req = out.request;
+  occcalc::request req;
   for (const auto& item : line.items()) {
     const auto& value = item.value();
     if (item.key() == batch_id_key) {
       if (!value.is_string() && !value.is_number_integer()) {
         throw occcalc::input_error(item.key(), shown_value(value) + " is not a string or an integer");
       }
-      out.id_json = json_text(value);
       continue;
     }
     const auto field = std::find_if(std::begin(occcalc::request_fields), std::end(occcalc::request_fields),
@@ -222,7 +214,7 @@ batch_line request_from_json(const nlohmann::json& line) {
       throw occcalc::input_error(item.key(), shown_value(value) + " is not an integer or a string");
     }
   }
-  return out;
+  return req;
 }
 
 /// The longest batch line read: a real request is under a few hundred bytes.
@@ -286,11 +278,9 @@ exit_status run_batch(const options& opts, const occcalc::table& tables, std::is
         throw occcalc::input_error("", fmt::format("line {} is not valid JSON: {}", line_number, e.what()));
       }
       id_json = batch_id(parsed);
-      const batch_line request = request_from_json(parsed);
-      const occcalc::request& req = request.request;
-      const evaluated e = evaluate_any(tables, req);
+      const evaluated e = evaluate_any(tables, request_from_json(parsed));
       any_below = any_below || below(occupancy_of(e), min_percent);
-      std::visit([&](const auto& q) { writer.append(output, q, request.id_json); }, e);
+      std::visit([&](const auto& q) { writer.append(output, q, id_json); }, e);
     } catch (const occcalc::input_error& e) {
       any_bad = true;
       output += json_text(error_json(e.field(), e.field().empty() ? e.what() : error_line(e, false), id_json));
