@@ -554,18 +554,16 @@ inline table load_tables(const std::vector<table_text>& texts) {
                         " (brand words, case, spaces and punctuation ignored)");
     }
   };
-  for (std::size_t i = 0; i < out.gpus.size(); ++i) {
-    const auto& g = out.gpus[i];
-    const std::string where = gpu_origins[i] + ": gpu '" + g.id + "'";
-    for (const auto* name : {&g.id, &g.name}) claim(*name, where);
-    for (const auto& alias : g.aliases) claim(alias, where);
-  }
-  for (std::size_t i = 0; i < out.amd_gpus.size(); ++i) {
-    const auto& g = out.amd_gpus[i];
-    const std::string where = amd_gpu_origins[i] + ": AMD GPU '" + g.id + "'";
-    for (const auto* name : {&g.id, &g.name}) claim(*name, where);
-    for (const auto& alias : g.aliases) claim(alias, where);
-  }
+  const auto claim_names = [&](const auto& gpus, const std::vector<std::string>& origins, std::string_view kind) {
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const auto& g = gpus[i];
+      const std::string where = origins[i] + ": " + std::string(kind) + " '" + g.id + "'";
+      for (const auto* name : {&g.id, &g.name}) claim(*name, where);
+      for (const auto& alias : g.aliases) claim(alias, where);
+    }
+  };
+  claim_names(out.gpus, gpu_origins, "gpu");
+  claim_names(out.amd_gpus, amd_gpu_origins, "AMD GPU");
   std::stable_sort(out.architectures.begin(), out.architectures.end(), [](const auto& a, const auto& b) {
     return std::pair(a.cc_major, a.cc_minor) < std::pair(b.cc_major, b.cc_minor);
   });

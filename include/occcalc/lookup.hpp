@@ -154,10 +154,6 @@ struct named_gpu_match {
   const amd_gpu* amd = nullptr;
 };
 
-/// The longest typed name that is compared letter by letter with every
-/// table name for "did you mean"; a longer one gets substring matches only.
-inline constexpr std::size_t max_gpu_query_for_edit_distance = 64;
-
 /// The most candidates an unknown GPU name's error lists.
 inline constexpr std::size_t max_gpu_candidates = 5;
 
@@ -190,44 +186,31 @@ inline named_gpu_match find_named_gpu(const table& tables, std::string_view quer
 /// `input_error` for `field` with the closest candidates, names that contain
 /// what was typed first ("RTX 4060 Ti" for "RTX 4060"), then near misses.
 inline named_gpu_match require_named_gpu(const table& tables, const std::string& field, std::string_view query) {
+  // The loader lets no two GPUs answer to one typed name: a match is unique.
+  if (const named_gpu_match match = find_named_gpu(tables, query); match.nvidia || match.amd) return match;
   const std::string wanted = gpu_name_key(query);
-  std::vector<named_gpu_match> exact;
-  std::vector<std::string> exact_names;
-  // Candidates for the error: (rank, key length, name); rank 0 = the key
-  // starts with what was typed, 1 = contains it.
+  // Candidates: (rank, key length, name); rank 0 = the key starts with what
+  // was typed, 1 = contains it.
   std::vector<std::tuple<int, std::size_t, std::string>> containing;
   std::vector<std::string> all_names;
-  const auto consider = [&](const auto& candidate, named_gpu_match match) {
+  const auto consider = [&](const auto& candidate) {
     all_names.push_back(candidate.name);
-    if (answers_to(candidate, wanted)) {
-      exact.push_back(match);
-      exact_names.push_back(candidate.name);
-      return;
-    }
     if (wanted.empty()) return;
     const std::string key = gpu_name_key(candidate.name);
     const std::size_t at = key.find(wanted);
     if (at != std::string::npos) containing.emplace_back(at == 0 ? 0 : 1, key.size(), candidate.name);
   };
-  for (const auto& candidate : tables.gpus) consider(candidate, {&candidate, nullptr});
-  for (const auto& candidate : tables.amd_gpus) consider(candidate, {nullptr, &candidate});
-  if (exact.size() == 1) return exact.front();
-  const std::string shown = detail::quoted(detail::trim(query));
-  if (exact.size() > 1) throw input_error(field, shown + " names several GPUs: " + detail::join(exact_names, ", "));
+  for (const auto& candidate : tables.gpus) consider(candidate);
+  for (const auto& candidate : tables.amd_gpus) consider(candidate);
   std::stable_sort(containing.begin(), containing.end());
   std::vector<std::string> suggestions;
   for (const auto& item : containing) {
     if (suggestions.size() < max_gpu_candidates) suggestions.push_back(std::get<2>(item));
   }
-  if (suggestions.empty() && wanted.size() <= max_gpu_query_for_edit_distance) {
-    for (auto& name : closest_names(query, all_names, max_gpu_candidates)) {
-      if (suggestions.size() < max_gpu_candidates &&
-          std::find(suggestions.begin(), suggestions.end(), name) == suggestions.end()) {
-        suggestions.push_back(std::move(name));
-      }
-    }
-  }
-  std::string message = shown + " is not a known GPU";
+  // Near misses only when nothing contains the query; closest_names skips
+  // names out of reach by length, so a huge query costs linear time.
+  if (suggestions.empty()) suggestions = closest_names(query, all_names, max_gpu_candidates);
+  std::string message = detail::quoted(detail::trim(query)) + " is not a known GPU";
   if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
   message += " (occcalc list gpus shows them all; --sm-count gives waves for any GPU)";
   throw input_error(field, message);
