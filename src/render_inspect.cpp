@@ -32,8 +32,7 @@ std::string spill_text(const inspect::kernel_resources& k) {
   return std::to_string(k.spill_store_bytes.value_or(0) + k.spill_load_bytes.value_or(0));
 }
 
-std::string limiters_text(const kernel_report& r) {
-  const auto summary = r.summary();
+std::string limiters_text(const std::optional<occcalc::occupancy_summary>& summary) {
   return summary ? summary->limiter_list("+") : std::string("-");
 }
 
@@ -75,8 +74,7 @@ void flush_chunk(std::ostream& out, std::string& text) {
 
 std::string dim3_text(const dim3& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
 
-std::string occupancy_text(const kernel_report& r) {
-  const auto summary = r.summary();
+std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summary) {
   return summary ? fmt::format("{:.1f}%", summary->occupancy() * occcalc::percent_per_unit) : std::string("-");
 }
 
@@ -107,8 +105,8 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
       text += fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}\n", k.arch,
                           optional_text(k.registers), k.register_cap ? std::to_string(*k.register_cap) : "-",
                           optional_text(k.static_shared_memory_bytes), optional_text(k.stack_frame_bytes),
-                          spill_text(k), optional_text(k.barriers), block_text(r), blocks, occupancy_text(r),
-                          limiters_text(r), r.kernel.demangled);
+                          spill_text(k), optional_text(k.barriers), block_text(r), blocks, occupancy_text(summary),
+                          limiters_text(summary), r.kernel.demangled);
       if (!r.has_occupancy()) ++unavailable[r.unavailable];
       flush_chunk(out, text);
     }
@@ -207,7 +205,7 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
           csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims),
           csv_optional(r.block_size), r.block_size ? csv_field(r.block_size_from) : "",
           result ? std::to_string(summary->groups_per_unit) : "", result ? std::to_string(summary->active_warps) : "",
-          result ? fmt::format("{}", summary->occupancy()) : "", csv_field(result ? limiters_text(r) : ""),
+          result ? fmt::format("{}", summary->occupancy()) : "", csv_field(result ? limiters_text(summary) : ""),
           csv_field(r.unavailable), csv_optional(k.agprs), csv_optional(k.sgprs), csv_optional(k.wave_size),
           csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
           k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "");

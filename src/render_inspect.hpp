@@ -33,6 +33,6 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
 std::string dim3_text(const inspect::dim3& d);
 
 /// `62.5%`, or `-` without a result.
-std::string occupancy_text(const kernel_report& r);
+std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summary);
 
 }  // namespace occcalc::cli
