@@ -220,10 +220,8 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   if (q.waves) {
     const auto& w = *q.waves;
     const auto cus = *q.request.compute_units;
-    const std::string device = q.request.named_gpu == nullptr ? fmt::format("{} CUs", cus)
-                               : q.request.compute_units_given
-                                   ? fmt::format("{} CUs of {} (--sm-count)", cus, q.request.named_gpu->name)
-                                   : q.request.named_gpu->name;
+    const std::string device = device_text(cus, "CUs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr,
+                                           q.request.compute_units_given);
     text += "\n" +
             paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), style::bold,
                   colour) +

@@ -154,10 +154,8 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   if (q.waves) {
     const auto& w = *q.waves;
     const auto sms = *q.request.sm_count;
-    const std::string device = q.request.named_gpu == nullptr ? fmt::format("{} SMs", sms)
-                               : q.request.sm_count_given
-                                   ? fmt::format("{} SMs of {} (--sm-count)", sms, q.request.named_gpu->name)
-                                   : q.request.named_gpu->name;
+    const std::string device = device_text(sms, "SMs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr,
+                                           q.request.sm_count_given);
     text += "\n" + paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold,
                           colour) +
             "\n";

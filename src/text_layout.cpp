@@ -19,4 +19,9 @@ std::string bytes_text(std::int64_t bytes) {
   return fmt::format("{} B", bytes);
 }
 
+std::string device_text(std::int64_t count, std::string_view units, const std::string* gpu_name, bool count_given) {
+  if (gpu_name == nullptr) return fmt::format("{} {}", count, units);
+  return count_given ? fmt::format("{} {} of {} (--sm-count)", count, units, *gpu_name) : *gpu_name;
+}
+
 }  // namespace occcalc::cli
