@@ -367,7 +367,7 @@ exit_status run_inspect_or_check(options& opts, bool is_check, const std::vector
   if (opts.json && opts.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
   auto& command = opts.inspect;
   command.format = opts.json ? inspect_format::json : opts.csv ? inspect_format::csv : inspect_format::text;
-  command.overrides = {opts.request.threads, opts.request.dyn_smem, opts.request.carveout, opts.request.model};
+  command.overrides = parse_overrides(opts.request);
   const bool colour = use_colour(colour_mode_from(opts.colour), stdout);
   return is_check ? run_check(tables, command, in, out, colour)
                   : run_inspect(tables, command, in, out, err, colour);

@@ -62,7 +62,6 @@ template <typename Threads>
 std::vector<input_report> read_inputs(const occcalc::table& tables, const inspect_command& command,
                                       std::istream& in, Threads&& threads_for) {
   const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
-  validate_overrides(command.overrides);
   std::vector<input_report> reports;
   for (const auto& path : command.inputs) {
     auto inspected = read_input(tables, path, in, filter);
@@ -114,7 +113,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
   const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel& k) {
     const auto applied = limits_for(p, k);
     launch_overrides o = command.overrides;
-    if (applied.limits.threads) o.threads = std::to_string(*applied.limits.threads);
+    if (applied.limits.threads) o.threads = applied.limits.threads;
     return std::pair<launch_overrides, std::string>{o, "policy"};
   });
   std::vector<violation> violations;

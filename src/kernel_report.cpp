@@ -39,7 +39,7 @@ void report_amd_kernel(const occcalc::amd_target& target,
     r.unavailable = "the code object does not record the VGPR count and LDS size";
     return;
   }
-  if (overrides.carveout) {
+  if (overrides.carveout_given) {
     r.unavailable = "carveout: does not apply to AMD targets";
     return;
   }
@@ -50,15 +50,11 @@ void report_amd_kernel(const occcalc::amd_target& target,
     kernel.vgprs = target.unified_vgpr_file ? std::max<std::int64_t>(*k.registers - agprs, 0) : *k.registers;
     if (target.max_agprs_per_wave > 0) kernel.agprs = agprs;
     if (target.max_sgprs_per_wave > 0 && k.sgprs) kernel.sgprs = *k.sgprs;
-    kernel.lds_bytes = *k.static_shared_memory_bytes;
-    if (overrides.dyn_smem) {
-      kernel.lds_bytes += occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
-    }
+    kernel.lds_bytes = *k.static_shared_memory_bytes + overrides.dyn_smem_bytes.value_or(0);
     occcalc::amd_mode mode;
     mode.wave_size = k.wave_size.value_or(target.default_wave_size());
     mode.wgp_mode = k.wgp_mode.value_or(true);
-    const occcalc::amd_model model =
-        overrides.model ? occcalc::detail::parse_amd_model("model", *overrides.model) : target.models.front();
+    const occcalc::amd_model model = overrides.model.value_or(target.models.front());
     r.amd_occupancy = evaluate_amd(occcalc::resolve_amd_kernel(target, model, mode, kernel, *r.block_size));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
@@ -82,11 +78,18 @@ std::optional<occcalc::occupancy_summary> kernel_report::summary() const noexcep
   return std::nullopt;
 }
 
-void validate_overrides(const launch_overrides& overrides) {
-  if (overrides.threads) occcalc::parse_count("threads", *overrides.threads, {1, occcalc::max_request_value});
-  if (overrides.dyn_smem) occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
-  if (overrides.carveout) occcalc::parse_carveout("carveout", *overrides.carveout);
-  if (overrides.model) occcalc::detail::parse_amd_model("model", *overrides.model);
+launch_overrides parse_overrides(const occcalc::request& typed) {
+  launch_overrides o;
+  if (typed.threads) o.threads = occcalc::parse_count("threads", *typed.threads, {1, occcalc::max_request_value});
+  if (typed.dyn_smem) {
+    o.dyn_smem_bytes = occcalc::parse_bytes("dyn_smem", *typed.dyn_smem, {0, occcalc::max_request_value});
+  }
+  if (typed.carveout) {
+    o.carveout_given = true;
+    o.carveout_percent = occcalc::parse_carveout("carveout", *typed.carveout);
+  }
+  if (typed.model) o.model = occcalc::detail::parse_amd_model("model", *typed.model);
+  return o;
 }
 
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
@@ -99,7 +102,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
     r.block_size = inspect::volume(*k.required_threads);
     r.block_size_from = "required";
   } else if (overrides.threads) {
-    r.block_size = occcalc::parse_count("threads", *overrides.threads, {1, occcalc::max_request_value});
+    r.block_size = *overrides.threads;
     r.block_size_from = threads_from;
   } else if (k.max_threads) {
     r.block_size = inspect::volume(*k.max_threads);
@@ -128,17 +131,14 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   if (!r.unavailable.empty()) return r;
 
   // The kernel's figures go in as numbers (no text round trip); the
-  // user's overrides were checked once, before any kernel was read.
+  // user's overrides were parsed once, before any kernel was read.
   try {
     occcalc::launch_config launch;
     launch.threads_per_block = *r.block_size;
     launch.registers_per_thread = *k.registers;
     launch.static_shared_memory_bytes = *k.static_shared_memory_bytes;
-    if (overrides.dyn_smem) {
-      launch.dynamic_shared_memory_bytes =
-          occcalc::parse_bytes("dyn_smem", *overrides.dyn_smem, {0, occcalc::max_request_value});
-    }
-    if (overrides.carveout) launch.carveout_percent = occcalc::parse_carveout("carveout", *overrides.carveout);
+    launch.dynamic_shared_memory_bytes = overrides.dyn_smem_bytes.value_or(0);
+    launch.carveout_percent = overrides.carveout_percent;
     launch.barriers = k.barriers.value_or(1);
     r.occupancy = evaluate(occcalc::resolve_launch(*arch, launch));
   } catch (const occcalc::input_error& e) {

@@ -16,13 +16,16 @@
 namespace occcalc::cli {
 
 /// Launch figures the user gives for every kernel (the binary cannot know
-/// them): each as typed, empty when not given.
+/// them), parsed once; empty when not given.
 struct launch_overrides {
-  std::optional<std::string> threads;
-  std::optional<std::string> dyn_smem;
-  std::optional<std::string> carveout;
+  std::optional<std::int64_t> threads;
+  std::optional<std::int64_t> dyn_smem_bytes;
+  /// Whether `--carveout` was given (AMD kernels refuse it, `default` too),
+  /// and the percentage it asks for (empty for `default`).
+  bool carveout_given = false;
+  std::optional<int> carveout_percent;
   /// The AMD model (`--model`); AMD kernels only (NVIDIA kernels have one).
-  std::optional<std::string> model;
+  std::optional<occcalc::amd_model> model;
 };
 
 /// One kernel of one input, and its occupancy if it can be computed.
@@ -50,9 +53,9 @@ struct kernel_report {
 /// The reserved shared memory facts of an SM version, from the table.
 inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables);
 
-/// Checks the launch overrides once, before any kernel is read, so a bad
-/// value is one error rather than one per kernel. Throws `input_error`.
-void validate_overrides(const launch_overrides& overrides);
+/// Parses the launch overrides as typed, once, before any kernel is read, so
+/// a bad value is one error rather than one per kernel. Throws `input_error`.
+launch_overrides parse_overrides(const occcalc::request& typed);
 
 /// Computes the occupancy of `kernel` at its required block size if it has
 /// one, else at `threads` (if given; no occupancy when it exceeds the launch
