@@ -26,14 +26,23 @@ struct outcome {
   std::string err;
 };
 
-outcome run(std::vector<std::string> args, const std::string& input = {}) {
+/// Runs occcalc with `args`, writing its output to `out`; `out` of the
+/// outcome is left empty.
+outcome run_to(std::ostream& out, std::vector<std::string> args, const std::string& input = {}) {
   args.insert(args.begin(), "occcalc");
   std::vector<const char*> argv;
   for (const auto& a : args) argv.push_back(a.c_str());
   std::istringstream in(input);
-  std::ostringstream out, err;
+  std::ostringstream err;
   const exit_status status = occcalc::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
-  return {status, out.str(), err.str()};
+  return {status, {}, err.str()};
+}
+
+outcome run(std::vector<std::string> args, const std::string& input = {}) {
+  std::ostringstream out;
+  outcome r = run_to(out, std::move(args), input);
+  r.out = out.str();
+  return r;
 }
 
 }  // namespace
@@ -197,16 +206,6 @@ struct full_disk : std::streambuf {
   int_type overflow(int_type) override { return traits_type::eof(); }
   std::streamsize xsputn(const char*, std::streamsize) override { return 0; }
 };
-
-outcome run_to(std::ostream& out, std::vector<std::string> args, const std::string& input = {}) {
-  args.insert(args.begin(), "occcalc");
-  std::vector<const char*> argv;
-  for (const auto& a : args) argv.push_back(a.c_str());
-  std::istringstream in(input);
-  std::ostringstream err;
-  const exit_status status = occcalc::cli::run(static_cast<int>(argv.size()), argv.data(), in, out, err);
-  return {status, {}, err.str()};
-}
 
 }  // namespace
 
