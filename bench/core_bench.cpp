@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "embedded_tables.hpp"
+#include "cli/embedded_tables.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/occupancy.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <unistd.h>
 
-#include "cli.hpp"
+#include "cli/app.hpp"
 
 namespace {
 

@@ -17,7 +17,7 @@
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/msgpack.hpp"
-#include "kernel_report.hpp"
+#include "analysis/kernel_report.hpp"
 #include "occcalc/amd_occupancy.hpp"
 #include "test_tables.hpp"
 

@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-#include "embedded_tables.hpp"
+#include "cli/embedded_tables.hpp"
 #include "occcalc/amd_occupancy.hpp"
 #include "occcalc/arch_table.hpp"
 

@@ -275,3 +275,28 @@ TEST_CASE("amd llvm result agrees with the compiler model for every target and s
   }
   CHECK(cases > 100000);
 }
+
+TEST_CASE("amd results carry each register and LDS limit's terms", "[amd]") {
+  // gfx90a hip, 256 work-items: roundup(62, 4) + 64 AGPRs = 128 of 512,
+  // granule 8 -> 4 waves per SIMD; 800 / roundup(40, 16) = 16; the LDS one
+  // work-group may use (64 KiB) / 16 KiB.
+  const auto hip = occcalc::amd_hip_result(target("gfx90a"), kernel(62, 64, 40, 16384, 256), {64, true}, 256);
+  const auto& vgprs = hip.terms_of(occcalc::amd_resource::vgprs);
+  CHECK(vgprs.pool == 512);
+  CHECK(vgprs.count == 128);
+  CHECK(vgprs.granule == 8);
+  CHECK(vgprs.waves_per_simd == 4);
+  CHECK(hip.terms_of(occcalc::amd_resource::sgprs).waves_per_simd == 16);
+  CHECK(hip.terms_of(occcalc::amd_resource::lds).pool == 65536);
+  CHECK(hip.terms_of(occcalc::amd_resource::lds).count == 16384);
+  // gfx803 rcp: 800 / roundup(40 + 2 for VCC, 16) = 800 / 48 = 16 waves.
+  const auto rcp = occcalc::amd_rcp_result(target("gfx803"), kernel(62, 0, 40, 16384, 256), {64, true}, 256);
+  const auto& sgprs = rcp.terms_of(occcalc::amd_resource::sgprs);
+  CHECK(sgprs.pool == 800);
+  CHECK(sgprs.added == 2);
+  CHECK(sgprs.granule == 16);
+  CHECK(sgprs.waves_per_simd == 16);
+  CHECK(rcp.terms_of(occcalc::amd_resource::vgprs).waves_per_simd == 4);
+  // Wave slots are not divided from a pool: no terms.
+  CHECK(rcp.terms_of(occcalc::amd_resource::wave_slots).pool == 0);
+}

@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "cli.hpp"
+#include "cli/app.hpp"
 
 using occcalc::cli::exit_status;
 using Catch::Matchers::Contains;

@@ -17,7 +17,7 @@
 #include "inspect/fatbin.hpp"
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
-#include "kernel_report.hpp"
+#include "analysis/kernel_report.hpp"
 #include "test_tables.hpp"
 
 using namespace occcalc::inspect;

@@ -82,6 +82,22 @@ TEST_CASE("Best Practices Guide example in full: 7.0, 128 threads, 37 registers"
   CHECK(limit(r, resource::barriers) == std::nullopt);
   CHECK(r.active_threads_per_sm == 1536);
   CHECK(r.occupancy() == Approx(0.75));
+  // The derivation the text prints: 37 x 32 = 1184 rounded up to 256 = 1280
+  // per warp; 65536 / 4 partitions / 1280 = 12 warps per partition.
+  CHECK(r.registers.allocation_unit == 256);
+  CHECK(r.registers.warps_allocated == 4);
+  CHECK(r.registers.warps_per_partition == 12);
+}
+
+TEST_CASE("block-scope registers record the warps they count: 1.3, 96 threads, 10 registers", "[registers]") {
+  // 3 warps rounded up to a multiple of 2 = 4; 10 x 32 x 4 = 1280 rounded up
+  // to 512 = 1536 per block; 16384 / 1536 = 10 blocks.
+  const auto r = compute("1.3", kernel(96, 10));
+  CHECK(r.registers.warps_allocated == 4);
+  CHECK(r.registers.allocation_unit == 512);
+  CHECK(r.registers.per_block == 1536);
+  CHECK(r.registers.warps_per_partition == 0);
+  CHECK(limit(r, resource::registers) == 10);
 }
 
 TEST_CASE("Nsight Compute on an RTX 4060 (8.9), 1024 threads: warps 1, blocks 24, 66.7%", "[examples]") {

@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "cuda_occupancy_bridge.hpp"
-#include "embedded_tables.hpp"
+#include "cli/embedded_tables.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/suggest.hpp"
 

@@ -6,7 +6,7 @@
 
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
-#include "kernel_report.hpp"
+#include "analysis/kernel_report.hpp"
 #include "occcalc/amd_hip.hpp"
 #include "occcalc/amd_sweep.hpp"
 #include "occcalc/suggest.hpp"

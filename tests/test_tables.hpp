@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "embedded_tables.hpp"
+#include "cli/embedded_tables.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/lookup.hpp"
 

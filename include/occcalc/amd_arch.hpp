@@ -44,12 +44,21 @@ struct amd_model_info {
   std::string_view name;
   /// What it reproduces, for the text output.
   std::string_view title;
+  /// Whether it caps work-groups per CU (the `work_groups` resource).
+  bool caps_work_groups = false;
+  /// Whether it counts barriers (the `barriers` resource).
+  bool counts_barriers = false;
+  /// Whether it settles in waves per SIMD, so each limit also has a figure
+  /// in waves per SIMD (`limits_waves_per_simd`).
+  bool settles_per_simd = false;
 };
 
+/// One row per model: parsing, messages, rendering and the schema's choices
+/// read this table; `compute_amd_occupancy` dispatches on the id.
 inline constexpr std::array<amd_model_info, 3> amd_models = {{
-    {amd_model::llvm, "llvm", "the LLVM AMDGPU compiler's occupancy"},
-    {amd_model::hip, "hip", "the HIP runtime's hipOccupancyMaxActiveBlocksPerMultiprocessor"},
-    {amd_model::rcp, "rcp", "the Radeon Compute Profiler / CodeXL calculator"},
+    {amd_model::llvm, "llvm", "the LLVM AMDGPU compiler's occupancy", false, true, true},
+    {amd_model::hip, "hip", "the HIP runtime's hipOccupancyMaxActiveBlocksPerMultiprocessor", false, false, false},
+    {amd_model::rcp, "rcp", "the Radeon Compute Profiler / CodeXL calculator", true, false, false},
 }};
 
 constexpr const amd_model_info& info(amd_model m) noexcept { return amd_models[static_cast<std::size_t>(m)]; }

@@ -26,18 +26,27 @@ inline amd_occupancy_result amd_hip_result(const amd_target& t, const amd_kernel
   const auto set_waves = [&](amd_resource res, std::int64_t waves_per_simd) {
     r.limits[static_cast<std::size_t>(res)] = waves_per_simd * r.simds / wpg;
   };
+  const auto set_registers = [&](amd_resource res, const amd_limit_terms& terms) {
+    r.terms[static_cast<std::size_t>(res)] = terms;
+    set_waves(res, terms.waves_per_simd);
+  };
   set_waves(amd_resource::wave_slots, hip.max_waves_per_simd);
   // The code object's VGPR count is the total of both files (unified:
   // VGPRs rounded to 4 plus AGPRs; gfx908: the larger).
   const std::int64_t vgprs = amd_total_vgprs(t, k);
   if (vgprs > 0) {
     const auto& file = detail::vgpr_file(t, mode.wave_size);
-    set_waves(amd_resource::vgprs, file.total / detail::round_up(vgprs, file.granule));
+    set_registers(amd_resource::vgprs, detail::amd_register_terms(file.total, vgprs, file.granule));
   }
   if (t.sgprs_per_simd && k.sgprs > 0) {
-    set_waves(amd_resource::sgprs, *t.sgprs_per_simd / detail::round_up(k.sgprs, hip.sgpr_granule));
+    set_registers(amd_resource::sgprs, detail::amd_register_terms(*t.sgprs_per_simd, k.sgprs, hip.sgpr_granule));
   }
-  if (k.lds_bytes > 0) r.limits[static_cast<std::size_t>(amd_resource::lds)] = t.max_lds_per_work_group_bytes / k.lds_bytes;
+  if (k.lds_bytes > 0) {
+    // HIP divides the LDS one work-group may use, not the CU's.
+    const auto lds = static_cast<std::size_t>(amd_resource::lds);
+    r.terms[lds] = detail::amd_lds_terms(t.max_lds_per_work_group_bytes, k.lds_bytes);
+    r.limits[lds] = t.max_lds_per_work_group_bytes / k.lds_bytes;
+  }
   detail::settle_work_groups(r);
   r.active_waves = r.work_groups * wpg;
   r.waves_per_simd = static_cast<double>(r.active_waves) / static_cast<double>(r.simds);

@@ -114,9 +114,11 @@ inline amd_occupancy_result amd_llvm_result(const amd_target& t, const amd_kerne
     r.limits[static_cast<std::size_t>(res)] = groups;
     r.limits_waves_per_simd[static_cast<std::size_t>(res)] = waves_per_simd;
   };
-  // A per-wave register limit: waves per SIMD, and the work-groups they hold.
-  const auto set_registers = [&](amd_resource res, std::int64_t waves_per_simd) {
-    set(res, waves_per_simd * r.simds / wpg, waves_per_simd);
+  // A per-wave register limit: waves per SIMD from its terms, and the
+  // work-groups they hold.
+  const auto set_registers = [&](amd_resource res, const amd_limit_terms& terms) {
+    r.terms[static_cast<std::size_t>(res)] = terms;
+    set(res, terms.waves_per_simd * r.simds / wpg, terms.waves_per_simd);
   };
   // A work-group limit: the groups, and their waves spread over the SIMDs.
   const auto set_groups = [&](amd_resource res, std::int64_t groups) {
@@ -124,17 +126,21 @@ inline amd_occupancy_result amd_llvm_result(const amd_target& t, const amd_kerne
   };
 
   const auto& file = detail::vgpr_file(t, mode.wave_size);
-  const auto register_waves = [&](std::int64_t count) { return file.total / detail::round_up(count, file.granule); };
+  const auto file_terms = [&](std::int64_t count) { return detail::amd_register_terms(file.total, count, file.granule); };
   const std::int64_t vgprs = t.unified_vgpr_file ? amd_total_vgprs(t, k) : k.vgprs;
-  if (vgprs >= file.granule) set_registers(amd_resource::vgprs, register_waves(vgprs));
-  if (!t.unified_vgpr_file && k.agprs >= file.granule) set_registers(amd_resource::agprs, register_waves(k.agprs));
+  if (vgprs >= file.granule) set_registers(amd_resource::vgprs, file_terms(vgprs));
+  if (!t.unified_vgpr_file && k.agprs >= file.granule) set_registers(amd_resource::agprs, file_terms(k.agprs));
   if (t.sgprs_per_simd && k.sgprs > 0) {
-    set_registers(amd_resource::sgprs, *t.sgprs_per_simd / detail::round_up(k.sgprs, t.sgpr_granule));
+    set_registers(amd_resource::sgprs, detail::amd_register_terms(*t.sgprs_per_simd, k.sgprs, t.sgpr_granule));
   }
   const std::int64_t slots = r.max_waves;
   set_groups(amd_resource::wave_slots, wpg == 1 ? slots : slots / wpg);
   if (wpg > 1) set_groups(amd_resource::barriers, t.max_barriers_per_cu * cus);
-  if (k.lds_bytes > 0) set_groups(amd_resource::lds, t.lds_per_cu_bytes * cus / k.lds_bytes);
+  if (k.lds_bytes > 0) {
+    const std::int64_t pool = t.lds_per_cu_bytes * cus;
+    r.terms[static_cast<std::size_t>(amd_resource::lds)] = detail::amd_lds_terms(pool, k.lds_bytes);
+    set_groups(amd_resource::lds, pool / k.lds_bytes);
+  }
 
   std::optional<std::int64_t> least_groups;
   std::int64_t waves = r.max_waves_per_simd;

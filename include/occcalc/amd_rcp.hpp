@@ -31,17 +31,24 @@ inline amd_occupancy_result amd_rcp_result(const amd_target& t, const amd_kernel
   r.max_waves = std::min(cap * detail::divide_round_up(rcp.max_work_group_size, mode.wave_size),
                          r.max_waves_per_simd * r.simds);
   const auto set = [&](amd_resource res, std::int64_t groups) { r.limits[static_cast<std::size_t>(res)] = groups; };
+  // A register limit: waves per SIMD from its terms, in whole work-groups.
+  const auto set_registers = [&](amd_resource res, const amd_limit_terms& terms) {
+    r.terms[static_cast<std::size_t>(res)] = terms;
+    set(res, terms.waves_per_simd * r.simds / wpg);
+  };
   set(amd_resource::wave_slots, r.max_waves / wpg);
   set(amd_resource::work_groups, cap);
   if (k.vgprs > 0) {
-    set(amd_resource::vgprs,
-        rcp.vgprs_available / detail::round_up(k.vgprs, rcp.vgpr_granule) * r.simds / wpg);
+    set_registers(amd_resource::vgprs, detail::amd_register_terms(rcp.vgprs_available, k.vgprs, rcp.vgpr_granule));
   }
   if (rcp.sgprs_per_simd) {
-    const std::int64_t sgprs = detail::round_up(k.sgprs + rcp.sgprs_added, rcp.sgpr_granule);
-    set(amd_resource::sgprs, *rcp.sgprs_per_simd / sgprs * r.simds / wpg);
+    set_registers(amd_resource::sgprs,
+                  detail::amd_register_terms(*rcp.sgprs_per_simd, k.sgprs, rcp.sgpr_granule, rcp.sgprs_added));
   }
-  if (k.lds_bytes > 0) set(amd_resource::lds, rcp.lds_per_cu_bytes / k.lds_bytes);
+  if (k.lds_bytes > 0) {
+    r.terms[static_cast<std::size_t>(amd_resource::lds)] = detail::amd_lds_terms(rcp.lds_per_cu_bytes, k.lds_bytes);
+    set(amd_resource::lds, rcp.lds_per_cu_bytes / k.lds_bytes);
+  }
   detail::settle_work_groups(r);
   r.active_waves = r.work_groups * wpg;
   r.waves_per_simd = static_cast<double>(r.active_waves) / static_cast<double>(r.simds);

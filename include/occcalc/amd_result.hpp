@@ -54,6 +54,25 @@ constexpr std::string_view to_string(amd_resource r) noexcept {
 
 using amd_resource_set = enum_set<amd_resource>;
 
+/// How a model divided one resource: a pool over what a wave (registers) or
+/// a work-group (LDS) is charged. Renderers print these terms rather than
+/// derive them again.
+struct amd_limit_terms {
+  /// The pool: registers per SIMD, or LDS bytes per CU or WGP (hip: the LDS
+  /// one work-group may use).
+  std::int64_t pool = 0;
+  /// What one wave (registers) or work-group (LDS, in bytes) asks for,
+  /// before rounding: for VGPRs, the count the model charges (unified files
+  /// add the AGPRs; gfx908's hip charges the larger of the two).
+  std::int64_t count = 0;
+  /// Registers the model adds before rounding (rcp: VCC's SGPRs).
+  std::int64_t added = 0;
+  /// The granule `count + added` is rounded up to.
+  std::int64_t granule = 1;
+  /// Register limits: waves per SIMD, pool / rounded charge.
+  std::int64_t waves_per_simd = 0;
+};
+
 /// One model's answer for one launch.
 struct amd_occupancy_result {
   amd_model model = amd_model::llvm;
@@ -69,6 +88,10 @@ struct amd_occupancy_result {
   std::array<std::optional<std::int64_t>, amd_resource_count> limits{};
   /// The compiler's limit of each resource in waves per SIMD (llvm only).
   std::array<std::optional<std::int64_t>, amd_resource_count> limits_waves_per_simd{};
+  /// How each register and LDS limit was derived; zero where a resource has
+  /// no limit or is not divided from a pool (wave slots, work-groups,
+  /// barriers).
+  std::array<amd_limit_terms, amd_resource_count> terms{};
   /// The resources that set the answer (several when tied).
   amd_resource_set limiters;
   /// Resident work-groups per CU (or WGP): the smallest limit.
@@ -86,6 +109,9 @@ struct amd_occupancy_result {
 
   constexpr const std::optional<std::int64_t>& limit(amd_resource r) const noexcept {
     return limits[static_cast<std::size_t>(r)];
+  }
+  constexpr const amd_limit_terms& terms_of(amd_resource r) const noexcept {
+    return terms[static_cast<std::size_t>(r)];
   }
   /// Theoretical occupancy: active / maximum waves, in [0, 1].
   double occupancy() const noexcept {
@@ -110,6 +136,18 @@ inline amd_occupancy_result amd_result_frame(amd_model model, std::int64_t simds
   r.max_waves = max_waves_per_simd * simds;
   r.waves_per_work_group = divide_round_up(work_group_size, mode.wave_size);
   return r;
+}
+
+/// Terms for a register pool: `pool / round_up(count + added, granule)`
+/// waves per SIMD.
+constexpr amd_limit_terms amd_register_terms(std::int64_t pool, std::int64_t count, std::int64_t granule,
+                                             std::int64_t added = 0) noexcept {
+  return {pool, count, added, granule, pool / round_up(count + added, granule)};
+}
+
+/// Terms for the LDS: `pool / bytes` work-groups.
+constexpr amd_limit_terms amd_lds_terms(std::int64_t pool_bytes, std::int64_t bytes) noexcept {
+  return {pool_bytes, bytes, 0, 1, 0};
 }
 
 /// Sets `work_groups` to the smallest limit and names the resources at it.

@@ -90,6 +90,14 @@ struct register_usage {
   std::int64_t per_warp = 0;
   /// Registers allocated per block.
   std::int64_t per_block = 0;
+  /// The allocation unit the count was rounded up to, in registers.
+  std::int64_t allocation_unit = 0;
+  /// Block scope: the warps the allocation counts (warps per block rounded up
+  /// to the architecture's multiple); warp scope: the block's warps.
+  std::int64_t warps_allocated = 0;
+  /// Warp scope: warps of `per_warp` registers one register file partition
+  /// holds; 0 in block scope or without registers.
+  std::int64_t warps_per_partition = 0;
   block_limit limit;
 };
 
@@ -226,13 +234,17 @@ inline register_usage registers_block_limit(const nvidia_arch& arch,
   const std::int64_t warps = warps_per_block(arch, launch.threads_per_block);
   const std::int64_t unit = register_allocation_unit(arch, regs);
   register_usage usage;
+  usage.allocation_unit = unit;
   if (arch.register_scope == register_allocation_scope::block) {
-    const std::int64_t warps_allocated =
-        detail::round_up(warps, arch.register_warp_allocation_multiple);
-    usage.per_block = detail::round_up(regs * arch.warp_size_threads * warps_allocated, unit);
+    usage.warps_allocated = detail::round_up(warps, arch.register_warp_allocation_multiple);
+    usage.per_block = detail::round_up(regs * arch.warp_size_threads * usage.warps_allocated, unit);
   } else {
+    usage.warps_allocated = warps;
     usage.per_warp = detail::round_up(regs * arch.warp_size_threads, unit);
     usage.per_block = usage.per_warp * warps;
+    if (usage.per_warp > 0) {
+      usage.warps_per_partition = arch.registers_per_sm / arch.register_file_partitions / usage.per_warp;
+    }
   }
 
   if (regs > arch.max_registers_per_thread) {

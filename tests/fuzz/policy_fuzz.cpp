@@ -5,7 +5,7 @@
 #include <string>
 
 #include "occcalc/error.hpp"
-#include "policy.hpp"
+#include "analysis/policy.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

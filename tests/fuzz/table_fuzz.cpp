@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "embedded_tables.hpp"
+#include "cli/embedded_tables.hpp"
 #include "occcalc/arch_table.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,9 +5,9 @@
 #include <type_traits>
 #include <variant>
 
-#include "amd_query.hpp"
+#include "analysis/amd_query.hpp"
 #include "occcalc/resolve.hpp"
-#include "query.hpp"
+#include "analysis/nvidia_query.hpp"
 
 namespace occcalc::cli {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "kernel_matcher.hpp"
-#include "kernel_report.hpp"
+#include "analysis/kernel_matcher.hpp"
+#include "analysis/kernel_report.hpp"
 #include "occcalc/arch.hpp"
 
 namespace occcalc::cli {

@@ -1,4 +1,4 @@
-#include "sweep_command.hpp"
+#include "commands/sweep.hpp"
 
 #include <fstream>
 #include <functional>
@@ -14,10 +14,10 @@
 #include "occcalc/parse.hpp"
 #include "occcalc/sweep.hpp"
 #include "occcalc/version.hpp"
-#include "render_json.hpp"
-#include "render_sweep.hpp"
-#include "terminal.hpp"
-#include "text_layout.hpp"
+#include "render/result_json.hpp"
+#include "render/sweep.hpp"
+#include "render/terminal.hpp"
+#include "render/text_layout.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"

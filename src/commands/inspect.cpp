@@ -1,4 +1,4 @@
-#include "inspect_command.hpp"
+#include "commands/inspect.hpp"
 
 #include <iterator>
 #include <optional>
@@ -15,14 +15,14 @@
 #include "inspect/compiler_log.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
-#include "kernel_matcher.hpp"
-#include "render_json.hpp"
-#include "text_file.hpp"
+#include "analysis/kernel_matcher.hpp"
+#include "render/result_json.hpp"
+#include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/parse.hpp"
-#include "policy.hpp"
-#include "render_inspect.hpp"
-#include "terminal.hpp"
+#include "analysis/policy.hpp"
+#include "render/inspect_report.hpp"
+#include "render/terminal.hpp"
 
 namespace occcalc::cli {
 

@@ -4,7 +4,7 @@
 #include <iosfwd>
 
 #include "occcalc/arch.hpp"
-#include "query.hpp"
+#include "analysis/nvidia_query.hpp"
 
 namespace occcalc::cli {
 

@@ -5,7 +5,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "cli.hpp"
+#include "cli/app.hpp"
 #include "occcalc/arch.hpp"
 #include "occcalc/request.hpp"
 

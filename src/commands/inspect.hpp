@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cli.hpp"
-#include "kernel_report.hpp"
+#include "cli/app.hpp"
+#include "analysis/kernel_report.hpp"
 #include "occcalc/arch.hpp"
 
 namespace occcalc::cli {

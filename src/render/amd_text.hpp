@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "amd_query.hpp"
+#include "analysis/amd_query.hpp"
 #include "occcalc/arch.hpp"
 
 namespace occcalc::cli {

@@ -1,11 +1,11 @@
-#include "render_sweep.hpp"
+#include "render/sweep.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
 
-#include "text_layout.hpp"
+#include "render/text_layout.hpp"
 #include "occcalc/common/percent.hpp"
 
 namespace occcalc::cli {

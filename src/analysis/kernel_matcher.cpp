@@ -1,4 +1,4 @@
-#include "kernel_matcher.hpp"
+#include "analysis/kernel_matcher.hpp"
 
 #include <re2/re2.h>
 

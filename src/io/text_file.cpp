@@ -1,4 +1,4 @@
-#include "text_file.hpp"
+#include "io/text_file.hpp"
 
 #include <array>
 #include <fstream>

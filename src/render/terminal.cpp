@@ -1,4 +1,4 @@
-#include "terminal.hpp"
+#include "render/terminal.hpp"
 
 #include <cstdlib>
 #include <cstring>

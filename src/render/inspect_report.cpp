@@ -1,4 +1,4 @@
-#include "render_inspect.hpp"
+#include "render/inspect_report.hpp"
 
 #include <map>
 #include <ostream>
@@ -6,12 +6,12 @@
 #include <fmt/format.h>
 
 #include "occcalc/occupancy.hpp"
-#include "render_amd.hpp"
+#include "render/amd_text.hpp"
 #include "occcalc/version.hpp"
-#include "json_writer.hpp"
-#include "render_json.hpp"
-#include "terminal.hpp"
-#include "text_layout.hpp"
+#include "render/json_writer.hpp"
+#include "render/result_json.hpp"
+#include "render/terminal.hpp"
+#include "render/text_layout.hpp"
 
 namespace occcalc::cli {
 

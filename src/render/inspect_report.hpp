@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "kernel_report.hpp"
+#include "analysis/kernel_report.hpp"
 
 namespace occcalc::cli {
 

@@ -1,4 +1,4 @@
-#include "suggest_command.hpp"
+#include "commands/suggest.hpp"
 
 #include <ostream>
 
@@ -10,10 +10,10 @@
 #include "occcalc/parse.hpp"
 #include "occcalc/suggest.hpp"
 #include "occcalc/version.hpp"
-#include "render_amd.hpp"
-#include "render_json.hpp"
-#include "terminal.hpp"
-#include "text_layout.hpp"
+#include "render/amd_text.hpp"
+#include "render/result_json.hpp"
+#include "render/terminal.hpp"
+#include "render/text_layout.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"

@@ -1,4 +1,4 @@
-#include "cli.hpp"
+#include "cli/app.hpp"
 
 #include <cerrno>
 #include <cmath>
@@ -14,12 +14,12 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "amd_query.hpp"
-#include "embedded_tables.hpp"
-#include "evaluated.hpp"
-#include "inspect_command.hpp"
-#include "suggest_command.hpp"
-#include "sweep_command.hpp"
+#include "analysis/amd_query.hpp"
+#include "cli/embedded_tables.hpp"
+#include "analysis/query.hpp"
+#include "commands/inspect.hpp"
+#include "commands/suggest.hpp"
+#include "commands/sweep.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/error.hpp"
@@ -27,12 +27,12 @@
 #include "occcalc/lookup.hpp"
 #include "occcalc/request.hpp"
 #include "occcalc/version.hpp"
-#include "query.hpp"
-#include "render_amd.hpp"
-#include "render_json.hpp"
-#include "render_text.hpp"
-#include "terminal.hpp"
-#include "text_file.hpp"
+#include "analysis/nvidia_query.hpp"
+#include "render/amd_text.hpp"
+#include "render/result_json.hpp"
+#include "render/nvidia_text.hpp"
+#include "render/terminal.hpp"
+#include "io/text_file.hpp"
 
 namespace occcalc::cli {
 

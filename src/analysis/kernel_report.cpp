@@ -1,4 +1,4 @@
-#include "kernel_report.hpp"
+#include "analysis/kernel_report.hpp"
 
 #include <fmt/format.h>
 
@@ -6,8 +6,8 @@
 #include "occcalc/error.hpp"
 #include "occcalc/lookup.hpp"
 #include "occcalc/parse.hpp"
-#include "render_amd.hpp"
-#include "text_layout.hpp"
+#include "render/amd_text.hpp"
+#include "render/text_layout.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
 

@@ -1,9 +1,9 @@
-#include "json_writer.hpp"
+#include "render/json_writer.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "render_json.hpp"
+#include "render/result_json.hpp"
 
 namespace occcalc::cli {
 

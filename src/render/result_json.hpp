@@ -8,9 +8,9 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "occcalc/arch.hpp"
-#include "amd_query.hpp"
-#include "json_writer.hpp"
-#include "query.hpp"
+#include "analysis/amd_query.hpp"
+#include "render/json_writer.hpp"
+#include "analysis/nvidia_query.hpp"
 
 namespace occcalc::cli {
 

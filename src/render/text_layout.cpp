@@ -1,4 +1,4 @@
-#include "text_layout.hpp"
+#include "render/text_layout.hpp"
 
 #include <fmt/format.h>
 

@@ -10,8 +10,8 @@
 #include "occcalc/arch.hpp"
 #include "occcalc/common/summary.hpp"
 #include "occcalc/request.hpp"
-#include "amd_query.hpp"
-#include "query.hpp"
+#include "analysis/amd_query.hpp"
+#include "analysis/nvidia_query.hpp"
 
 namespace occcalc::cli {
 

@@ -1,4 +1,4 @@
-#include "policy.hpp"
+#include "analysis/policy.hpp"
 
 #include <algorithm>
 
@@ -8,7 +8,7 @@
 #include "inspect/compiler_log.hpp"
 #include "occcalc/arch_table.hpp"
 #include "occcalc/parse.hpp"
-#include "text_layout.hpp"
+#include "render/text_layout.hpp"
 
 namespace occcalc::cli {
 

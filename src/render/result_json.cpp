@@ -1,4 +1,4 @@
-#include "render_json.hpp"
+#include "render/result_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -13,8 +13,8 @@
 #include "occcalc/version.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
-#include "json_writer.hpp"
-#include "render_amd.hpp"
+#include "render/json_writer.hpp"
+#include "render/amd_text.hpp"
 
 namespace occcalc::cli {
 
@@ -309,7 +309,7 @@ void result_writer::write(json_writer& w, const amd_query& q, std::string_view i
   w.key("limits");
   limits(r.limits);
   w.key("limits_waves_per_simd");
-  if (r.model == occcalc::amd_model::llvm) limits(r.limits_waves_per_simd);
+  if (occcalc::info(r.model).settles_per_simd) limits(r.limits_waves_per_simd);
   else w.null();
   w.key("limiters");
   w.begin_array();

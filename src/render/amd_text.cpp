@@ -1,4 +1,4 @@
-#include "render_amd.hpp"
+#include "render/amd_text.hpp"
 
 #include <cmath>
 #include <string>
@@ -7,9 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "occcalc/parse.hpp"
-#include "render_json.hpp"
-#include "terminal.hpp"
-#include "text_layout.hpp"
+#include "render/result_json.hpp"
+#include "render/terminal.hpp"
+#include "render/text_layout.hpp"
 #include "occcalc/amd/summary.hpp"
 
 namespace occcalc::cli {
@@ -28,15 +28,6 @@ std::string waves_text(double waves) {
   return fmt::format("{:.2f}", waves);
 }
 
-/// The VGPR count a wave is charged under the model.
-std::int64_t charged_vgprs(const amd_query& q) {
-  const auto& t = *q.request.target;
-  const auto& k = q.request.kernel;
-  if (q.request.model == amd_model::llvm && !t.unified_vgpr_file) return k.vgprs;
-  if (q.request.model == amd_model::rcp) return k.vgprs;
-  return occcalc::amd_total_vgprs(t, k);
-}
-
 /// How the limit of `res` came about, or why it is absent.
 std::string limit_note(const amd_query& q, amd_resource res) {
   const auto& t = *q.request.target;
@@ -48,7 +39,6 @@ std::string limit_note(const amd_query& q, amd_resource res) {
   const auto spread = [&](std::int64_t waves_per_simd) {
     return fmt::format("{} per SIMD x {} SIMDs / {}", waves_per_simd, r.simds, per_group);
   };
-  const auto& file = occcalc::detail::vgpr_file(t, r.wave_size);
   const bool present = r.limit(res).has_value();
   switch (res) {
     case amd_resource::wave_slots:
@@ -66,53 +56,44 @@ std::string limit_note(const amd_query& q, amd_resource res) {
                                                      : "no AGPRs used";
         return "below one allocation granule: not a limit";
       }
+      const auto& terms = r.terms_of(res);
+      const std::string rounded = terms.granule > 1 ? fmt::format(" rounded up to {}", terms.granule) : std::string();
       if (model == amd_model::rcp) {
-        const auto& rcp = *t.rcp;
-        const std::int64_t waves = rcp.vgprs_available / occcalc::detail::round_up(k.vgprs, rcp.vgpr_granule);
-        const std::string rounded =
-            rcp.vgpr_granule > 1 ? fmt::format(" rounded up to {}", rcp.vgpr_granule) : std::string();
         if (r.simds == 1) {
-          return fmt::format("{} available / {}{} = {} waves per CU, in whole work-groups of {} waves",
-                             rcp.vgprs_available, k.vgprs, rounded, waves, r.waves_per_work_group);
+          return fmt::format("{} available / {}{} = {} waves per CU, in whole work-groups of {} waves", terms.pool,
+                             terms.count, rounded, terms.waves_per_simd, r.waves_per_work_group);
         }
-        return fmt::format("{} available / {}{} = {} waves per SIMD, x {} SIMDs / {}", rcp.vgprs_available, k.vgprs,
-                           rounded, waves, r.simds, per_group);
+        return fmt::format("{} available / {}{} = {} waves per SIMD, x {} SIMDs / {}", terms.pool, terms.count,
+                           rounded, terms.waves_per_simd, r.simds, per_group);
       }
-      const std::int64_t count = agprs ? k.agprs : charged_vgprs(q);
-      const std::int64_t waves = file.total / occcalc::detail::round_up(count, file.granule);
-      std::string what = std::to_string(count);
-      if (!agprs && count != k.vgprs) {
+      std::string what = std::to_string(terms.count);
+      if (!agprs && terms.count != k.vgprs) {
         what += t.unified_vgpr_file ? fmt::format(" (VGPRs rounded up to 4 + {} AGPRs)", k.agprs)
                                     : fmt::format(" (the larger of {} VGPRs and {} AGPRs)", k.vgprs, k.agprs);
       }
-      return fmt::format("{} per SIMD / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}", file.total, what,
-                         file.granule, waves, r.simds, per_group);
+      return fmt::format("{} per SIMD / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}", terms.pool, what,
+                         terms.granule, terms.waves_per_simd, r.simds, per_group);
     }
     case amd_resource::sgprs: {
       if (!present) {
         if (!t.sgprs_per_simd && model != amd_model::rcp) return "each wave has its own SGPRs on " + t.id;
         return t.max_sgprs_per_wave == 0 ? "no SGPRs on " + t.id : "no SGPRs used";
       }
+      const auto& terms = r.terms_of(res);
       if (model == amd_model::rcp) {
-        const auto& rcp = *t.rcp;
-        const std::int64_t charged = occcalc::detail::round_up(k.sgprs + rcp.sgprs_added, rcp.sgpr_granule);
         return fmt::format("{} per SIMD / ({} + {} for VCC, rounded up to {}) = {} waves per SIMD, x {} SIMDs / {}",
-                           *rcp.sgprs_per_simd, k.sgprs, rcp.sgprs_added, rcp.sgpr_granule,
-                           *rcp.sgprs_per_simd / charged, r.simds, per_group);
+                           terms.pool, terms.count, terms.added, terms.granule, terms.waves_per_simd, r.simds,
+                           per_group);
       }
-      const std::int64_t granule = model == amd_model::hip ? t.hip->sgpr_granule : t.sgpr_granule;
-      return fmt::format("{} per SIMD / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}", *t.sgprs_per_simd,
-                         k.sgprs, granule, *t.sgprs_per_simd / occcalc::detail::round_up(k.sgprs, granule), r.simds,
-                         per_group);
+      return fmt::format("{} per SIMD / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}", terms.pool,
+                         terms.count, terms.granule, terms.waves_per_simd, r.simds, per_group);
     }
     case amd_resource::lds: {
       if (!present) return "no LDS used";
-      const std::int64_t pool = model == amd_model::hip   ? t.max_lds_per_work_group_bytes
-                                : model == amd_model::rcp ? t.rcp->lds_per_cu_bytes
-                                                          : t.lds_per_cu_bytes * (r.per_wgp ? occcalc::cus_per_wgp : 1);
+      const auto& terms = r.terms_of(res);
       const std::string whose = model == amd_model::hip ? " (HIP divides the LDS one work-group may use)"
                                                         : fmt::format(" per {}", unit);
-      return fmt::format("{}{} / {} B per work-group", bytes_text(pool), whose, k.lds_bytes);
+      return fmt::format("{}{} / {} B per work-group", bytes_text(terms.pool), whose, terms.count);
     }
     case amd_resource::work_groups:
       if (!present) return fmt::format("no cap in the {} model", occcalc::to_string(model));
@@ -120,7 +101,9 @@ std::string limit_note(const amd_query& q, amd_resource res) {
                          r.waves_per_work_group == 1 ? " of one wave" : " of more than one wave");
     case amd_resource::barriers:
       if (!present) {
-        if (model != amd_model::llvm) return fmt::format("not counted in the {} model", occcalc::to_string(model));
+        if (!occcalc::info(model).counts_barriers) {
+          return fmt::format("not counted in the {} model", occcalc::to_string(model));
+        }
         return "one-wave work-groups need no barrier";
       }
       return fmt::format("{} per {}, one per multi-wave work-group", *r.limit(res), unit);
@@ -135,8 +118,8 @@ bool applies(const amd_query& q, amd_resource res) {
   switch (res) {
     case amd_resource::agprs: return t.max_agprs_per_wave > 0 && !t.unified_vgpr_file;
     case amd_resource::sgprs: return t.max_sgprs_per_wave > 0;
-    case amd_resource::work_groups: return q.request.model == amd_model::rcp;
-    case amd_resource::barriers: return q.request.model == amd_model::llvm;
+    case amd_resource::work_groups: return occcalc::info(q.request.model).caps_work_groups;
+    case amd_resource::barriers: return occcalc::info(q.request.model).counts_barriers;
     case amd_resource::wave_slots:
     case amd_resource::vgprs:
     case amd_resource::lds: break;
@@ -178,18 +161,18 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   if (t.max_sgprs_per_wave > 0) text += row("SGPRs per wave", std::to_string(k.sgprs));
   text += row("LDS per work-group", bytes_text(k.lds_bytes));
 
-  const bool llvm = r.model == amd_model::llvm;
+  const bool per_simd = occcalc::info(r.model).settles_per_simd;
   const std::string heading = fmt::format("Work-group limit per {}", unit);
   text += "\n" + paint(heading, style::bold, colour) +
-          fmt::format("{:>{}}", llvm ? "groups  waves/SIMD" : "groups",
-                      static_cast<int>(label_width + 2 - heading.size() + (llvm ? 18 : 6))) +
+          fmt::format("{:>{}}", per_simd ? "groups  waves/SIMD" : "groups",
+                      static_cast<int>(label_width + 2 - heading.size() + (per_simd ? 18 : 6))) +
           "\n";
   for (const auto res : occcalc::amd_resources) {
     if (!applies(q, res)) continue;
     const auto& limit = r.limit(res);
     const bool limiter = r.limiters.contains(res);
     std::string value = fmt::format("{:<8}", limit ? std::to_string(*limit) : "-");
-    if (llvm) {
+    if (per_simd) {
       const auto& waves = r.limits_waves_per_simd[static_cast<std::size_t>(res)];
       value += fmt::format("{:<11}", waves ? std::to_string(*waves) : "-");
     }
@@ -198,6 +181,7 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
                 limit_note(q, res));
   }
 
+  const bool llvm = r.model == amd_model::llvm;  // the compiler's own words
   text += "\n" + paint(fmt::format("Active per {}", unit), style::bold, colour) + "\n";
   text += row("work-groups", std::to_string(r.work_groups));
   text += row("waves", fmt::format("{} of {}", r.active_waves, r.max_waves),

@@ -1,4 +1,4 @@
-#include "render_text.hpp"
+#include "render/nvidia_text.hpp"
 
 #include <ostream>
 #include <string>
@@ -7,8 +7,8 @@
 
 #include "occcalc/explain.hpp"
 #include "occcalc/parse.hpp"
-#include "terminal.hpp"
-#include "text_layout.hpp"
+#include "render/terminal.hpp"
+#include "render/text_layout.hpp"
 #include "occcalc/nvidia/summary.hpp"
 
 namespace occcalc::cli {
@@ -56,8 +56,7 @@ std::string limit_note(const query& q, resource r) {
         return fmt::format("{} per SM / {} per block", arch.registers_per_sm, result.registers.per_block);
       }
       return fmt::format("{} partitions x {} warps of {} registers each / {} warps per block",
-                         arch.register_file_partitions,
-                         arch.registers_per_sm / arch.register_file_partitions / result.registers.per_warp,
+                         arch.register_file_partitions, result.registers.warps_per_partition,
                          result.registers.per_warp, result.warps_per_block);
     case resource::shared_memory:
       if (!limit.blocks) return "no shared memory used";
@@ -76,16 +75,15 @@ std::string registers_allocation_note(const query& q) {
   const auto& arch = *q.request.arch;
   const auto& launch = q.request.launch;
   const auto& result = q.result;
-  const std::int64_t unit = occcalc::register_allocation_unit(arch, launch.registers_per_thread);
+  const auto& registers = result.registers;
   if (arch.register_scope == occcalc::register_allocation_scope::block) {
     return fmt::format("{} x {} threads x {} warps (a multiple of {}), rounded up to a multiple of {}",
-                       launch.registers_per_thread, arch.warp_size_threads,
-                       occcalc::detail::round_up(result.warps_per_block, arch.register_warp_allocation_multiple),
-                       arch.register_warp_allocation_multiple, unit);
+                       launch.registers_per_thread, arch.warp_size_threads, registers.warps_allocated,
+                       arch.register_warp_allocation_multiple, registers.allocation_unit);
   }
-  return fmt::format("{} per warp ({} x {} threads, rounded up to a multiple of {}) x {} warps",
-                     result.registers.per_warp, launch.registers_per_thread, arch.warp_size_threads, unit,
-                     result.warps_per_block);
+  return fmt::format("{} per warp ({} x {} threads, rounded up to a multiple of {}) x {} warps", registers.per_warp,
+                     launch.registers_per_thread, arch.warp_size_threads, registers.allocation_unit,
+                     registers.warps_allocated);
 }
 
 std::string shared_memory_allocation_note(const query& q) {
