@@ -3,15 +3,9 @@
 
 #include <iosfwd>
 
-namespace occcalc::cli {
+#include "cli/exit_status.hpp"
 
-/// The process exit codes, documented in README.md.
-enum class exit_status : int {
-  ok = 0,           ///< Success (and every gate passed).
-  gate_failed = 1,  ///< A result is below --min-occupancy.
-  bad_input = 2,    ///< Bad flags, values, tables or batch lines; or the run could not complete
-                    ///< (the output could not be written, memory ran out).
-};
+namespace occcalc::cli {
 
 /// Runs occcalc with the given arguments and streams; returns the exit code.
 /// Never throws: an exception that escapes a command becomes one line on

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/app.hpp"
+#include "cli/exit_status.hpp"
 #include "analysis/kernel_report.hpp"
 #include "occcalc/arch.hpp"
 

@@ -6,7 +6,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "cli/app.hpp"
+#include "cli/exit_status.hpp"
 #include "occcalc/arch.hpp"
 #include "occcalc/request.hpp"
 

@@ -17,6 +17,17 @@ bool use_colour(colour_mode mode, std::FILE* stream) {
   return isatty(fileno(stream)) != 0;
 }
 
+bool utf8_locale() {
+  const char* lang = std::getenv("LC_ALL");
+  if (lang == nullptr || *lang == '\0') lang = std::getenv("LC_CTYPE");
+  if (lang == nullptr || *lang == '\0') lang = std::getenv("LANG");
+  const std::string locale = lang ? lang : "";
+  for (const char* spelling : {"UTF-8", "utf8", "UTF8", "utf-8"}) {
+    if (locale.find(spelling) != std::string::npos) return true;
+  }
+  return false;
+}
+
 colour_mode colour_mode_from(const std::string& text) {
   if (text == "always") return colour_mode::always;
   if (text == "never") return colour_mode::never;

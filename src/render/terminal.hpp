@@ -16,6 +16,10 @@ bool use_colour(colour_mode mode, std::FILE* stream);
 /// Parses auto/always/never (anything else is auto; CLI11 checks the value).
 colour_mode colour_mode_from(const std::string& text);
 
+/// Whether the locale's environment (LC_ALL, else LC_CTYPE, else LANG)
+/// names UTF-8, so block elements can be drawn.
+bool utf8_locale();
+
 /// Text styles.
 enum class style { bold, dim, limiter, good, warn, bad };
 

@@ -1,0 +1,165 @@
+#include "commands/batch.hpp"
+
+#include <algorithm>
+#include <istream>
+#include <ostream>
+#include <string>
+#include <variant>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "analysis/query.hpp"
+#include "commands/gate.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/json_input.hpp"
+#include "occcalc/parse.hpp"
+#include "occcalc/request.hpp"
+#include "render/result_json.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+/// The batch key that tags a line for the caller; echoed, never computed with.
+constexpr std::string_view batch_id_key = "id";
+
+/// The `id` of a line that is an object with a valid one, else empty: an
+/// error on the line still carries it where it can.
+std::string batch_id(const nlohmann::json& line) {
+  if (!line.is_object()) return {};
+  const auto it = line.find(batch_id_key);
+  if (it == line.end() || !(it->is_string() || it->is_number_integer())) return {};
+  return json_text(*it);
+}
+
+/// Builds a request from one JSON Lines object; throws input_error. The `id`
+/// is only checked here: `batch_id` gives it, for errors too.
+occcalc::request request_from_json(const nlohmann::json& line) {
+  if (!line.is_object()) throw occcalc::input_error("", "a request must be a JSON object");
+  occcalc::request req;
+  for (const auto& item : line.items()) {
+    const auto& value = item.value();
+    if (item.key() == batch_id_key) {
+      if (!value.is_string() && !value.is_number_integer()) {
+        throw occcalc::input_error(item.key(), shown_value(value) + " is not a string or an integer");
+      }
+      continue;
+    }
+    const auto field = std::find_if(std::begin(occcalc::request_fields), std::end(occcalc::request_fields),
+                                    [&](const auto& f) { return f.key == item.key(); });
+    if (field == std::end(occcalc::request_fields)) {
+      std::string known;
+      for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
+      throw occcalc::input_error(item.key(), "is not a known field; known fields: " + known + ", " +
+                                                 std::string(batch_id_key));
+    }
+    if (field->kind == occcalc::field_kind::flag) {
+      if (!value.is_boolean()) throw occcalc::input_error(item.key(), shown_value(value) + " is not true or false");
+      req.*(field->member) =
+          std::string(value.get<bool>() ? occcalc::flag_set_text : occcalc::flag_unset_text);
+      continue;
+    }
+    if (value.is_string()) {
+      if (occcalc::detail::trim(value.get_ref<const std::string&>()).empty()) {
+        throw occcalc::input_error(item.key(), "is empty; give a value, or leave the key out");
+      }
+      req.*(field->member) = value.get<std::string>();
+    } else if (value.is_number_integer()) {
+      req.*(field->member) = value.dump();
+    } else {
+      throw occcalc::input_error(item.key(), shown_value(value) + " is not an integer or a string");
+    }
+  }
+  return req;
+}
+
+/// The longest batch line read: a real request is under a few hundred bytes.
+constexpr std::size_t max_batch_line_bytes = std::size_t{1} << 20;
+
+/// Reads one line (without its newline) into `line`, keeping at most
+/// `max_batch_line_bytes` and skipping the rest; false at the end of input.
+/// `too_long` tells whether anything was skipped.
+bool read_bounded_line(std::istream& in, std::string& line, bool& too_long) {
+  line.clear();
+  too_long = false;
+  std::streambuf* buffer = in.rdbuf();
+  bool any = false;
+  for (int c = buffer->sbumpc(); c != std::char_traits<char>::eof(); c = buffer->sbumpc()) {
+    any = true;
+    if (c == '\n') return true;
+    if (line.size() < max_batch_line_bytes) {
+      line += static_cast<char>(c);
+    } else {
+      too_long = true;
+    }
+  }
+  in.setstate(std::ios::eofbit);
+  return any;
+}
+
+}  // namespace
+
+exit_status run_batch(const occcalc::table& tables, const std::optional<double>& min_percent, std::istream& in,
+                      std::ostream& out) {
+  bool any_bad = false;
+  bool any_below = false;
+  std::string line;
+  std::string output;
+  result_writer writer;
+  std::int64_t line_number = 0;
+  // Line N of the output answers line N of the input, blank lines included.
+  bool too_long = false;
+  // Before waiting for more input, hand over what is answered: a client
+  // that writes one request and waits for its line (a coprocess) gets it.
+  const auto flush_if_drained = [&] {
+    if (in.rdbuf()->in_avail() > 0) return;
+    out << output;
+    output.clear();
+    out.flush();
+  };
+  while ((flush_if_drained(), read_bounded_line(in, line, too_long))) {
+    ++line_number;
+    std::string id_json;
+    try {
+      if (too_long) {
+        throw occcalc::input_error("", fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
+                                                   line_number, max_batch_line_bytes >> 20));
+      }
+      if (line.find_first_not_of(" \t\r") == std::string::npos) {
+        throw occcalc::input_error("", fmt::format("line {} is empty; every line must hold a request object",
+                                                   line_number));
+      }
+      nlohmann::json parsed;
+      try {
+        parsed = occcalc::parse_json_strictly(line);
+      } catch (const occcalc::error& e) {
+        throw occcalc::input_error("", fmt::format("line {} is not valid JSON: {}", line_number, e.what()));
+      }
+      id_json = batch_id(parsed);
+      const evaluated e = evaluate_any(tables, request_from_json(parsed));
+      any_below = any_below || below(occupancy_of(e), min_percent);
+      std::visit([&](const auto& q) { writer.append(output, q, id_json); }, e);
+    } catch (const occcalc::input_error& e) {
+      any_bad = true;
+      output += json_text(error_json(e.field(), e.field().empty() ? e.what() : fmt::format("{} {}", e.field(), e.what()), id_json));
+    } catch (const std::exception& e) {
+      // Whatever else a line provokes is its own error: the other lines keep
+      // their answers.
+      any_bad = true;
+      output += json_text(error_json("", fmt::format("line {}: {}", line_number, e.what()), id_json));
+    }
+    output += '\n';
+    // Flush in chunks: one write per line is the cost of a large batch.
+    constexpr std::size_t flush_bytes = 1 << 16;
+    if (output.size() >= flush_bytes) {
+      out << output;
+      output.clear();
+    }
+  }
+  out << output;
+  if (any_bad) return exit_status::bad_input;
+  return any_below ? exit_status::gate_failed : exit_status::ok;
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,56 @@
+#include "commands/list.hpp"
+
+#include <ostream>
+
+#include <nlohmann/json.hpp>
+
+#include "occcalc/version.hpp"
+#include "render/amd_text.hpp"
+#include "render/nvidia_text.hpp"
+#include "render/result_json.hpp"
+
+namespace occcalc::cli {
+
+exit_status run_list(const occcalc::table& tables, const list_options& opts, std::ostream& out) {
+  const bool all = opts.what == "all";
+  const bool archs = all || opts.what == "archs";
+  const bool gpus = all || opts.what == "gpus";
+  const bool amd = all || opts.what == "amd";
+  if (opts.json) {
+    nlohmann::ordered_json j;
+    j["schema_version"] = occcalc::list_schema_version;
+    if (archs) {
+      j["architectures"] = nlohmann::ordered_json::array();
+      for (const auto& arch : tables.architectures) j["architectures"].push_back(arch_json(arch));
+    }
+    if (gpus) {
+      j["gpus"] = nlohmann::ordered_json::array();
+      for (const auto& g : tables.gpus) j["gpus"].push_back(gpu_json(g));
+    }
+    if (amd) {
+      j["amd_targets"] = nlohmann::ordered_json::array();
+      for (const auto& t : tables.amd_targets) j["amd_targets"].push_back(amd_target_json(t));
+    }
+    if (gpus || amd) {
+      j["amd_gpus"] = nlohmann::ordered_json::array();
+      for (const auto& g : tables.amd_gpus) j["amd_gpus"].push_back(amd_gpu_json(g));
+    }
+    out << json_text(j, 2) << "\n";
+    return exit_status::ok;
+  }
+  const bool colour = opts.colour;
+  bool first = true;
+  const auto section = [&](bool wanted, auto render) {
+    if (!wanted) return;
+    if (!first) out << "\n";
+    first = false;
+    render(out, tables, colour);
+  };
+  section(archs, render_arch_list);
+  section(gpus, render_gpu_list);
+  section(amd, render_amd_target_list);
+  section(gpus || amd, render_amd_gpu_list);
+  return exit_status::ok;
+}
+
+}  // namespace occcalc::cli

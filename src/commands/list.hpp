@@ -1,0 +1,21 @@
+// `occcalc list`: the architectures, AMD targets and named GPUs.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "cli/exit_status.hpp"
+#include "occcalc/arch_table.hpp"
+
+namespace occcalc::cli {
+
+/// What `list` shows: archs, gpus, amd or all.
+struct list_options {
+  std::string what = "all";
+  bool json = false;
+  bool colour = false;
+};
+
+exit_status run_list(const occcalc::table& tables, const list_options& options, std::ostream& out);
+
+}  // namespace occcalc::cli

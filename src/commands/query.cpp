@@ -1,0 +1,37 @@
+#include "commands/query.hpp"
+
+#include <ostream>
+#include <variant>
+
+#include <fmt/format.h>
+
+#include "analysis/query.hpp"
+#include "commands/gate.hpp"
+#include "occcalc/common/percent.hpp"
+#include "render/amd_text.hpp"
+#include "render/nvidia_text.hpp"
+#include "render/result_json.hpp"
+
+namespace occcalc::cli {
+
+exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out,
+                      std::ostream& err) {
+  const auto min_percent = parse_min_occupancy(options.min_occupancy);
+  const evaluated e = evaluate_any(tables, options.request);
+  std::visit(
+      [&](const auto& q) {
+        if (options.json) out << result_text(q, json_writer::style::pretty) << "\n";
+        else render_text(out, q, options.colour);
+      },
+      e);
+  const double occupancy = occupancy_of(e);
+  if (below(occupancy, min_percent)) {
+    out.flush();  // the report before the verdict, where both reach one terminal or log
+    err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
+                       occcalc::percent_hundredths(occupancy), options.min_occupancy);
+    return exit_status::gate_failed;
+  }
+  return exit_status::ok;
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,25 @@
+// The query: one launch configuration, as text or JSON, with an optional
+// --min-occupancy gate.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "cli/exit_status.hpp"
+#include "occcalc/arch_table.hpp"
+#include "occcalc/request.hpp"
+
+namespace occcalc::cli {
+
+struct query_options {
+  occcalc::request request;
+  /// The --min-occupancy text; empty for no gate.
+  std::string min_occupancy;
+  bool json = false;
+  bool colour = false;
+};
+
+exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out,
+                      std::ostream& err);
+
+}  // namespace occcalc::cli
