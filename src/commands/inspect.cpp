@@ -8,19 +8,17 @@
 #include <thread>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "occcalc/version.hpp"
 
 #include "inspect/compiler_log.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
 #include "analysis/kernel_matcher.hpp"
-#include "render/result_json.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/parse.hpp"
 #include "analysis/policy.hpp"
+#include "render/check.hpp"
 #include "render/inspect_report.hpp"
 #include "render/terminal.hpp"
 
@@ -116,58 +114,19 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     if (applied.limits.threads) o.threads = applied.limits.threads;
     return std::pair<launch_overrides, std::string>{o, "policy"};
   });
-  std::vector<violation> violations;
-  std::size_t checked = 0;
+  check_outcome outcome;
   for (const auto& r : reports) {
     if (r.kernels.empty()) {
       throw occcalc::error(fmt::format("{}: no GPU kernels {}to check", r.file,
                                        command.kernel_pattern.empty() && command.arch.empty() ? "" : "left "));
     }
     for (const auto& k : r.kernels) {
-      check_kernel(p, limits_for(p, k.kernel), k, violations);
-      ++checked;
+      check_kernel(p, limits_for(p, k.kernel), k, outcome.violations);
+      ++outcome.kernels_checked;
     }
   }
-  const auto failed = static_cast<std::size_t>(
-      std::count_if(violations.begin(), violations.end(), [](const violation& v) { return !v.allowed_by; }));
-  if (command.format == inspect_format::json) {
-    nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::check_schema_version;
-    j["passed"] = failed == 0;
-    j["kernels_checked"] = checked;
-    j["violations"] = nlohmann::ordered_json::array();
-    for (const auto& v : violations) {
-      nlohmann::ordered_json item;
-      item["file"] = v.kernel->file;
-      item["kernel"] = v.kernel->kernel.resources.name;
-      item["name"] = v.kernel->kernel.demangled;
-      item["arch"] = v.kernel->kernel.resources.arch;
-      item["check"] = v.check;
-      item["message"] = v.message;
-      item["rule"] = v.rule;
-      item["allowed"] = v.allowed_by != nullptr;
-      item["allowed_by"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->label) : nlohmann::ordered_json();
-      item["reason"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->reason) : nlohmann::ordered_json();
-      j["violations"].push_back(std::move(item));
-    }
-    out << json_text(j, 2) << "\n";
-  } else {
-    for (const auto& v : violations) {
-      const auto& k = v.kernel->kernel;
-      std::string line = fmt::format("{} {} {} {}: {} [{}]", v.allowed_by ? paint("allowed", style::dim, colour)
-                                                                           : paint("FAIL", style::bad, colour),
-                                     v.kernel->file, k.resources.arch, k.demangled, v.message, v.rule);
-      if (v.allowed_by) line += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
-      out << line << "\n";
-    }
-    const std::size_t allowed = violations.size() - failed;
-    out << paint(fmt::format("{}: {} kernel{} checked, {} violation{}{}", failed == 0 ? "passed" : "failed", checked,
-                             checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s",
-                             allowed > 0 ? fmt::format(", {} allowed", allowed) : ""),
-                 failed == 0 ? style::good : style::bad, colour)
-        << "\n";
-  }
-  return failed == 0 ? exit_status::ok : exit_status::gate_failed;
+  out << (command.format == inspect_format::json ? check_json(outcome) : check_text(outcome, colour));
+  return outcome.failed() == 0 ? exit_status::ok : exit_status::gate_failed;
 }
 
 }  // namespace occcalc::cli

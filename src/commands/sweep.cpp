@@ -7,17 +7,12 @@
 #include <ostream>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/amd_request.hpp"
 #include "occcalc/amd_sweep.hpp"
 #include "occcalc/parse.hpp"
 #include "occcalc/sweep.hpp"
-#include "occcalc/version.hpp"
-#include "render/result_json.hpp"
 #include "render/sweep.hpp"
-#include "render/terminal.hpp"
-#include "render/text_layout.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
@@ -41,22 +36,6 @@ occcalc::sweep_variable parse_variable(const std::string& text) {
 /// size, is far below it.
 constexpr std::int64_t max_sweep_points = 100000;
 
-/// What one vendor's sweep produced, for the shared output.
-struct sweep_plan {
-  std::string target_id;
-  /// The text heading's subject: `sm_70 (Volta)`, `gfx90a (CDNA2), model llvm`.
-  std::string heading;
-  /// AMD only: the model and the unit (cu or wgp).
-  std::string model, unit;
-  /// What the blocks are called in the text: blocks, work-groups per CU.
-  std::string blocks_name;
-  sweep_range range;
-  sweep_series series;
-  sweep_sample now;
-  std::string svg_title;
-  /// The SVG's three charts (threads, registers, shared memory or LDS).
-  std::function<std::vector<sweep_series>()> svg_charts;
-};
 
 /// The range from the options over the figure's default, checked: values
 /// in [minimum, maximum], --to not below --from, a positive step, and not
@@ -207,56 +186,7 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
     }
   }
 
-  if (json) {
-    nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::sweep_schema_version;
-    j["arch"] = plan.target_id;
-    if (!plan.model.empty()) {
-      j["model"] = plan.model;
-      j["unit"] = plan.unit;
-    }
-    j["vary"] = series.name;
-    j["current"] = {{"value", series.current}, {"occupancy", plan.now.occupancy}};
-    j["points"] = nlohmann::ordered_json::array();
-    for (const auto& p : series.points) {
-      nlohmann::ordered_json point;
-      point["value"] = p.value;
-      point["blocks_per_sm"] = p.blocks;
-      point["active_warps_per_sm"] = p.active_warps;
-      point["occupancy"] = p.occupancy;
-      point["limiters"] = p.limiters;
-      j["points"].push_back(std::move(point));
-    }
-    j["cliffs"] = nlohmann::ordered_json::array();
-    for (const auto& c : series.cliffs) {
-      j["cliffs"].push_back({{"before", c.before}, {"after", c.after}, {"occupancy_before", c.occupancy_before},
-                             {"occupancy_after", c.occupancy_after}});
-    }
-    out << json_text(j, 2) << "\n";
-    return exit_status::ok;
-  }
-  if (options.csv) {
-    out << sweep_csv(series);
-    return exit_status::ok;
-  }
-  std::string text = paint(fmt::format("{}: occupancy as {} varies from {} to {} in steps of {}", plan.heading,
-                                       series.axis, plan.range.first, plan.range.last, plan.range.step),
-                           style::bold, colour) +
-                     "\n\n";
-  text += terminal_chart(series, options.ascii);
-  text += fmt::format("\nnow: {} {}, {} {}, {:.1f}% (limited by {})\n", series.current, series.axis, plan.now.blocks,
-                      plan.blocks_name, plan.now.occupancy * percent, fmt::join(plan.now.limiters, ", "));
-  text += "\n" + paint("Cliffs (where occupancy steps)", style::bold, colour) + "\n";
-  if (series.cliffs.empty()) text += "  none in this range\n";
-  // The nearest cliff on each side of the current value is what matters.
-  for (const auto& c : series.cliffs) {
-    const char* mark = c.after <= series.current   ? "  (below now)"
-                       : c.before >= series.current ? ""
-                                                    : "  <- now";
-    text += fmt::format("  {:>8} -> {:<8} {:6.1f}% -> {:6.1f}%{}\n", c.before, c.after, c.occupancy_before * percent,
-                        c.occupancy_after * percent, mark);
-  }
-  out << text;
+  out << (json ? sweep_json(plan) : options.csv ? sweep_csv(series) : sweep_text(plan, options.ascii, colour));
   return exit_status::ok;
 }
 

@@ -4,7 +4,12 @@
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
+#include "occcalc/version.hpp"
+#include "render/result_json.hpp"
+#include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 #include "occcalc/common/percent.hpp"
 
@@ -182,6 +187,58 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
   }
   svg += "</svg>\n";
   return svg;
+}
+
+std::string sweep_json(const sweep_plan& plan) {
+  const sweep_series& series = plan.series;
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::sweep_schema_version;
+  j["arch"] = plan.target_id;
+  if (!plan.model.empty()) {
+    j["model"] = plan.model;
+    j["unit"] = plan.unit;
+  }
+  j["vary"] = series.name;
+  j["current"] = {{"value", series.current}, {"occupancy", plan.now.occupancy}};
+  j["points"] = nlohmann::ordered_json::array();
+  for (const auto& p : series.points) {
+    nlohmann::ordered_json point;
+    point["value"] = p.value;
+    point["blocks_per_sm"] = p.blocks;
+    point["active_warps_per_sm"] = p.active_warps;
+    point["occupancy"] = p.occupancy;
+    point["limiters"] = p.limiters;
+    j["points"].push_back(std::move(point));
+  }
+  j["cliffs"] = nlohmann::ordered_json::array();
+  for (const auto& c : series.cliffs) {
+    j["cliffs"].push_back({{"before", c.before}, {"after", c.after}, {"occupancy_before", c.occupancy_before},
+                           {"occupancy_after", c.occupancy_after}});
+  }
+  return json_text(j, 2) + "\n";
+}
+
+std::string sweep_text(const sweep_plan& plan, bool ascii, bool colour) {
+  constexpr double percent = occcalc::percent_per_unit;
+  const sweep_series& series = plan.series;
+  std::string text = paint(fmt::format("{}: occupancy as {} varies from {} to {} in steps of {}", plan.heading,
+                                       series.axis, plan.range.first, plan.range.last, plan.range.step),
+                           style::bold, colour) +
+                     "\n\n";
+  text += terminal_chart(series, ascii);
+  text += fmt::format("\nnow: {} {}, {} {}, {:.1f}% (limited by {})\n", series.current, series.axis, plan.now.blocks,
+                      plan.blocks_name, plan.now.occupancy * percent, fmt::join(plan.now.limiters, ", "));
+  text += "\n" + paint("Cliffs (where occupancy steps)", style::bold, colour) + "\n";
+  if (series.cliffs.empty()) text += "  none in this range\n";
+  // The nearest cliff on each side of the current value is what matters.
+  for (const auto& c : series.cliffs) {
+    const char* mark = c.after <= series.current   ? "  (below now)"
+                       : c.before >= series.current ? ""
+                                                    : "  <- now";
+    text += fmt::format("  {:>8} -> {:<8} {:6.1f}% -> {:6.1f}%{}\n", c.before, c.after, c.occupancy_before * percent,
+                        c.occupancy_after * percent, mark);
+  }
+  return text;
 }
 
 }  // namespace occcalc::cli

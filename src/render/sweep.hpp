@@ -1,6 +1,7 @@
 // Output of `occcalc sweep`: terminal chart, CSV, JSON and SVG.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,6 +35,23 @@ struct sweep_series {
   std::int64_t current = 0;
 };
 
+/// What one vendor's sweep produced, for the shared output.
+struct sweep_plan {
+  std::string target_id;
+  /// The text heading's subject: `sm_70 (Volta)`, `gfx90a (CDNA2), model llvm`.
+  std::string heading;
+  /// AMD only: the model and the unit (cu or wgp).
+  std::string model, unit;
+  /// What the blocks are called in the text: blocks, work-groups per CU.
+  std::string blocks_name;
+  occcalc::sweep_range range;
+  sweep_series series;
+  sweep_sample now;
+  std::string svg_title;
+  /// The SVG's three charts (threads, registers, shared memory or LDS).
+  std::function<std::vector<sweep_series>()> svg_charts;
+};
+
 /// The axis label of a figure, with its unit.
 std::string axis_label(occcalc::sweep_variable v);
 
@@ -44,6 +62,12 @@ std::string terminal_chart(const sweep_series& s, bool ascii, int rows = 8, int 
 
 /// `value,blocks_per_sm,active_warps_per_sm,occupancy,limiters` rows.
 std::string sweep_csv(const sweep_series& s);
+
+/// The text report: heading, chart, where the launch sits and the cliffs.
+std::string sweep_text(const sweep_plan& plan, bool ascii, bool colour);
+
+/// The JSON report (schema/sweep.schema.json).
+std::string sweep_json(const sweep_plan& plan);
 
 /// A standalone SVG document: one chart per series (occupancy against the
 /// figure, each point's step, the current value marked), with a title.

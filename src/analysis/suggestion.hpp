@@ -1,0 +1,59 @@
+// What `occcalc suggest` concludes, for either vendor, before it is printed:
+// every figure the text and JSON show, computed once.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "occcalc/amd_hip.hpp"
+#include "occcalc/amd_request.hpp"
+#include "occcalc/request.hpp"
+#include "occcalc/suggest.hpp"
+
+namespace occcalc::cli {
+
+/// NVIDIA: cudaOccMaxPotentialOccupancyBlockSize's search, the next step per
+/// limiter and the dynamic shared memory N blocks leave.
+struct nvidia_suggestion {
+  const occcalc::resolved_request* resolved = nullptr;
+  occcalc::dynamic_shared_memory_rule rule;
+  /// --max-threads; 0 for the architecture's maximum.
+  std::int64_t max_threads = 0;
+  occcalc::block_size_choice choice;
+  /// Whether --threads was given: the next steps start from it.
+  bool threads_given = false;
+  /// The launch as given.
+  occcalc::occupancy_result now;
+  /// --target as a fraction, and whether the launch already meets it.
+  std::optional<double> target;
+  bool target_met = false;
+  std::vector<occcalc::next_step> steps;
+  /// ptxas's register cap for `__launch_bounds__` of each step (registers
+  /// steps only; 0 elsewhere).
+  std::vector<std::int64_t> register_caps;
+  /// --blocks and the dynamic shared memory that leaves them resident.
+  std::optional<std::int64_t> blocks;
+  std::optional<occcalc::dynamic_shared_memory_answer> dynamic;
+  /// Blocks resident with cudaOccAvailableDynamicSMemPerBlock's answer, when
+  /// it differs from the resident answer.
+  std::optional<std::int64_t> resident_at_cuda_bytes;
+};
+
+/// AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize.
+struct amd_suggestion {
+  occcalc::resolved_amd_request resolved;
+  occcalc::amd_hip_block_size_choice choice;
+  /// The block size limit the search ran under (--max-threads, else the
+  /// target's maximum work-group size).
+  std::int64_t size_limit = 0;
+  /// The resources that bound the work-items a unit holds.
+  std::string alu_limiters;
+  /// CUs (WGPs in WGP mode: HIP counts those as its multiprocessors) and the
+  /// grid that fills them; 0 without a GPU or --sm-count.
+  std::int64_t units = 0;
+  std::int64_t min_grid = 0;
+};
+
+}  // namespace occcalc::cli

@@ -1,0 +1,63 @@
+#include "render/check.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "occcalc/version.hpp"
+#include "render/result_json.hpp"
+#include "render/terminal.hpp"
+
+namespace occcalc::cli {
+
+std::size_t check_outcome::failed() const noexcept {
+  return static_cast<std::size_t>(
+      std::count_if(violations.begin(), violations.end(), [](const violation& v) { return !v.allowed_by; }));
+}
+
+std::string check_json(const check_outcome& outcome) {
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::check_schema_version;
+  j["passed"] = outcome.failed() == 0;
+  j["kernels_checked"] = outcome.kernels_checked;
+  j["violations"] = nlohmann::ordered_json::array();
+  for (const auto& v : outcome.violations) {
+    nlohmann::ordered_json item;
+    item["file"] = v.kernel->file;
+    item["kernel"] = v.kernel->kernel.resources.name;
+    item["name"] = v.kernel->kernel.demangled;
+    item["arch"] = v.kernel->kernel.resources.arch;
+    item["check"] = v.check;
+    item["message"] = v.message;
+    item["rule"] = v.rule;
+    item["allowed"] = v.allowed_by != nullptr;
+    item["allowed_by"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->label) : nlohmann::ordered_json();
+    item["reason"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->reason) : nlohmann::ordered_json();
+    j["violations"].push_back(std::move(item));
+  }
+  return json_text(j, 2) + "\n";
+}
+
+std::string check_text(const check_outcome& outcome, bool colour) {
+  std::string text;
+  for (const auto& v : outcome.violations) {
+    const auto& k = v.kernel->kernel;
+    text += fmt::format("{} {} {} {}: {} [{}]",
+                        v.allowed_by ? paint("allowed", style::dim, colour) : paint("FAIL", style::bad, colour),
+                        v.kernel->file, k.resources.arch, k.demangled, v.message, v.rule);
+    if (v.allowed_by) text += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
+    text += "\n";
+  }
+  const std::size_t checked = outcome.kernels_checked;
+  const std::size_t failed = outcome.failed();
+  const std::size_t allowed = outcome.violations.size() - failed;
+  text += paint(fmt::format("{}: {} kernel{} checked, {} violation{}{}", failed == 0 ? "passed" : "failed", checked,
+                            checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s",
+                            allowed > 0 ? fmt::format(", {} allowed", allowed) : ""),
+                failed == 0 ? style::good : style::bad, colour) +
+          "\n";
+  return text;
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,25 @@
+// Output of `occcalc check`: one line per violation and a verdict, or JSON
+// (schema/check.schema.json).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "analysis/policy.hpp"
+
+namespace occcalc::cli {
+
+/// What a check found: the kernels checked and every violation, allowed or
+/// not.
+struct check_outcome {
+  std::size_t kernels_checked = 0;
+  std::vector<violation> violations;
+  /// The violations no allowance excuses.
+  std::size_t failed() const noexcept;
+};
+
+std::string check_text(const check_outcome& outcome, bool colour);
+std::string check_json(const check_outcome& outcome);
+
+}  // namespace occcalc::cli

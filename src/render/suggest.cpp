@@ -1,0 +1,216 @@
+#include "render/suggest.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/common/percent.hpp"
+#include "occcalc/nvidia/summary.hpp"
+#include "occcalc/version.hpp"
+#include "render/amd_text.hpp"
+#include "render/result_json.hpp"
+#include "render/terminal.hpp"
+#include "render/text_layout.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+using occcalc::resource;
+
+constexpr double percent = occcalc::percent_per_unit;
+
+/// What a next step's figure counts.
+std::string unit_of(resource r) {
+  switch (r) {
+    case resource::registers: return "registers per thread";
+    case resource::shared_memory: return "bytes of shared memory per block";
+    case resource::warps:
+    case resource::blocks: return "threads per block";
+    case resource::barriers: return "barriers";
+  }
+  return {};
+}
+
+std::string unit_name(const amd_suggestion& s) { return s.choice.result.per_wgp ? "WGP" : "CU"; }
+
+}  // namespace
+
+std::string suggest_json(const amd_suggestion& s) {
+  const auto& r = s.resolved;
+  const auto& choice = s.choice;
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::suggest_schema_version;
+  j["arch"] = r.target->id;
+  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
+  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
+  j["model"] = occcalc::to_string(occcalc::amd_model::hip);
+  j["unit"] = choice.result.per_wgp ? "wgp" : "cu";
+  j["block_size"] = choice.block_size;
+  j["blocks_per_sm"] = choice.blocks_per_unit;
+  j["occupancy"] = choice.result.occupancy();
+  j["min_grid_size"] = r.compute_units ? nlohmann::ordered_json(s.min_grid) : nlohmann::ordered_json(nullptr);
+  return json_text(j, 2) + "\n";
+}
+
+std::string suggest_text(const amd_suggestion& s, bool colour) {
+  const auto& r = s.resolved;
+  const auto& t = *r.target;
+  const auto& choice = s.choice;
+  const std::string unit = unit_name(s);
+  std::string text = paint(fmt::format("{}{} ({}): the HIP runtime's hipOccupancyMaxPotentialBlockSize",
+                                       r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
+                           style::bold, colour) +
+                     "\n";
+  text += row("block size", std::to_string(choice.block_size),
+              choice.block_size == choice.alu_threads
+                  ? fmt::format("the work-items a {} holds ({}), at most {}", unit, s.alu_limiters, s.size_limit)
+                  : fmt::format("the size limit{}; a {} holds {}",
+                                choice.block_size == s.size_limit
+                                    ? std::string()
+                                    : fmt::format(", {} rounded up to whole waves", s.size_limit),
+                                unit, choice.alu_threads));
+  text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit));
+  text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
+              fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit));
+  if (r.compute_units) {
+    text += row("min grid size", std::to_string(s.min_grid),
+                fmt::format("{} {}s x {} work-groups", s.units, unit, choice.blocks_per_unit));
+  }
+  return text;
+}
+
+std::string suggest_json(const nvidia_suggestion& s) {
+  const auto& resolved = *s.resolved;
+  const auto& arch = *resolved.arch;
+  const auto& launch = resolved.launch;
+  const occcalc::gpu* gpu = resolved.named_gpu;
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::suggest_schema_version;
+  j["arch"] = arch.id;
+  j["gpu"] = gpu ? nlohmann::ordered_json(gpu->name) : nlohmann::ordered_json();
+  j["device"] = gpu ? gpu_json(*gpu) : nlohmann::ordered_json();
+  j["block_size"] = s.choice.block_size;
+  j["blocks_per_sm"] = s.choice.blocks_per_sm;
+  j["occupancy"] = s.choice.result.occupancy();
+  j["dynamic_smem_bytes"] = s.choice.launch.dynamic_shared_memory_bytes;
+  j["min_grid_size"] = nullptr;
+  if (resolved.sm_count) j["min_grid_size"] = s.choice.blocks_per_sm * *resolved.sm_count;
+  if (s.threads_given) {
+    j["next_steps"] = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+      const auto& step = s.steps[i];
+      nlohmann::ordered_json item;
+      item["resource"] = occcalc::to_string(step.limiter);
+      item["current"] = step.current;
+      item["needed"] = step.reachable ? nlohmann::ordered_json(step.needed) : nlohmann::ordered_json();
+      item["blocks_per_sm"] = step.result.blocks_per_sm;
+      item["occupancy"] = step.result.occupancy();
+      if (step.limiter == resource::registers && step.reachable) {
+        item["maxrregcount"] = step.needed;
+        item["launch_bounds"] = {launch.threads_per_block, step.result.blocks_per_sm};
+        item["launch_bounds_register_cap"] = s.register_caps[i];
+      }
+      j["next_steps"].push_back(std::move(item));
+    }
+  } else {
+    j["next_steps"] = nullptr;
+  }
+  if (s.target) j["target_met"] = s.target_met;
+  const auto& dynamic = s.dynamic;
+  j["max_dynamic_smem_per_block"] =
+      dynamic && dynamic->cuda_bytes ? nlohmann::ordered_json(*dynamic->cuda_bytes) : nlohmann::ordered_json();
+  j["max_dynamic_smem_per_block_resident"] = dynamic && dynamic->resident_bytes
+                                                 ? nlohmann::ordered_json(*dynamic->resident_bytes)
+                                                 : nlohmann::ordered_json();
+  return json_text(j, 2) + "\n";
+}
+
+std::string suggest_text(const nvidia_suggestion& s, bool colour) {
+  const auto& resolved = *s.resolved;
+  const auto& arch = *resolved.arch;
+  const auto& launch = resolved.launch;
+  const occcalc::gpu* gpu = resolved.named_gpu;
+  const auto& choice = s.choice;
+  std::string text = paint(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
+                                       "shared memory",
+                                       gpu ? gpu->name + ", " : std::string(), arch.id, arch.family,
+                                       arch.compute_capability(), launch.registers_per_thread,
+                                       launch.static_shared_memory_bytes),
+                           style::bold, colour) +
+                     "\n\n";
+  text += paint("Block size with the most resident threads (as cudaOccMaxPotentialOccupancyBlockSize)", style::bold,
+                colour) +
+          "\n";
+  if (choice.block_size == 0) {
+    text += "  no block size can run\n";
+  } else {
+    text += row("block size", std::to_string(choice.block_size),
+                s.max_threads > 0 ? fmt::format("at most {}", s.max_threads) : std::string());
+    text += row("blocks per SM", std::to_string(choice.blocks_per_sm),
+                fmt::format("{} of {} warps, {:.1f}%, limited by {}", choice.result.active_warps_per_sm,
+                            choice.result.max_warps_per_sm, choice.result.occupancy() * percent,
+                            occcalc::summarize(choice.result).limiter_list(", ", true)));
+    if (s.rule.bytes_per_thread > 0 || s.rule.bytes > 0) {
+      text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes));
+    }
+    if (resolved.sm_count) {
+      const auto sms = *resolved.sm_count;
+      text += row("min grid size", std::to_string(choice.blocks_per_sm * sms),
+                  gpu && !resolved.sm_count_given
+                      ? fmt::format("{} SMs x {} blocks fill {}", sms, choice.blocks_per_sm, gpu->name)
+                      : fmt::format("{} SMs x {} blocks", sms, choice.blocks_per_sm));
+    }
+  }
+  if (s.threads_given) {
+    text += "\n" +
+            paint(fmt::format("Next steps from {} threads ({} blocks, {:.1f}%, limited by {})",
+                              launch.threads_per_block, s.now.blocks_per_sm, s.now.occupancy() * percent,
+                              occcalc::summarize(s.now).limiter_list(", ", true)),
+                  style::bold, colour) +
+            "\n";
+    if (s.target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
+    for (std::size_t i = 0; i < s.steps.size(); ++i) {
+      const auto& step = s.steps[i];
+      const std::string name(occcalc::info(step.limiter).label);
+      if (!step.reachable) {
+        text += row(name, "-", s.target ? fmt::format("cannot reach {:.0f}% alone", *s.target * percent)
+                                        : std::string("cannot gain a block alone"));
+        continue;
+      }
+      std::string note = fmt::format("{} {}: {} blocks, {:.1f}%", step.needed, unit_of(step.limiter),
+                                     step.result.blocks_per_sm, step.result.occupancy() * percent);
+      if (step.limiter == resource::registers) {
+        note += fmt::format("; -maxrregcount={} or __launch_bounds__({}, {}) (ptxas caps at {})", step.needed,
+                            launch.threads_per_block, step.result.blocks_per_sm, s.register_caps[i]);
+      }
+      text += row(name, fmt::format("{} -> {}", step.current, step.needed), note);
+    }
+  }
+  if (s.blocks) {
+    const auto& dynamic = *s.dynamic;
+    text += "\n" +
+            paint(fmt::format("Dynamic shared memory for {} blocks of {} threads", *s.blocks, launch.threads_per_block),
+                  style::bold, colour) +
+            "\n";
+    if (!dynamic.cuda_bytes) {
+      text += fmt::format("  none: {} blocks are not resident even without dynamic shared memory ({} are)\n",
+                          *s.blocks, s.now.blocks_per_sm);
+    } else {
+      std::string note;
+      if (s.resident_at_cuda_bytes) {
+        const auto resident = *s.resident_at_cuda_bytes;
+        note = fmt::format("leaves {} block{} resident: it does not count the {} B reserved per block", resident,
+                           resident == 1 ? "" : "s", arch.shared_memory_reserved_per_block_bytes);
+      }
+      constexpr int width = 38;
+      text += fmt::format("  {:<{}}{} B{}\n", "cudaOccAvailableDynamicSMemPerBlock", width, *dynamic.cuda_bytes,
+                          note.empty() ? "" : "  " + paint(note, style::warn, colour));
+      text += fmt::format("  {:<{}}{}\n", fmt::format("most that keeps {} blocks resident", *s.blocks), width,
+                          dynamic.resident_bytes ? fmt::format("{} B", *dynamic.resident_bytes) : "none");
+    }
+  }
+  return text;
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,15 @@
+// Output of `occcalc suggest`: text and JSON (schema/suggest.schema.json).
+#pragma once
+
+#include <string>
+
+#include "analysis/suggestion.hpp"
+
+namespace occcalc::cli {
+
+std::string suggest_text(const nvidia_suggestion& s, bool colour);
+std::string suggest_text(const amd_suggestion& s, bool colour);
+std::string suggest_json(const nvidia_suggestion& s);
+std::string suggest_json(const amd_suggestion& s);
+
+}  // namespace occcalc::cli
