@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli/embedded_tables.hpp"
-#include "occcalc/arch_table.hpp"
-#include "occcalc/occupancy.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
 
 #ifdef OCCCALC_BENCH_WITH_HEADER
 #include "cuda_occupancy_bridge.hpp"

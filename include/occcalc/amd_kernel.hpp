@@ -1,45 +1,4 @@
 /// \file amd_kernel.hpp
-/// An AMD kernel's resource usage and how it runs (wave size, CU or WGP
-/// mode): the inputs of the AMD occupancy models.
+/// Moved to occcalc/amd/kernel.hpp; this path forwards to it for the 0.x series.
 #pragma once
-
-#include <cstdint>
-
-#include "occcalc/amd_arch.hpp"
-
-namespace occcalc {
-
-/// A kernel as the AMDGPU compiler reports it.
-struct amd_kernel {
-  /// `; NumVgprs`: architectural VGPRs per lane (VLIW: 128-bit GPRs).
-  std::int64_t vgprs = 0;
-  /// `; NumAgprs`: accumulation VGPRs per lane (CDNA).
-  std::int64_t agprs = 0;
-  /// `; NumSgprs`: SGPRs, with the ones the compiler adds (VCC, flat
-  /// scratch, XNACK).
-  std::int64_t sgprs = 0;
-  /// `; LDSByteSize`: LDS per work-group in bytes.
-  std::int64_t lds_bytes = 0;
-  /// The flat work-group sizes it may launch with: `reqd_work_group_size`
-  /// fixes both; `amdgpu-flat-work-group-size` gives the range.
-  std::int64_t min_work_group_size = 1;
-  std::int64_t max_work_group_size = 1;
-};
-
-/// How the kernel runs: its wave size and, on gfx10 and later, WGP or CU
-/// mode.
-struct amd_mode {
-  std::int64_t wave_size = 64;
-  bool wgp_mode = true;
-};
-
-namespace detail {
-
-/// CUs per unit the models count in: a WGP's in WGP mode, else 1.
-constexpr std::int64_t amd_cus_per_unit(const amd_target& t, const amd_mode& mode) noexcept {
-  return t.has_wgp_mode && mode.wgp_mode ? cus_per_wgp : 1;
-}
-
-}  // namespace detail
-
-}  // namespace occcalc
+#include "occcalc/amd/kernel.hpp"

@@ -1,21 +1,46 @@
 /// \file occcalc.hpp
-/// Umbrella header: the whole occcalc core.
+/// Umbrella header: the whole occcalc core, layer by layer. `common/` names
+/// no vendor; `nvidia/` and `amd/` build on it; `tables/` loads both;
+/// `request/` turns typed-in text into resolved, validated launches.
 #pragma once
 
-#include "occcalc/amd_occupancy.hpp"
-#include "occcalc/amd_request.hpp"
-#include "occcalc/amd_sweep.hpp"
-#include "occcalc/arch.hpp"
-#include "occcalc/arch_table.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/explain.hpp"
-#include "occcalc/launch.hpp"
-#include "occcalc/lookup.hpp"
-#include "occcalc/occupancy.hpp"
-#include "occcalc/parse.hpp"
-#include "occcalc/request.hpp"
-#include "occcalc/suggest.hpp"
-#include "occcalc/sweep.hpp"
-#include "occcalc/tables/tables.hpp"
 #include "occcalc/version.hpp"
-#include "occcalc/waves.hpp"
+
+#include "occcalc/common/enum_set.hpp"
+#include "occcalc/common/math.hpp"
+#include "occcalc/common/percent.hpp"
+#include "occcalc/common/summary.hpp"
+#include "occcalc/common/sweep.hpp"
+#include "occcalc/common/text.hpp"
+#include "occcalc/common/waves.hpp"
+
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/compute_capability.hpp"
+#include "occcalc/nvidia/explain.hpp"
+#include "occcalc/nvidia/launch.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
+#include "occcalc/nvidia/suggest.hpp"
+#include "occcalc/nvidia/summary.hpp"
+#include "occcalc/nvidia/sweep.hpp"
+
+#include "occcalc/amd/hip.hpp"
+#include "occcalc/amd/kernel.hpp"
+#include "occcalc/amd/llvm.hpp"
+#include "occcalc/amd/occupancy.hpp"
+#include "occcalc/amd/rcp.hpp"
+#include "occcalc/amd/result.hpp"
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/amd/sweep.hpp"
+#include "occcalc/amd/target.hpp"
+
+#include "occcalc/tables/gpu_names.hpp"
+#include "occcalc/tables/json_input.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/tables.hpp"
+
+#include "occcalc/request/amd.hpp"
+#include "occcalc/request/lookup.hpp"
+#include "occcalc/request/parse.hpp"
+#include "occcalc/request/request.hpp"
+#include "occcalc/request/resolve.hpp"

@@ -1,24 +1,4 @@
 /// \file resolve.hpp
-/// The one place a request's vendor is decided: `resolve_any` returns the
-/// NVIDIA or the AMD resolution, and everything downstream visits it, so a
-/// new vendor makes the compiler list each place that must handle it.
+/// Moved to occcalc/request/resolve.hpp; this path forwards to it for the 0.x series.
 #pragma once
-
-#include <variant>
-
-#include "occcalc/amd_request.hpp"
-#include "occcalc/request.hpp"
-
-namespace occcalc {
-
-/// A request resolved for its vendor.
-using resolved_any = std::variant<resolved_request, resolved_amd_request>;
-
-/// Resolves `req` as an AMD request when it names a target, an AMD GPU or
-/// only AMD fields, else as an NVIDIA one. Throws `input_error`.
-inline resolved_any resolve_any(const table& tables, const request& req) {
-  if (is_amd_request(tables, req)) return resolve_amd(tables, req);
-  return resolve(tables, req);
-}
-
-}  // namespace occcalc
+#include "occcalc/request/resolve.hpp"

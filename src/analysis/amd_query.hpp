@@ -3,9 +3,9 @@
 
 #include <optional>
 
-#include "occcalc/amd_occupancy.hpp"
-#include "occcalc/amd_request.hpp"
-#include "occcalc/waves.hpp"
+#include "occcalc/amd/occupancy.hpp"
+#include "occcalc/request/amd.hpp"
+#include "occcalc/common/waves.hpp"
 
 namespace occcalc::cli {
 

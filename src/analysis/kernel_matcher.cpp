@@ -4,7 +4,7 @@
 
 #include "inspect/compiler_log.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/parse.hpp"
+#include "occcalc/request/parse.hpp"
 
 namespace occcalc::cli {
 

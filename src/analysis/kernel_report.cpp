@@ -4,10 +4,8 @@
 
 #include "inspect/compiler_log.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/lookup.hpp"
-#include "occcalc/parse.hpp"
-#include "render/amd_text.hpp"
-#include "render/text_layout.hpp"
+#include "occcalc/request/lookup.hpp"
+#include "occcalc/request/parse.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "inspect/inspect.hpp"
-#include "occcalc/arch.hpp"
+#include "occcalc/nvidia/arch.hpp"
 #include "occcalc/common/summary.hpp"
-#include "occcalc/request.hpp"
+#include "occcalc/request/request.hpp"
 #include "analysis/amd_query.hpp"
 #include "analysis/nvidia_query.hpp"
 

@@ -6,9 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "inspect/compiler_log.hpp"
-#include "occcalc/arch_table.hpp"
-#include "occcalc/parse.hpp"
-#include "render/text_layout.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/request/parse.hpp"
 
 namespace occcalc::cli {
 

@@ -7,7 +7,7 @@
 
 #include "analysis/kernel_matcher.hpp"
 #include "analysis/kernel_report.hpp"
-#include "occcalc/arch.hpp"
+#include "occcalc/nvidia/arch.hpp"
 
 namespace occcalc::cli {
 

@@ -6,7 +6,7 @@
 #include <variant>
 
 #include "analysis/amd_query.hpp"
-#include "occcalc/resolve.hpp"
+#include "occcalc/request/resolve.hpp"
 #include "analysis/nvidia_query.hpp"
 
 namespace occcalc::cli {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "occcalc/amd_hip.hpp"
-#include "occcalc/amd_request.hpp"
-#include "occcalc/request.hpp"
-#include "occcalc/suggest.hpp"
+#include "occcalc/amd/hip.hpp"
+#include "occcalc/request/amd.hpp"
+#include "occcalc/request/request.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 
 namespace occcalc::cli {
 

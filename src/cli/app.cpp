@@ -18,10 +18,10 @@
 #include "commands/query.hpp"
 #include "commands/suggest.hpp"
 #include "commands/sweep.hpp"
-#include "occcalc/arch_table.hpp"
+#include "occcalc/tables/load.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/lookup.hpp"
-#include "occcalc/request.hpp"
+#include "occcalc/request/lookup.hpp"
+#include "occcalc/request/request.hpp"
 #include "occcalc/version.hpp"
 #include "render/terminal.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <iosfwd>
 
-#include "cli/exit_status.hpp"
+#include "commands/exit_status.hpp"
 
 namespace occcalc::cli {
 

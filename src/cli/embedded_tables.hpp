@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "occcalc/arch_table.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace occcalc::cli {
 

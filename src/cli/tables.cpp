@@ -2,7 +2,7 @@
 
 #include "cli/embedded_tables.hpp"
 #include "io/text_file.hpp"
-#include "occcalc/lookup.hpp"
+#include "occcalc/request/lookup.hpp"
 
 namespace occcalc::cli {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "occcalc/arch_table.hpp"
-#include "occcalc/request.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/request/request.hpp"
 
 namespace occcalc::cli {
 

@@ -12,9 +12,9 @@
 #include "analysis/query.hpp"
 #include "commands/gate.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/json_input.hpp"
-#include "occcalc/parse.hpp"
-#include "occcalc/request.hpp"
+#include "occcalc/tables/json_input.hpp"
+#include "occcalc/request/parse.hpp"
+#include "occcalc/request/request.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {

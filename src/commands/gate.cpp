@@ -4,7 +4,7 @@
 #include <exception>
 
 #include "occcalc/error.hpp"
-#include "occcalc/parse.hpp"
+#include "occcalc/request/parse.hpp"
 
 namespace occcalc::cli {
 

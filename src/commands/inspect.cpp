@@ -16,7 +16,7 @@
 #include "analysis/kernel_matcher.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/parse.hpp"
+#include "occcalc/request/parse.hpp"
 #include "analysis/policy.hpp"
 #include "render/check.hpp"
 #include "render/inspect_report.hpp"

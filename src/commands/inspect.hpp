@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/exit_status.hpp"
+#include "commands/exit_status.hpp"
 #include "analysis/kernel_report.hpp"
-#include "occcalc/arch.hpp"
+#include "occcalc/nvidia/arch.hpp"
 
 namespace occcalc::cli {
 

@@ -4,8 +4,8 @@
 #include <iosfwd>
 #include <string>
 
-#include "cli/exit_status.hpp"
-#include "occcalc/arch_table.hpp"
+#include "commands/exit_status.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace occcalc::cli {
 

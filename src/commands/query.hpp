@@ -5,9 +5,9 @@
 #include <iosfwd>
 #include <string>
 
-#include "cli/exit_status.hpp"
-#include "occcalc/arch_table.hpp"
-#include "occcalc/request.hpp"
+#include "commands/exit_status.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/request/request.hpp"
 
 namespace occcalc::cli {
 

@@ -4,14 +4,14 @@
 
 #include <fmt/format.h>
 
-#include "occcalc/amd_hip.hpp"
-#include "occcalc/amd_request.hpp"
-#include "occcalc/parse.hpp"
-#include "occcalc/suggest.hpp"
+#include "occcalc/amd/hip.hpp"
+#include "occcalc/request/amd.hpp"
+#include "occcalc/request/parse.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 #include "render/suggest.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
-#include "occcalc/resolve.hpp"
+#include "occcalc/request/resolve.hpp"
 
 namespace occcalc::cli {
 

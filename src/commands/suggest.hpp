@@ -6,9 +6,9 @@
 #include <iosfwd>
 #include <string>
 
-#include "cli/exit_status.hpp"
-#include "occcalc/arch.hpp"
-#include "occcalc/request.hpp"
+#include "commands/exit_status.hpp"
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/request/request.hpp"
 
 namespace occcalc::cli {
 

@@ -8,15 +8,15 @@
 
 #include <fmt/format.h>
 
-#include "occcalc/amd_request.hpp"
-#include "occcalc/amd_sweep.hpp"
-#include "occcalc/parse.hpp"
-#include "occcalc/sweep.hpp"
+#include "occcalc/request/amd.hpp"
+#include "occcalc/amd/sweep.hpp"
+#include "occcalc/request/parse.hpp"
+#include "occcalc/nvidia/sweep.hpp"
 #include "render/sweep.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
-#include "occcalc/resolve.hpp"
+#include "occcalc/request/resolve.hpp"
 
 namespace occcalc::cli {
 

@@ -1,5 +1,5 @@
 #include "inspect/compiler_log.hpp"
-#include "occcalc/parse.hpp"
+#include "occcalc/request/parse.hpp"
 #include "inspect/limits.hpp"
 
 #include <charconv>

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "occcalc/parse.hpp"
+#include "occcalc/request/parse.hpp"
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"

@@ -8,7 +8,7 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include "analysis/amd_query.hpp"
-#include "occcalc/arch.hpp"
+#include "occcalc/nvidia/arch.hpp"
 
 namespace occcalc::cli {
 

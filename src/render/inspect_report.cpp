@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "occcalc/occupancy.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
 #include "render/amd_text.hpp"
 #include "occcalc/version.hpp"
 #include "render/json_writer.hpp"

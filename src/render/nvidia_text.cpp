@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "occcalc/explain.hpp"
-#include "occcalc/parse.hpp"
+#include "occcalc/nvidia/explain.hpp"
+#include "occcalc/request/parse.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 #include "occcalc/nvidia/summary.hpp"

@@ -3,7 +3,7 @@
 
 #include <iosfwd>
 
-#include "occcalc/arch.hpp"
+#include "occcalc/nvidia/arch.hpp"
 #include "analysis/nvidia_query.hpp"
 
 namespace occcalc::cli {

@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "occcalc/explain.hpp"
-#include "occcalc/parse.hpp"
+#include "occcalc/nvidia/explain.hpp"
+#include "occcalc/request/parse.hpp"
 #include "occcalc/version.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "occcalc/arch.hpp"
+#include "occcalc/nvidia/arch.hpp"
 #include "analysis/amd_query.hpp"
 #include "render/json_writer.hpp"
 #include "analysis/nvidia_query.hpp"

@@ -6,9 +6,9 @@
 #include <string_view>
 #include <vector>
 
-#include "occcalc/arch.hpp"
-#include "occcalc/launch.hpp"
-#include "occcalc/sweep.hpp"
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/launch.hpp"
+#include "occcalc/nvidia/sweep.hpp"
 
 namespace occcalc::cli {
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "occcalc/parse.hpp"
+#include "occcalc/request/parse.hpp"
 
 namespace occcalc::cli {
 

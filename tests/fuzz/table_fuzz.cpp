@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli/embedded_tables.hpp"
-#include "occcalc/arch_table.hpp"
+#include "occcalc/tables/load.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::vector<occcalc::table_text> texts = occcalc::cli::embedded_tables();

@@ -5,7 +5,7 @@
 
 #include <array>
 
-#include "occcalc/amd_result.hpp"
+#include "occcalc/amd/result.hpp"
 #include "occcalc/common/summary.hpp"
 
 namespace occcalc {

@@ -21,11 +21,11 @@ struct resource_info {
   std::string_view label;
 };
 
-/// The most resources a model has (NVIDIA 5, AMD 7).
+/// The most resources any model has.
 inline constexpr std::size_t max_resources = 8;
 
 struct occupancy_summary {
-  /// Which model answered: `nvidia`, `llvm`, `hip`, `rcp`.
+  /// Which model answered, as JSON spells it.
   std::string_view model;
   /// What a group is counted per: `sm`, `cu`, `wgp`.
   std::string_view unit;

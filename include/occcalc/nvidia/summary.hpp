@@ -6,7 +6,7 @@
 #include <array>
 
 #include "occcalc/common/summary.hpp"
-#include "occcalc/occupancy.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
 
 namespace occcalc {
 

@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "occcalc/amd_arch.hpp"
-#include "occcalc/arch.hpp"
+#include "occcalc/amd/target.hpp"
+#include "occcalc/nvidia/arch.hpp"
 
 namespace occcalc {
 

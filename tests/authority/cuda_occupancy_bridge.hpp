@@ -5,8 +5,8 @@
 
 #include <cuda_occupancy.h>
 
-#include "occcalc/arch.hpp"
-#include "occcalc/launch.hpp"
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/launch.hpp"
 
 namespace occcalc::test {
 

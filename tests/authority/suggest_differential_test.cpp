@@ -20,8 +20,8 @@
 
 #include "cuda_occupancy_bridge.hpp"
 #include "cli/embedded_tables.hpp"
-#include "occcalc/arch_table.hpp"
-#include "occcalc/suggest.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 
 namespace {
 

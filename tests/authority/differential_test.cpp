@@ -33,8 +33,8 @@
 
 #include "cuda_occupancy_bridge.hpp"
 #include "cli/embedded_tables.hpp"
-#include "occcalc/arch_table.hpp"
-#include "occcalc/occupancy.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "cli/embedded_tables.hpp"
-#include "occcalc/arch_table.hpp"
-#include "occcalc/lookup.hpp"
+#include "occcalc/tables/load.hpp"
+#include "occcalc/request/lookup.hpp"
 
 namespace occcalc::test {
 

@@ -3,10 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include "occcalc/amd/summary.hpp"
-#include "occcalc/amd_occupancy.hpp"
-#include "occcalc/amd_request.hpp"
+#include "occcalc/amd/occupancy.hpp"
+#include "occcalc/request/amd.hpp"
 #include "occcalc/nvidia/summary.hpp"
-#include "occcalc/request.hpp"
+#include "occcalc/request/request.hpp"
 #include "test_tables.hpp"
 
 TEST_CASE("summary: resource keys are the JSON keys, labels the words people read", "[summary]") {

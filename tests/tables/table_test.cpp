@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "occcalc/arch_table.hpp"
+#include "occcalc/tables/load.hpp"
 #include "test_tables.hpp"
 
 using Catch::Matchers::Contains;

@@ -3,9 +3,9 @@
 
 #include <string>
 
-#include "occcalc/lookup.hpp"
-#include "occcalc/parse.hpp"
-#include "occcalc/request.hpp"
+#include "occcalc/request/lookup.hpp"
+#include "occcalc/request/parse.hpp"
+#include "occcalc/request/request.hpp"
 #include "test_tables.hpp"
 
 using occcalc::input_error;

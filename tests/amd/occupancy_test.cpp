@@ -2,7 +2,7 @@
 // clang-19 comparison is tests/amd_llvm_test.cpp).
 #include <catch2/catch.hpp>
 
-#include "occcalc/amd_occupancy.hpp"
+#include "occcalc/amd/occupancy.hpp"
 #include "test_tables.hpp"
 
 namespace {

@@ -7,11 +7,11 @@
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 #include "analysis/kernel_report.hpp"
-#include "occcalc/amd_hip.hpp"
-#include "occcalc/amd_sweep.hpp"
-#include "occcalc/suggest.hpp"
-#include "occcalc/sweep.hpp"
-#include "occcalc/waves.hpp"
+#include "occcalc/amd/hip.hpp"
+#include "occcalc/amd/sweep.hpp"
+#include "occcalc/nvidia/suggest.hpp"
+#include "occcalc/nvidia/sweep.hpp"
+#include "occcalc/common/waves.hpp"
 #include "test_tables.hpp"
 
 using occcalc::resource;

@@ -25,6 +25,13 @@ using Catch::Matchers::Contains;
 
 namespace {
 
+/// Overrides with only a block size, as `--threads N` gives.
+occcalc::cli::launch_overrides threads_override(std::int64_t threads) {
+  occcalc::cli::launch_overrides o;
+  o.threads = threads;
+  return o;
+}
+
 const std::string fixtures = OCCCALC_FIXTURE_DIR;
 
 std::vector<unsigned char> file_bytes(const std::string& name) {
@@ -218,7 +225,7 @@ TEST_CASE("inspect: a required block size and the cap .minnctapersm implies", "[
   REQUIRE(report.occupancy);
   CHECK(report.occupancy->result.blocks_per_sm == 8);  // 64 warps / 8 per block
   // The required size wins over --threads: the kernel launches with no other.
-  const auto forced = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], {64});
+  const auto forced = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], threads_override(64));
   CHECK(forced.block_size == 256);
   CHECK(forced.block_size_from == "required");
 }
@@ -227,10 +234,10 @@ TEST_CASE("inspect: --threads beyond the launch bounds gives no occupancy", "[in
   const auto in = inspect_fixture("kernels.sm_80.cubin");
   for (const auto& k : in.kernels) {
     if (k.resources.name != "_ZN4demo7boundedEPKfPfi") continue;  // __launch_bounds__(256)
-    const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, {512});
+    const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, threads_override(512));
     CHECK_FALSE(report.occupancy);
     CHECK(report.unavailable == "block size 512 (from --threads) exceeds the kernel's launch bounds of 256 threads per block");
-    const auto fits = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, {128});
+    const auto fits = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, threads_override(128));
     CHECK(fits.occupancy);
   }
 }

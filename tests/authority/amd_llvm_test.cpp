@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "cli/embedded_tables.hpp"
-#include "occcalc/amd_occupancy.hpp"
-#include "occcalc/arch_table.hpp"
+#include "occcalc/amd/occupancy.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <tuple>
 
-#include "occcalc/occupancy.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
 #include "test_tables.hpp"
 
 using occcalc::cache_preference;

@@ -18,7 +18,7 @@
 #include "inspect/mapped_file.hpp"
 #include "inspect/msgpack.hpp"
 #include "analysis/kernel_report.hpp"
-#include "occcalc/amd_occupancy.hpp"
+#include "occcalc/amd/occupancy.hpp"
 #include "test_tables.hpp"
 
 using namespace occcalc::inspect;

@@ -1,0 +1,95 @@
+/// \file text.hpp
+/// Text helpers shared by every parser: case folding, trimming, a strict
+/// decimal reader, and values quoted on one line for error messages.
+#pragma once
+
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace occcalc {
+
+/// An inclusive range of allowed integers; by default what an `int` holds
+/// (the width of the reference header's fields).
+struct int_range {
+  std::int64_t min = 0;
+  std::int64_t max = std::numeric_limits<std::int32_t>::max();
+};
+
+namespace detail {
+
+inline std::string range_text(int_range range) {
+  return "[" + std::to_string(range.min) + ", " + std::to_string(range.max) + "]";
+}
+
+inline std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+inline std::string_view trim(std::string_view text) noexcept {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return text;
+}
+
+/// Parses an optionally signed run of decimal digits; empty if the text is
+/// anything else or does not fit in 64 bits.
+inline std::optional<std::int64_t> parse_decimal(std::string_view text) {
+  bool negative = false;
+  if (!text.empty() && (text.front() == '-' || text.front() == '+')) {
+    negative = text.front() == '-';
+    text.remove_prefix(1);
+  }
+  if (text.empty()) return std::nullopt;
+  std::int64_t value = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const int digit = c - '0';
+    if (value > (std::numeric_limits<std::int64_t>::max() - digit) / 10) return std::nullopt;
+    value = value * 10 + digit;
+  }
+  return negative ? -value : value;
+}
+
+/// The most characters of a value an error message repeats.
+inline constexpr std::size_t max_quoted_chars = 80;
+
+/// At most `max_chars` characters of `text` on one line: control characters
+/// (a newline, a terminal escape) written as `\xNN`, and `...` where it was cut.
+inline std::string one_line(std::string_view text, std::size_t max_chars) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  std::size_t shown = 0;
+  for (const char c : text) {
+    if (shown == max_chars) break;
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) {
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 0xf];
+    } else {
+      out += c;
+    }
+    ++shown;
+  }
+  if (shown < text.size()) out += "...";
+  return out;
+}
+
+/// A value as error messages show it: in quotes, on one line, at most
+/// `max_quoted_chars` characters, with its length when it was cut.
+inline std::string quoted(std::string_view text) {
+  std::string out = "'" + one_line(text.substr(0, max_quoted_chars), max_quoted_chars) + "'";
+  if (text.size() > max_quoted_chars) out += "... (" + std::to_string(text.size()) + " bytes)";
+  return out;
+}
+
+}  // namespace detail
+
+}  // namespace occcalc

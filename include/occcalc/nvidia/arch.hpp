@@ -1,0 +1,177 @@
+/// \file arch.hpp
+/// Plain descriptions of architectures and named GPUs, as loaded from the
+/// JSON tables in `data/` (NVIDIA's; AMD's are in amd_arch.hpp, both together
+/// in tables/tables.hpp). No JSON here: see arch_table.hpp for the loader.
+///
+/// Every difference between GPU generations that matters to occupancy is a
+/// field of `nvidia_arch`; the calculator never branches on a compute
+/// capability.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace occcalc {
+
+/// Which unit registers are handed out to.
+enum class register_allocation_scope {
+  /// Per warp: each warp's registers are rounded up to the allocation unit,
+  /// and the register file is split into `register_file_partitions`
+  /// (compute capability 2.0 and later).
+  warp,
+  /// Per block: the block's warps are rounded up to
+  /// `register_warp_allocation_multiple`, then the block's registers to the
+  /// allocation unit (compute capability 1.x).
+  block,
+};
+
+/// How the shared memory capacity of an SM is chosen for a launch.
+enum class shared_memory_config {
+  /// A fixed amount per SM; no cache preference or carveout applies.
+  fixed,
+  /// Chosen by the `cudaFuncCache` preference (Fermi, Kepler).
+  cache_config,
+  /// Chosen by the shared-memory carveout percentage, rounded up to the next
+  /// supported size (Volta and later).
+  carveout,
+};
+
+/// A `cudaFuncCache` preference.
+enum class cache_preference { none, shared, l1, equal };
+
+/// The name of a cache preference, as `parse_cache` and the tables spell it.
+constexpr std::string_view to_string(cache_preference cache) noexcept {
+  switch (cache) {
+    case cache_preference::shared: return "shared";
+    case cache_preference::l1: return "l1";
+    case cache_preference::equal: return "equal";
+    case cache_preference::none: break;
+  }
+  return "none";
+}
+
+/// Number of `cache_preference` values.
+inline constexpr std::size_t cache_preference_count = 4;
+
+/// A register allocation unit that replaces the usual one for some register
+/// counts (Fermi, see the 2.x table notes).
+struct register_unit_override {
+  /// Registers per thread this override applies to.
+  std::vector<std::int64_t> registers_per_thread;
+  /// Allocation unit in registers per warp for those counts.
+  std::int64_t unit_registers = 0;
+};
+
+/// The per-SM and per-block limits of one NVIDIA compute capability.
+/// All sizes are in bytes, all register counts in 32-bit registers.
+struct nvidia_arch {
+  /// Identifier, `sm_` followed by major and minor digits (`sm_70`).
+  std::string id;
+  /// Compute capability major version.
+  int cc_major = 0;
+  /// Compute capability minor version.
+  int cc_minor = 0;
+  /// Marketing family name (`Volta`).
+  std::string family;
+  /// Ids of the sources the figures come from.
+  std::vector<std::string> sources;
+  /// Free text: where sources disagree and which one the table follows.
+  std::string notes;
+
+  /// Threads per warp.
+  std::int64_t warp_size_threads = 0;
+  /// Largest block, in threads.
+  std::int64_t max_threads_per_block = 0;
+  /// Resident warps per SM.
+  std::int64_t max_warps_per_sm = 0;
+  /// Resident blocks per SM.
+  std::int64_t max_blocks_per_sm = 0;
+
+  /// 32-bit registers per SM.
+  std::int64_t registers_per_sm = 0;
+  /// Registers one block may allocate.
+  std::int64_t max_registers_per_block = 0;
+  /// Registers one thread may use.
+  std::int64_t max_registers_per_thread = 0;
+  /// Whether registers go to warps or to whole blocks.
+  register_allocation_scope register_scope = register_allocation_scope::warp;
+  /// Allocation unit, in registers per warp (warp scope) or per block (block
+  /// scope); allocations round up to a multiple of it.
+  std::int64_t register_allocation_unit = 0;
+  /// Register counts with a different allocation unit (warp scope only).
+  std::vector<register_unit_override> register_unit_overrides;
+  /// Block scope: warps per block are rounded up to a multiple of this before
+  /// registers are allocated. 0 in warp scope.
+  std::int64_t register_warp_allocation_multiple = 0;
+  /// Warp scope: the register file is split into this many equal partitions
+  /// (SM sub-partitions); a warp's registers come from one partition, and a
+  /// block's warps are assumed spread over all of them. 0 in block scope.
+  std::int64_t register_file_partitions = 0;
+  /// If set, a kernel also gets no register-limited block unless it would fit
+  /// on a sibling architecture with this many partitions (GP100 vs GP10x).
+  std::optional<std::int64_t> register_compat_partitions;
+
+  /// Shared memory per SM at the largest configuration.
+  std::int64_t shared_memory_per_sm_bytes = 0;
+  /// Shared memory one block may use without opting in.
+  std::int64_t shared_memory_per_block_bytes = 0;
+  /// Shared memory one block may use after opting in with
+  /// `cudaFuncAttributeMaxDynamicSharedMemorySize`; empty where there is no
+  /// opt-in.
+  std::optional<std::int64_t> shared_memory_per_block_optin_bytes;
+  /// Shared memory the driver reserves for every block, on top of what the
+  /// kernel asks for.
+  std::int64_t shared_memory_reserved_per_block_bytes = 0;
+  /// Whether nvlink's `smem` figure (CUDA 13) holds the reserved bytes on
+  /// top of the kernel's static shared memory, as the linked cubins' shared
+  /// sections do from 9.0 (cubins say so themselves by referencing
+  /// `.nv.reservedSmem.offset0`). Binaries only: the calculator never
+  /// reads it.
+  bool binary_shared_section_includes_reserved = false;
+  /// A block's shared memory is rounded up to a multiple of this.
+  std::int64_t shared_memory_allocation_unit_bytes = 0;
+  /// How the per-SM shared memory capacity is chosen.
+  shared_memory_config shared_memory_config_model = shared_memory_config::fixed;
+  /// Carveout model: the supported per-SM shared memory sizes, ascending.
+  std::vector<std::int64_t> carveout_sizes_bytes;
+  /// Cache-config model: shared memory per SM for each `cache_preference`,
+  /// indexed by its value.
+  std::array<std::int64_t, cache_preference_count> shared_memory_per_sm_by_cache_bytes{};
+
+  /// Block barriers per SM, where they limit occupancy; empty where they do
+  /// not.
+  std::optional<std::int64_t> block_barriers_per_sm;
+  /// Barriers one block may use.
+  std::int64_t max_barriers_per_block = 0;
+
+  /// Resident threads per SM.
+  std::int64_t max_threads_per_sm() const noexcept { return max_warps_per_sm * warp_size_threads; }
+  /// The compute capability as `MAJOR.MINOR`.
+  std::string compute_capability() const {
+    return std::to_string(cc_major) + "." + std::to_string(cc_minor);
+  }
+};
+
+/// A named GPU: a product with its architecture and SM count.
+struct gpu {
+  /// Identifier: the lower-case name with `-` between words.
+  std::string id;
+  /// Product name as NVIDIA writes it.
+  std::string name;
+  /// Id of its `nvidia_arch`.
+  std::string arch_id;
+  /// Number of SMs.
+  std::int64_t sm_count = 0;
+  /// Other names people type for exactly this product (`H100 SXM`); never a
+  /// name that would also fit another SKU.
+  std::vector<std::string> aliases;
+  /// Ids of the sources for the SM count.
+  std::vector<std::string> sources;
+};
+
+}  // namespace occcalc

@@ -1,0 +1,392 @@
+/// \file occupancy.hpp
+/// The occupancy calculator: one pure function per resource that bounds the
+/// number of resident blocks, and a combiner that takes their minimum and
+/// names every limiter.
+///
+/// The decomposition follows NVIDIA's `cuda_occupancy.h` (warps, registers,
+/// shared memory, blocks, barriers, each with its own block limit); every
+/// architecture difference comes from `nvidia_arch` fields, never from the
+/// compute capability. Fed the same device properties, the results equal the
+/// header's `cudaOccMaxActiveBlocksPerMultiprocessor` (see
+/// tests/differential_test.cpp).
+///
+/// Preconditions: `validate_launch(arch, launch)` has accepted the launch and
+/// the arch comes from a loaded table (whose loader checked its invariants).
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/common/enum_set.hpp"
+#include "occcalc/common/math.hpp"
+#include "occcalc/nvidia/launch.hpp"
+
+namespace occcalc {
+
+/// A resource that can bound the number of resident blocks.
+enum class resource : std::uint8_t { warps, registers, shared_memory, blocks, barriers };
+
+/// Number of `resource` values.
+inline constexpr std::size_t resource_count = 5;
+static_assert(static_cast<std::size_t>(resource::barriers) + 1 == resource_count, "resource_count is stale");
+
+/// The resources the NVIDIA model reports, in report order.
+inline constexpr std::array<resource, resource_count> nvidia_resources = {
+    resource::warps, resource::registers, resource::shared_memory, resource::blocks,
+    resource::barriers};
+
+/// The resource's name as used in JSON keys (`shared_memory`).
+constexpr std::string_view to_string(resource r) noexcept {
+  constexpr std::array<std::string_view, resource_count> names = {
+      "warps", "registers", "shared_memory", "blocks", "barriers"};
+  return names[static_cast<std::size_t>(r)];
+}
+
+/// A set of resources.
+using resource_set = enum_set<resource>;
+
+/// Why a resource admits no block at all.
+enum class infeasibility : std::uint8_t {
+  none,
+  /// The block has more threads than the architecture allows.
+  block_too_large,
+  /// The kernel uses more registers per thread than the architecture allows.
+  registers_per_thread,
+  /// The block's allocated registers exceed the per-block maximum.
+  registers_per_block,
+  /// The block's registers, with its warps rounded up to a multiple of the
+  /// register-file partitions, exceed the per-block maximum (the hardware's
+  /// launch check in `cuda_occupancy.h`).
+  registers_per_block_partitioned,
+  /// The block would not fit on the sibling architecture with
+  /// `register_compat_partitions` partitions, so it is not run here either.
+  registers_compat,
+  /// A block needs more registers than an SM has.
+  registers_per_sm,
+  /// The block's shared memory exceeds the per-block maximum (after opt-in).
+  shared_memory_per_block,
+  /// A block needs more shared memory than any configuration of the SM has.
+  shared_memory_per_sm,
+};
+
+/// The bound one resource puts on resident blocks per SM.
+struct block_limit {
+  /// Most resident blocks this resource allows; empty when it imposes no
+  /// limit (no registers used, no shared memory, barriers not limiting).
+  std::optional<std::int64_t> blocks;
+  /// Why `blocks` is 0; `none` otherwise.
+  infeasibility reason = infeasibility::none;
+};
+
+/// Registers a block gets and the limit they impose.
+struct register_usage {
+  /// Registers allocated per warp (warp scope: regs x warp size rounded up to
+  /// the allocation unit; block scope: 0).
+  std::int64_t per_warp = 0;
+  /// Registers allocated per block.
+  std::int64_t per_block = 0;
+  /// The allocation unit the count was rounded up to, in registers.
+  std::int64_t allocation_unit = 0;
+  /// Block scope: the warps the allocation counts (warps per block rounded up
+  /// to the architecture's multiple); warp scope: the block's warps.
+  std::int64_t warps_allocated = 0;
+  /// Warp scope: warps of `per_warp` registers one register file partition
+  /// holds; 0 in block scope or without registers.
+  std::int64_t warps_per_partition = 0;
+  block_limit limit;
+};
+
+/// Shared memory a block gets and the limit it imposes.
+struct shared_memory_usage {
+  /// Bytes allocated per block: static + dynamic + reserved, rounded up to the
+  /// allocation unit.
+  std::int64_t per_block_bytes = 0;
+  /// Bytes of the SM configuration the launch runs in (cache configuration or
+  /// carveout); empty when the block does not fit.
+  std::optional<std::int64_t> per_sm_bytes;
+  block_limit limit;
+};
+
+/// What the calculator says about one launch on one architecture.
+struct occupancy_result {
+  /// The block limit of each resource, indexed by `resource`.
+  std::array<block_limit, resource_count> limits{};
+  /// The resources whose limit equals `blocks_per_sm` (several when tied).
+  resource_set limiters;
+  /// Resident blocks per SM: the smallest limit.
+  std::int64_t blocks_per_sm = 0;
+  /// Warps per block: threads rounded up to whole warps.
+  std::int64_t warps_per_block = 0;
+  /// Resident warps per SM.
+  std::int64_t active_warps_per_sm = 0;
+  /// Resident threads per SM (blocks x threads per block).
+  std::int64_t active_threads_per_sm = 0;
+  /// The architecture's maximum resident warps per SM.
+  std::int64_t max_warps_per_sm = 0;
+  /// Register allocation of one block.
+  register_usage registers;
+  /// Shared memory allocation of one block.
+  shared_memory_usage shared_memory;
+
+  /// The limit of resource `r`.
+  constexpr const block_limit& limit(resource r) const noexcept {
+    return limits[static_cast<std::size_t>(r)];
+  }
+  /// Theoretical occupancy: active warps / maximum warps, in [0, 1].
+  double occupancy() const noexcept {
+    return max_warps_per_sm > 0
+               ? static_cast<double>(active_warps_per_sm) / static_cast<double>(max_warps_per_sm)
+               : 0.0;
+  }
+};
+
+namespace detail {
+
+constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
+
+/// The smallest supported carveout that holds `bytes`; empty if none does.
+inline std::optional<std::int64_t> carveout_at_least(const nvidia_arch& arch,
+                                                     std::int64_t bytes) noexcept {
+  const auto& sizes = arch.carveout_sizes_bytes;
+  const auto it = std::lower_bound(sizes.begin(), sizes.end(), bytes);
+  if (it == sizes.end()) return std::nullopt;
+  return *it;
+}
+
+/// The carveout percentage a launch asks for; empty for the default (the
+/// largest configuration). A cache preference stands for a carveout when no
+/// carveout is given, as `cudaFuncSetCacheConfig` does on Volta and later.
+constexpr std::optional<int> effective_carveout_percent(const launch_config& launch) noexcept {
+  if (launch.carveout_percent) return launch.carveout_percent;
+  switch (launch.cache) {
+    case cache_preference::l1: return carveout_max_l1_percent;
+    case cache_preference::shared: return carveout_max_shared_percent;
+    case cache_preference::equal: return carveout_equal_percent;
+    case cache_preference::none: break;
+  }
+  return std::nullopt;
+}
+
+/// Warp-scope register limit with the register file split into `partitions`.
+constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::int64_t per_warp,
+                                                 std::int64_t warps,
+                                                 std::int64_t partitions) noexcept {
+  if (per_warp * round_up(warps, partitions) > arch.max_registers_per_block) {
+    return infeasible(infeasibility::registers_per_block_partitioned);
+  }
+  if (per_warp == 0) return {};
+  const std::int64_t warps_per_partition = arch.registers_per_sm / partitions / per_warp;
+  const std::int64_t blocks = warps_per_partition * partitions / warps;
+  return blocks > 0 ? block_limit{blocks} : infeasible(infeasibility::registers_per_sm);
+}
+
+}  // namespace detail
+
+/// Warps a block occupies: threads rounded up to whole warps.
+constexpr std::int64_t warps_per_block(const nvidia_arch& arch, std::int64_t threads) noexcept {
+  return detail::divide_round_up(threads, arch.warp_size_threads);
+}
+
+/// Blocks the SM's warp slots hold: max warps per SM / warps per block, or 0
+/// when the block exceeds the architecture's maximum block size.
+constexpr block_limit warps_block_limit(const nvidia_arch& arch,
+                                        const launch_config& launch) noexcept {
+  if (launch.threads_per_block > arch.max_threads_per_block) {
+    return detail::infeasible(infeasibility::block_too_large);
+  }
+  return {arch.max_warps_per_sm / warps_per_block(arch, launch.threads_per_block)};
+}
+
+/// Register allocation unit for a register count (the usual unit unless an
+/// override names the count).
+inline std::int64_t register_allocation_unit(const nvidia_arch& arch,
+                                             std::int64_t registers_per_thread) noexcept {
+  for (const auto& override_unit : arch.register_unit_overrides) {
+    const auto& counts = override_unit.registers_per_thread;
+    if (std::find(counts.begin(), counts.end(), registers_per_thread) != counts.end()) {
+      return override_unit.unit_registers;
+    }
+  }
+  return arch.register_allocation_unit;
+}
+
+/// Registers a block is allocated and the blocks the register file holds.
+///
+/// Warp scope: per warp = roundUp(regs x warp size, unit); per block = per
+/// warp x warps. No block fits when regs exceed the per-thread maximum, the
+/// block's registers exceed the per-block maximum, or they would with its
+/// warps rounded up to a multiple of the partitions. Otherwise each partition
+/// holds floor(registers per SM / partitions / per warp) warps, and the limit
+/// is floor(that x partitions / warps per block).
+///
+/// Block scope: per block = roundUp(regs x warp size x roundUp(warps,
+/// multiple), unit); limit = floor(registers per SM / per block).
+///
+/// A kernel with no registers is not limited by them.
+inline register_usage registers_block_limit(const nvidia_arch& arch,
+                                            const launch_config& launch) noexcept {
+  const std::int64_t regs = launch.registers_per_thread;
+  const std::int64_t warps = warps_per_block(arch, launch.threads_per_block);
+  const std::int64_t unit = register_allocation_unit(arch, regs);
+  register_usage usage;
+  usage.allocation_unit = unit;
+  if (arch.register_scope == register_allocation_scope::block) {
+    usage.warps_allocated = detail::round_up(warps, arch.register_warp_allocation_multiple);
+    usage.per_block = detail::round_up(regs * arch.warp_size_threads * usage.warps_allocated, unit);
+  } else {
+    usage.warps_allocated = warps;
+    usage.per_warp = detail::round_up(regs * arch.warp_size_threads, unit);
+    usage.per_block = usage.per_warp * warps;
+    if (usage.per_warp > 0) {
+      usage.warps_per_partition = arch.registers_per_sm / arch.register_file_partitions / usage.per_warp;
+    }
+  }
+
+  if (regs > arch.max_registers_per_thread) {
+    usage.limit = detail::infeasible(infeasibility::registers_per_thread);
+  } else if (usage.per_block > arch.max_registers_per_block) {
+    usage.limit = detail::infeasible(infeasibility::registers_per_block);
+  } else if (arch.register_scope == register_allocation_scope::block) {
+    if (usage.per_block > 0) {
+      const std::int64_t blocks = arch.registers_per_sm / usage.per_block;
+      usage.limit = blocks > 0 ? block_limit{blocks}
+                               : detail::infeasible(infeasibility::registers_per_sm);
+    }
+  } else {
+    usage.limit =
+        detail::partitioned_register_limit(arch, usage.per_warp, warps, arch.register_file_partitions);
+    const bool fits = usage.limit.blocks != std::int64_t{0};
+    if (fits && arch.register_compat_partitions &&
+        detail::partitioned_register_limit(arch, usage.per_warp, warps,
+                                           *arch.register_compat_partitions)
+                .blocks == std::int64_t{0}) {
+      usage.limit = detail::infeasible(infeasibility::registers_compat);
+    }
+  }
+  return usage;
+}
+
+/// The per-block shared memory maximum for a launch, in bytes, including the
+/// driver's reserve: the opt-in maximum when the architecture has one and the
+/// launch needs more than the default, the default otherwise.
+constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& arch,
+                                                           const launch_config& launch) noexcept {
+  const std::int64_t reserved = arch.shared_memory_reserved_per_block_bytes;
+  const bool opts_in = arch.shared_memory_per_block_optin_bytes &&
+                       launch.requested_shared_memory_bytes() + reserved >
+                           arch.shared_memory_per_block_bytes;
+  return (opts_in ? *arch.shared_memory_per_block_optin_bytes : arch.shared_memory_per_block_bytes) +
+         reserved;
+}
+
+/// The SM's shared memory configuration a launch's cache preference or
+/// carveout selects, rounded up to a supported size, before any fix-up for a
+/// block that does not fit in it.
+inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch,
+                                                         const launch_config& launch) noexcept {
+  switch (arch.shared_memory_config_model) {
+    case shared_memory_config::fixed: break;
+    case shared_memory_config::cache_config:
+      return arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(launch.cache)];
+    case shared_memory_config::carveout: {
+      const auto percent = detail::effective_carveout_percent(launch);
+      const std::int64_t bytes =
+          percent ? *percent * arch.shared_memory_per_sm_bytes / carveout_max_shared_percent
+                  : arch.shared_memory_per_sm_bytes;
+      // A percentage never exceeds the largest configuration, which the
+      // table loader checks is a carveout.
+      return detail::carveout_at_least(arch, bytes).value_or(arch.shared_memory_per_sm_bytes);
+    }
+  }
+  return arch.shared_memory_per_sm_bytes;
+}
+
+/// The SM's shared memory configuration a launch gets: the preferred one
+/// (`preferred_shared_memory_per_sm_bytes`); if that cannot hold one block,
+/// the smallest carveout that can (carveout model) or the largest
+/// configuration (other models). Empty if no configuration holds the block.
+inline std::optional<std::int64_t> shared_memory_per_sm_config_bytes(
+    const nvidia_arch& arch, const launch_config& launch, std::int64_t per_block_bytes) noexcept {
+  const std::optional<std::int64_t> preferred = preferred_shared_memory_per_sm_bytes(arch, launch);
+  const std::optional<std::int64_t> fallback =
+      arch.shared_memory_config_model == shared_memory_config::carveout
+          ? detail::carveout_at_least(arch, per_block_bytes)
+          : std::optional<std::int64_t>(arch.shared_memory_per_sm_bytes);
+  if (preferred && *preferred >= per_block_bytes) return preferred;
+  if (fallback && *fallback >= per_block_bytes) return fallback;
+  return std::nullopt;
+}
+
+/// Shared memory a block is allocated and the blocks the SM holds.
+///
+/// Per block = roundUp(static + dynamic + reserved, unit). No block fits when
+/// that exceeds `shared_memory_per_block_limit_bytes`. Otherwise the limit is
+/// floor(configuration bytes / per block), unlimited when the block uses none.
+inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch,
+                                                     const launch_config& launch) noexcept {
+  shared_memory_usage usage;
+  usage.per_block_bytes = detail::round_up(
+      launch.requested_shared_memory_bytes() + arch.shared_memory_reserved_per_block_bytes,
+      arch.shared_memory_allocation_unit_bytes);
+  if (usage.per_block_bytes > shared_memory_per_block_limit_bytes(arch, launch)) {
+    usage.limit = detail::infeasible(infeasibility::shared_memory_per_block);
+    return usage;
+  }
+  usage.per_sm_bytes = shared_memory_per_sm_config_bytes(arch, launch, usage.per_block_bytes);
+  if (!usage.per_sm_bytes) {
+    usage.limit = detail::infeasible(infeasibility::shared_memory_per_sm);
+  } else if (usage.per_block_bytes > 0) {
+    usage.limit = {*usage.per_sm_bytes / usage.per_block_bytes};
+  }
+  return usage;
+}
+
+/// The architecture's resident-block maximum.
+constexpr block_limit blocks_block_limit(const nvidia_arch& arch) noexcept {
+  return {arch.max_blocks_per_sm};
+}
+
+/// Blocks the SM's barriers hold: barriers per SM / barriers per block, where
+/// the architecture's barriers limit occupancy and the kernel uses any.
+constexpr block_limit barriers_block_limit(const nvidia_arch& arch,
+                                           const launch_config& launch) noexcept {
+  if (!arch.block_barriers_per_sm || launch.barriers <= 0) return {};
+  return {*arch.block_barriers_per_sm / launch.barriers};
+}
+
+/// Resident blocks, warps and threads per SM for `launch` on `arch`, with the
+/// limit of every resource and the ones that bind.
+inline occupancy_result compute_occupancy(const nvidia_arch& arch,
+                                          const launch_config& launch) noexcept {
+  occupancy_result result;
+  result.registers = registers_block_limit(arch, launch);
+  result.shared_memory = shared_memory_block_limit(arch, launch);
+  auto& limits = result.limits;
+  limits[static_cast<std::size_t>(resource::warps)] = warps_block_limit(arch, launch);
+  limits[static_cast<std::size_t>(resource::registers)] = result.registers.limit;
+  limits[static_cast<std::size_t>(resource::shared_memory)] = result.shared_memory.limit;
+  limits[static_cast<std::size_t>(resource::blocks)] = blocks_block_limit(arch);
+  limits[static_cast<std::size_t>(resource::barriers)] = barriers_block_limit(arch, launch);
+
+  // The blocks limit always has a value, so the minimum is always finite.
+  std::int64_t blocks = *limits[static_cast<std::size_t>(resource::blocks)].blocks;
+  for (const auto& limit : limits) {
+    if (limit.blocks) blocks = std::min(blocks, *limit.blocks);
+  }
+  for (const resource r : nvidia_resources) {
+    if (result.limit(r).blocks == blocks) result.limiters.insert(r);
+  }
+  result.blocks_per_sm = blocks;
+  result.warps_per_block = warps_per_block(arch, launch.threads_per_block);
+  result.active_warps_per_sm = blocks * result.warps_per_block;
+  result.active_threads_per_sm = blocks * launch.threads_per_block;
+  result.max_warps_per_sm = arch.max_warps_per_sm;
+  return result;
+}
+
+}  // namespace occcalc

@@ -1,0 +1,256 @@
+/// \file amd_request.hpp
+/// Resolution of an AMD request (`--gfx` or an AMD `--gpu`) against the
+/// tables: the target, the model, the kernel's counts and how it runs, each
+/// checked against what the target allows.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "occcalc/amd/target.hpp"
+#include "occcalc/amd/kernel.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/request/lookup.hpp"
+#include "occcalc/request/parse.hpp"
+#include "occcalc/request/request.hpp"
+
+namespace occcalc {
+
+/// An AMD request resolved against a table.
+struct resolved_amd_request {
+  const amd_target* target = nullptr;
+  /// The named GPU, when the request gave one.
+  const amd_gpu* named_gpu = nullptr;
+  amd_model model = amd_model::llvm;
+  amd_mode mode;
+  /// The kernel; its work-group size range is the launch's size.
+  amd_kernel kernel;
+  std::int64_t work_group_size = 0;
+  /// Work-groups in the grid, when the request gave them (with a CU count).
+  std::optional<std::int64_t> grid_work_groups;
+  /// CUs on the device: `sm_count` when given, else the named GPU's.
+  std::optional<std::int64_t> compute_units;
+  /// Whether `compute_units` came from the request rather than the table.
+  bool compute_units_given = false;
+};
+
+/// Whether `req` asks about an AMD GPU: it names a target, an AMD GPU, or
+/// gives only AMD fields. Throws `input_error` for an unknown GPU name.
+inline bool is_amd_request(const table& tables, const request& req) {
+  if (req.gfx) return true;
+  if (req.cc) return false;
+  if (req.gpu) return require_named_gpu(tables, "gpu", *req.gpu).amd != nullptr;
+  for (const auto& field : request_fields) {
+    if (field.vendor == field_vendor::amd && req.*(field.member)) return true;
+  }
+  return false;
+}
+
+namespace detail {
+
+/// Runs `check` (a parse or range check), adding the target to the message
+/// of the `input_error` it throws ("... on gfx90a").
+template <typename Check>
+auto naming_target(const amd_target& t, Check&& check) {
+  try {
+    return check();
+  } catch (const input_error& e) {
+    throw input_error(e.field(), std::string(e.what()) + " on " + t.id);
+  }
+}
+
+/// Parses a count in `range`, naming the target in the error.
+inline std::int64_t parse_amd_count(const std::string& field, const std::string& text, int_range range,
+                                    const amd_target& t) {
+  return naming_target(t, [&] { return parse_count(field, text, range); });
+}
+
+/// What a switch field says: on, explicitly off, or not given.
+inline std::optional<bool> flag_value(const std::optional<std::string>& value) {
+  if (!value) return std::nullopt;
+  return *value == flag_set_text;
+}
+
+inline amd_model parse_amd_model(const std::string& field, std::string_view text) {
+  if (const auto m = find_amd_model(lower(trim(text)))) return *m;
+  throw input_error(field, quoted(trim(text)) + " is not a model; expected " + amd_model_choices());
+}
+
+inline std::string model_names(const amd_target& t) {
+  std::string out;
+  for (const auto m : t.models) out += (out.empty() ? "" : ", ") + std::string(to_string(m));
+  return out;
+}
+
+/// What a target accepts for each kernel figure: the one copy both the
+/// parsing path (`resolve_amd`) and the typed one (`resolve_amd_kernel`) use.
+struct amd_input_ranges {
+  int_range threads, vgprs, agprs, sgprs, lds_bytes;
+};
+
+inline amd_input_ranges input_ranges(const amd_target& t) {
+  return {{1, t.max_work_group_size},
+          {0, t.max_vgprs_per_wave},
+          {0, t.max_agprs_per_wave},
+          {0, t.max_sgprs_per_wave},
+          {0, t.max_lds_per_work_group_bytes}};
+}
+
+/// `check_count` naming the target in the message, as the parsing path does.
+inline std::int64_t check_amd_count(const std::string& field, std::int64_t value, int_range range,
+                                    const amd_target& t, std::string_view unit = {}) {
+  return naming_target(t, [&] { return check_count(field, value, range, unit); });
+}
+
+/// Refuses a wave size the target does not run, for the switch `field`;
+/// `asked` prefixes the message (how the size was asked for, if not plainly).
+inline void require_wave_size(const amd_target& t, std::int64_t wave_size, const char* field,
+                              const std::string& asked = {}) {
+  if (!t.supports_wave_size(wave_size)) {
+    throw input_error(field, asked + "does not apply to " + t.id + ": it runs waves of " +
+                                 std::to_string(t.default_wave_size()) + " work-items only");
+  }
+}
+
+inline void require_agprs(const amd_target& t) {
+  if (t.max_agprs_per_wave == 0) {
+    throw input_error("agprs", "does not apply to " + t.id + " (" + t.family + "): AGPRs exist on CDNA only");
+  }
+}
+
+inline void require_sgprs(const amd_target& t) {
+  if (t.max_sgprs_per_wave == 0) {
+    throw input_error("sgprs", "does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
+  }
+}
+
+inline void require_model(const amd_target& t, amd_model model) {
+  if (!t.supports(model)) {
+    throw input_error("model", std::string(to_string(model)) + " does not apply to " + t.id + " (" + t.family +
+                                   "); models for it: " + model_names(t));
+  }
+}
+
+}  // namespace detail
+
+/// Resolves an AMD launch whose figures are already numbers (a kernel read
+/// from a code object): the same checks `resolve_amd` makes while parsing,
+/// without a text round trip. `mode.wgp_mode` is dropped where the target
+/// has no WGP mode. Throws `input_error`.
+inline resolved_amd_request resolve_amd_kernel(const amd_target& t, amd_model model, amd_mode mode,
+                                               const amd_kernel& kernel, std::int64_t work_group_size) {
+  detail::require_model(t, model);
+  detail::require_wave_size(t, mode.wave_size, mode.wave_size == 32 ? "wave32" : "wave64");
+  mode.wgp_mode = mode.wgp_mode && t.has_wgp_mode;
+  const auto ranges = detail::input_ranges(t);
+  detail::check_amd_count("threads", work_group_size, ranges.threads, t);
+  detail::check_amd_count("vgprs", kernel.vgprs, ranges.vgprs, t);
+  if (kernel.agprs > 0) detail::require_agprs(t);
+  detail::check_amd_count("agprs", kernel.agprs, ranges.agprs, t);
+  if (kernel.sgprs > 0) detail::require_sgprs(t);
+  detail::check_amd_count("sgprs", kernel.sgprs, ranges.sgprs, t);
+  detail::check_amd_count("lds", kernel.lds_bytes, ranges.lds_bytes, t, " bytes");
+  resolved_amd_request out;
+  out.target = &t;
+  out.model = model;
+  out.mode = mode;
+  out.kernel = kernel;
+  out.kernel.min_work_group_size = out.kernel.max_work_group_size = work_group_size;
+  out.work_group_size = work_group_size;
+  return out;
+}
+
+/// Resolves an AMD request: exactly one of `gfx` and `gpu`; `threads` and
+/// `vgprs` required; `agprs`, `sgprs`, `lds` default to 0; the wave size,
+/// mode and model to the target's defaults (wave32 and WGP mode on RDNA;
+/// the first model in its table entry). NVIDIA-only fields are refused.
+/// Throws `input_error` naming the first bad field.
+inline resolved_amd_request resolve_amd(const table& tables, const request& req) {
+  resolved_amd_request out;
+  if (req.gfx && req.gpu) throw input_error("gpu", "cannot be given together with gfx; give one of them");
+  if (req.cc) throw input_error("cc", "does not apply to AMD targets; give gfx (or an AMD gpu)");
+  for (const auto& field : request_fields) {
+    if (field.vendor == field_vendor::nvidia && req.*(field.member)) {
+      const std::string key(field.key);
+      const std::string instead = key == "regs" ? "; give vgprs (and sgprs)"
+                                  : key == "smem" || key == "dyn_smem" ? "; give lds (bytes per work-group)"
+                                                                       : "";
+      throw input_error(key, "does not apply to AMD targets" + instead);
+    }
+  }
+  if (req.gpu) {
+    out.named_gpu = require_named_gpu(tables, "gpu", *req.gpu).amd;
+    if (out.named_gpu == nullptr) throw input_error("gpu", detail::quoted(*req.gpu) + " is not an AMD GPU");
+    out.target = &require_amd_target(tables, "gpu", out.named_gpu->target_id);
+  } else if (req.gfx) {
+    out.target = &require_amd_target(tables, "gfx", *req.gfx);
+  } else {
+    throw input_error("gfx", "is required (or an AMD gpu); e.g. gfx90a, gfx1100 or a GPU name");
+  }
+  const amd_target& t = *out.target;
+
+  out.model = req.model ? detail::parse_amd_model("model", *req.model) : t.models.front();
+  detail::require_model(t, out.model);
+
+  // A switch is on (`--wave32`, `"wave32": true`) or explicitly off
+  // (`"wave32": false`, which asks for the other wave size).
+  const auto wave32 = detail::flag_value(req.wave32);
+  const auto wave64 = detail::flag_value(req.wave64);
+  if (wave32 && wave64 && *wave32 == *wave64) {
+    throw input_error("wave64", *wave64 ? "cannot be given together with wave32"
+                                        : "false together with wave32 false leaves no wave size; give one of them");
+  }
+  const char* wave_field = wave32 ? "wave32" : "wave64";
+  const auto asked_wave = wave32 ? std::optional<bool>(*wave32) : wave64 ? std::optional<bool>(!*wave64) : std::nullopt;
+  out.mode.wave_size = asked_wave ? (*asked_wave ? 32 : 64) : t.default_wave_size();
+  const bool switched_off = detail::flag_value(wave32 ? req.wave32 : req.wave64) == false;
+  detail::require_wave_size(t, out.mode.wave_size, wave_field,
+                            switched_off ? "false (waves of " + std::to_string(out.mode.wave_size) + ") " : "");
+  const auto cu_mode = detail::flag_value(req.cu_mode);
+  const auto wgp_mode = detail::flag_value(req.wgp_mode);
+  if (cu_mode && wgp_mode && *cu_mode == *wgp_mode) {
+    throw input_error("wgp_mode", *wgp_mode ? "cannot be given together with cu_mode"
+                                            : "false together with cu_mode false leaves no mode; give one of them");
+  }
+  for (const auto& [key, value] : {std::pair{"cu_mode", cu_mode}, std::pair{"wgp_mode", wgp_mode}}) {
+    if (value && !t.has_wgp_mode) {
+      throw input_error(key, "does not apply to " + t.id + " (" + t.family +
+                                 "): CU and WGP modes exist from gfx10 (RDNA) on");
+    }
+  }
+  const bool wants_cu_mode = cu_mode ? *cu_mode : wgp_mode ? !*wgp_mode : false;
+  out.mode.wgp_mode = t.has_wgp_mode && !wants_cu_mode;
+
+  if (!req.threads) throw input_error("threads", "is required: work-items per work-group");
+  if (!req.vgprs) throw input_error("vgprs", "is required: VGPRs per work-item, as the compiler reports them");
+  const auto ranges = detail::input_ranges(t);
+  out.work_group_size = detail::parse_amd_count("threads", *req.threads, ranges.threads, t);
+  out.kernel.min_work_group_size = out.kernel.max_work_group_size = out.work_group_size;
+  out.kernel.vgprs = detail::parse_amd_count("vgprs", *req.vgprs, ranges.vgprs, t);
+  if (req.agprs) {
+    detail::require_agprs(t);
+    out.kernel.agprs = detail::parse_amd_count("agprs", *req.agprs, ranges.agprs, t);
+  }
+  if (req.sgprs) {
+    detail::require_sgprs(t);
+    out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, ranges.sgprs, t);
+  }
+  if (req.lds) {
+    out.kernel.lds_bytes = detail::naming_target(t, [&] { return parse_bytes("lds", *req.lds, ranges.lds_bytes); });
+  }
+  if (req.sm_count) {
+    out.compute_units = parse_count("sm_count", *req.sm_count, {1, max_request_value});
+    out.compute_units_given = true;
+  } else if (out.named_gpu) {
+    out.compute_units = out.named_gpu->compute_units;
+  }
+  if (req.grid) {
+    out.grid_work_groups = parse_count("grid", *req.grid, {1, max_request_value});
+    if (!out.compute_units) {
+      throw input_error("grid", "needs a named GPU (gpu) or sm_count (CUs): waves need the CU count");
+    }
+  }
+  return out;
+}
+
+}  // namespace occcalc

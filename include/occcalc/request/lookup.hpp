@@ -1,0 +1,244 @@
+/// \file lookup.hpp
+/// Finding architectures and named GPUs in a loaded table, with "did you
+/// mean" suggestions for names that match nothing.
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/tables/gpu_names.hpp"
+#include "occcalc/request/parse.hpp"
+#include "occcalc/tables/tables.hpp"
+
+namespace occcalc {
+
+namespace detail {
+
+/// Lower-case words separated by single spaces; punctuation separates words.
+inline std::string normalize_name(std::string_view name) {
+  std::string out;
+  bool pending_space = false;
+  for (const char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      if (pending_space && !out.empty()) out += ' ';
+      pending_space = false;
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      pending_space = true;
+    }
+  }
+  return out;
+}
+
+/// Levenshtein distance between two strings.
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+inline std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+}  // namespace detail
+
+/// The candidates closest to `query` by edit distance (case and punctuation
+/// ignored), best first; at most `limit`, and only reasonably close ones.
+inline std::vector<std::string> closest_names(std::string_view query,
+                                              const std::vector<std::string>& candidates,
+                                              std::size_t limit = 3) {
+  const std::string wanted = detail::normalize_name(query);
+  // (distance, letters in common at the start, as negative, name).
+  std::vector<std::tuple<std::size_t, std::ptrdiff_t, std::string>> scored;
+  for (const auto& candidate : candidates) {
+    // Compare with the name and with its trailing words ("RTX 4090" for
+    // "GeForce RTX 4090"), keeping the closest.
+    const std::string full = detail::normalize_name(candidate);
+    // A typo: two edits, or up to a third of the longer name. A name whose
+    // length alone is further off is not compared, so a long query costs
+    // time linear in its length.
+    const auto tolerance = [&](std::string_view name) {
+      return std::max<std::size_t>(2, std::max(wanted.size(), name.size()) / 3);
+    };
+    const auto within_reach = [&](std::string_view name) {
+      const std::size_t gap = wanted.size() > name.size() ? wanted.size() - name.size() : name.size() - wanted.size();
+      return gap <= tolerance(name);
+    };
+    std::string_view name = full;
+    std::size_t distance = within_reach(full) ? detail::edit_distance(wanted, full) : SIZE_MAX;
+    for (std::size_t space = full.find(' '); space != std::string::npos; space = full.find(' ', space + 1)) {
+      const std::string_view tail = std::string_view(full).substr(space + 1);
+      if (!within_reach(tail)) continue;
+      const std::size_t tail_distance = detail::edit_distance(wanted, tail);
+      if (tail_distance < distance) {
+        distance = tail_distance;
+        name = tail;
+      }
+    }
+    if (distance == SIZE_MAX || distance > tolerance(name)) continue;
+    // Ties go to the name that starts like the query ("RTX 4090" before
+    // "RTX 6000" for "RTX 4900").
+    const auto common = std::mismatch(wanted.begin(), wanted.end(), name.begin(), name.end()).first - wanted.begin();
+    scored.emplace_back(distance, -common, candidate);
+  }
+  std::stable_sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(std::get<2>(scored[i]));
+  return out;
+}
+
+/// The architecture with this compute capability, or nullptr.
+inline const nvidia_arch* find_arch(const table& tables, compute_capability cc) noexcept {
+  for (const auto& arch : tables.architectures) {
+    if (arch.cc_major == cc.major && arch.cc_minor == cc.minor) return &arch;
+  }
+  return nullptr;
+}
+
+/// The architecture with this id (`sm_70`), or nullptr.
+inline const nvidia_arch* find_arch_by_id(const table& tables, std::string_view id) noexcept {
+  for (const auto& arch : tables.architectures) {
+    if (arch.id == id) return &arch;
+  }
+  return nullptr;
+}
+
+/// The AMD target with this id (`gfx90a`), or nullptr.
+inline const amd_target* find_amd_target(const table& tables, std::string_view id) noexcept {
+  for (const auto& t : tables.amd_targets) {
+    if (t.id == id) return &t;
+  }
+  return nullptr;
+}
+
+/// The architecture a compute capability names; throws `input_error` for
+/// `field` listing the supported ones when there is none.
+inline const nvidia_arch& require_arch(const table& tables, const std::string& field, std::string_view text) {
+  const compute_capability cc = parse_compute_capability(field, text);
+  if (const nvidia_arch* arch = find_arch(tables, cc)) return *arch;
+  std::vector<std::string> supported;
+  for (const auto& arch : tables.architectures) supported.push_back(arch.compute_capability());
+  throw input_error(field, detail::quoted(detail::trim(text)) +
+                               " is not a supported compute capability; supported: " +
+                               detail::join(supported, ", "));
+}
+
+/// A named GPU of either vendor: exactly one pointer is set.
+struct named_gpu_match {
+  const gpu* nvidia = nullptr;
+  const amd_gpu* amd = nullptr;
+};
+
+/// The most candidates an unknown GPU name's error lists.
+inline constexpr std::size_t max_gpu_candidates = 5;
+
+/// Whether `candidate` (an NVIDIA or AMD GPU) answers to the typed name whose
+/// key is `wanted`.
+template <typename Gpu>
+bool answers_to(const Gpu& candidate, const std::string& wanted) {
+  if (gpu_name_key(candidate.name) == wanted || gpu_name_key(candidate.id) == wanted) return true;
+  return std::any_of(candidate.aliases.begin(), candidate.aliases.end(),
+                     [&](const std::string& alias) { return gpu_name_key(alias) == wanted; });
+}
+
+/// The GPU `query` names exactly, NVIDIA or AMD; empty (both pointers null)
+/// when none does. Never throws: for questions such as "are the AMD tables
+/// needed?" (`require_named_gpu` explains a miss).
+inline named_gpu_match find_named_gpu(const table& tables, std::string_view query) {
+  const std::string wanted = gpu_name_key(query);
+  for (const auto& candidate : tables.gpus) {
+    if (answers_to(candidate, wanted)) return {&candidate, nullptr};
+  }
+  for (const auto& candidate : tables.amd_gpus) {
+    if (answers_to(candidate, wanted)) return {nullptr, &candidate};
+  }
+  return {};
+}
+
+/// The GPU `query` names, NVIDIA or AMD: the one entry whose name, id or an
+/// alias has the same key (`gpu_name_key`: case, spaces, punctuation and
+/// brand words ignored). Never a partial match: anything else throws
+/// `input_error` for `field` with the closest candidates, names that contain
+/// what was typed first ("RTX 4060 Ti" for "RTX 4060"), then near misses.
+inline named_gpu_match require_named_gpu(const table& tables, const std::string& field, std::string_view query) {
+  // The loader lets no two GPUs answer to one typed name: a match is unique.
+  if (const named_gpu_match match = find_named_gpu(tables, query); match.nvidia || match.amd) return match;
+  const std::string wanted = gpu_name_key(query);
+  // Candidates: (rank, key length, name); rank 0 = the key starts with what
+  // was typed, 1 = contains it.
+  std::vector<std::tuple<int, std::size_t, std::string>> containing;
+  std::vector<std::string> all_names;
+  const auto consider = [&](const auto& candidate) {
+    all_names.push_back(candidate.name);
+    if (wanted.empty()) return;
+    const std::string key = gpu_name_key(candidate.name);
+    const std::size_t at = key.find(wanted);
+    if (at != std::string::npos) containing.emplace_back(at == 0 ? 0 : 1, key.size(), candidate.name);
+  };
+  for (const auto& candidate : tables.gpus) consider(candidate);
+  for (const auto& candidate : tables.amd_gpus) consider(candidate);
+  std::stable_sort(containing.begin(), containing.end());
+  std::vector<std::string> suggestions;
+  for (const auto& item : containing) {
+    if (suggestions.size() < max_gpu_candidates) suggestions.push_back(std::get<2>(item));
+  }
+  // Near misses only when nothing contains the query; closest_names skips
+  // names out of reach by length, so a huge query costs linear time.
+  if (suggestions.empty()) suggestions = closest_names(query, all_names, max_gpu_candidates);
+  std::string message = detail::quoted(detail::trim(query)) + " is not a known GPU";
+  if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
+  message += " (occcalc list gpus shows them all; --sm-count gives waves for any GPU)";
+  throw input_error(field, message);
+}
+
+/// The NVIDIA GPU `query` names (see `require_named_gpu`); an AMD GPU is an
+/// error here.
+inline const gpu& require_gpu(const table& tables, const std::string& field, std::string_view query) {
+  const named_gpu_match match = require_named_gpu(tables, field, query);
+  if (match.amd) throw input_error(field, detail::quoted(detail::trim(query)) + " is an AMD GPU; this needs an NVIDIA one");
+  return *match.nvidia;
+}
+
+/// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws
+/// `input_error` for `field` with the closest names when there is none.
+inline const amd_target& require_amd_target(const table& tables, const std::string& field, std::string_view text) {
+  if (const amd_target* t = find_amd_target(tables, text)) return *t;  // without normalizing every id
+  const std::string wanted = detail::normalize_name(text);
+  std::vector<std::string> names;
+  for (const auto& t : tables.amd_targets) {
+    if (detail::normalize_name(t.id) == wanted) return t;
+    names.push_back(t.id);
+  }
+  const auto suggestions = closest_names(text, names);
+  std::string message = detail::quoted(detail::trim(text)) + " is not a known AMD target";
+  if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
+  message += " (occcalc list amd shows them all)";
+  throw input_error(field, message);
+}
+
+}  // namespace occcalc

@@ -1,0 +1,119 @@
+/// \file parse.hpp
+/// Parsers for the text a user types for each request field. The command line
+/// and `occcalc batch` share them, so a value means the same in both.
+///
+/// Every parser throws `input_error` naming the field, the value and what is
+/// allowed; none accepts trailing junk.
+#pragma once
+
+#include <cctype>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "occcalc/common/text.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/compute_capability.hpp"
+
+namespace occcalc {
+
+/// Bytes per KiB, for the `K` / `KiB` suffix.
+inline constexpr std::int64_t bytes_per_kib = 1024;
+
+/// The largest count or size a request may hold: what `cuda_occupancy.h`'s
+/// `int` fields hold.
+inline constexpr std::int64_t max_request_value = std::numeric_limits<std::int32_t>::max();
+
+/// The largest register count a request may hold (16 bits; ptxas stops at
+/// 255, and anything above an architecture's maximum is a 0-block result).
+inline constexpr std::int64_t max_request_registers = std::numeric_limits<std::uint16_t>::max();
+
+static_assert(int_range{}.max == max_request_value, "a range holds what a request may hold by default");
+
+/// Parses a whole number in `range` for `field`.
+inline std::int64_t parse_count(const std::string& field, std::string_view text, int_range range) {
+  const std::string_view trimmed = detail::trim(text);
+  const auto value = detail::parse_decimal(trimmed);
+  if (!value) {
+    throw input_error(field, detail::quoted(trimmed) + " is not an integer; expected an integer in " +
+                                 detail::range_text(range));
+  }
+  if (*value < range.min || *value > range.max) {
+    throw input_error(field, std::string(trimmed) + " is outside " + detail::range_text(range));
+  }
+  return *value;
+}
+
+/// Checks a count that is already a number (a figure read from a binary)
+/// against `range`, with `parse_count`'s message; returns it. `unit` (` bytes`)
+/// follows the range in the message.
+inline std::int64_t check_count(const std::string& field, std::int64_t value, int_range range,
+                                std::string_view unit = {}) {
+  if (value < range.min || value > range.max) {
+    throw input_error(field, std::to_string(value) + " is outside " + detail::range_text(range) + std::string(unit));
+  }
+  return value;
+}
+
+/// Parses a size in bytes: digits, optionally followed by `B`, or by `K` or
+/// `KiB` (any case) for KiB. The result lies in `range`.
+inline std::int64_t parse_bytes(const std::string& field, std::string_view text, int_range range) {
+  const std::string_view trimmed = detail::trim(text);
+  std::string_view digits = trimmed;
+  std::int64_t multiplier = 1;
+  const std::string low = detail::lower(trimmed);
+  for (const auto& [suffix, factor] :
+       {std::pair<std::string_view, std::int64_t>{"kib", bytes_per_kib}, {"k", bytes_per_kib}, {"b", 1}}) {
+    if (low.size() > suffix.size() && low.compare(low.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      digits = detail::trim(trimmed.substr(0, trimmed.size() - suffix.size()));
+      multiplier = factor;
+      break;
+    }
+  }
+  const auto value = detail::parse_decimal(digits);
+  if (!value) {
+    throw input_error(field, detail::quoted(trimmed) +
+                                 " is not a size; expected bytes, or KiB with a K or KiB suffix, in " +
+                                 detail::range_text(range));
+  }
+  if (*value < range.min || *value > range.max / multiplier || *value * multiplier < range.min) {
+    throw input_error(field, std::string(trimmed) + " is outside " + detail::range_text(range) + " bytes");
+  }
+  return *value * multiplier;
+}
+
+/// Parses a carveout: `default` (empty result), `max-shared` (100),
+/// `max-l1` (0), or a percentage 0-100 (an optional `%` allowed).
+inline std::optional<int> parse_carveout(const std::string& field, std::string_view text) {
+  const std::string low = detail::lower(detail::trim(text));
+  if (low == "default") return std::nullopt;
+  if (low == "max-shared") return 100;
+  if (low == "max-l1") return 0;
+  std::string_view digits = low;
+  if (!digits.empty() && digits.back() == '%') digits.remove_suffix(1);
+  const auto value = detail::parse_decimal(digits);
+  if (!value || *value < 0 || *value > 100) {
+    throw input_error(field, detail::quoted(detail::trim(text)) +
+                                 " is not a carveout; expected default, max-shared, max-l1 or a "
+                                 "percentage in [0, 100]");
+  }
+  return static_cast<int>(*value);
+}
+
+/// Parses a cache preference: `none`, `shared`, `l1` or `equal`.
+inline cache_preference parse_cache(const std::string& field, std::string_view text) {
+  const std::string low = detail::lower(detail::trim(text));
+  if (low == "none") return cache_preference::none;
+  if (low == "shared") return cache_preference::shared;
+  if (low == "l1") return cache_preference::l1;
+  if (low == "equal") return cache_preference::equal;
+  throw input_error(field, detail::quoted(detail::trim(text)) +
+                               " is not a cache preference; expected none, shared, l1 or equal");
+}
+
+
+}  // namespace occcalc

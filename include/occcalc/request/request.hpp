@@ -1,0 +1,224 @@
+/// \file request.hpp
+/// A calculator request as the user writes it (every field as text), and its
+/// resolution against a table into an architecture and a launch.
+///
+/// The command line and each line of `occcalc batch` build the same
+/// `request`, so both accept the same values and report the same errors.
+#pragma once
+
+#include <array>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/nvidia/launch.hpp"
+#include "occcalc/request/lookup.hpp"
+#include "occcalc/request/parse.hpp"
+
+namespace occcalc {
+
+/// A request as typed: each field's text, empty when not given. The keys are
+/// the long flag names with `_` for `-`.
+struct request {
+  std::optional<std::string> cc;
+  std::optional<std::string> gpu;
+  std::optional<std::string> threads;
+  std::optional<std::string> regs;
+  std::optional<std::string> smem;
+  std::optional<std::string> dyn_smem;
+  std::optional<std::string> carveout;
+  std::optional<std::string> cache;
+  std::optional<std::string> barriers;
+  std::optional<std::string> grid;
+  std::optional<std::string> sm_count;
+  // AMD (see amd_request.hpp).
+  std::optional<std::string> gfx;
+  std::optional<std::string> vgprs;
+  std::optional<std::string> agprs;
+  std::optional<std::string> sgprs;
+  std::optional<std::string> lds;
+  std::optional<std::string> wave32;
+  std::optional<std::string> wave64;
+  std::optional<std::string> cu_mode;
+  std::optional<std::string> wgp_mode;
+  std::optional<std::string> model;
+};
+
+/// Whether a request field takes a value or is a switch (`--wave32`; in
+/// batch, `"wave32": true`).
+enum class field_kind : std::uint8_t { value, flag };
+
+/// Which vendor's requests a field belongs to.
+enum class field_vendor : std::uint8_t { nvidia, amd, both };
+
+/// A request field: its key, where it lives in `request`, and one line
+/// describing it (the command line's help).
+struct request_field {
+  std::string_view key;
+  std::optional<std::string> request::*member;
+  std::string_view description;
+  field_kind kind = field_kind::value;
+  field_vendor vendor = field_vendor::nvidia;
+};
+
+/// The text a switch holds when on (`--wave32`, `"wave32": true`).
+inline constexpr std::string_view flag_set_text = "true";
+/// The text a switch holds when explicitly off (`"wave32": false` in batch).
+inline constexpr std::string_view flag_unset_text = "false";
+
+/// Every request field, in the order results echo them.
+inline const request_field request_fields[] = {
+    {"cc", &request::cc, "Compute capability: 7.0, 70, sm_70 or compute_70"},
+    {"gpu", &request::gpu, "A named GPU, NVIDIA or AMD (occcalc list gpus); implies its architecture",
+     field_kind::value, field_vendor::both},
+    {"threads", &request::threads, "Threads per block (AMD: work-items per work-group)", field_kind::value,
+     field_vendor::both},
+    {"regs", &request::regs, "Registers per thread (ptxas -v 'Used N registers')"},
+    {"smem", &request::smem, "Static shared memory per block in bytes (K or KiB suffix for KiB)"},
+    {"dyn_smem", &request::dyn_smem, "Dynamic shared memory per block in bytes (K or KiB suffix for KiB)"},
+    {"carveout", &request::carveout, "Shared memory carveout: default, 0-100 (percent), max-shared or max-l1"},
+    {"cache", &request::cache, "Cache preference (Fermi/Kepler; a carveout on Volta+): none, shared, l1, equal"},
+    {"barriers", &request::barriers, "Block barriers the kernel uses (default 1)"},
+    {"grid", &request::grid, "Blocks in the grid; with --gpu or --sm-count, adds waves and the tail effect",
+     field_kind::value, field_vendor::both},
+    {"sm_count", &request::sm_count,
+     "SMs on the device (AMD: CUs), for waves on a GPU the table lacks or a part of one (a MIG slice); "
+     "overrides --gpu's count",
+     field_kind::value, field_vendor::both},
+    {"gfx", &request::gfx, "AMD target: gfx90a, gfx1100, ... (VLIW: cypress, cayman, ...)", field_kind::value,
+     field_vendor::amd},
+    {"vgprs", &request::vgprs, "AMD: VGPRs per work-item (; NumVgprs; VLIW: GPRs)", field_kind::value,
+     field_vendor::amd},
+    {"agprs", &request::agprs, "AMD CDNA: AGPRs per work-item (; NumAgprs)", field_kind::value, field_vendor::amd},
+    {"sgprs", &request::sgprs, "AMD: SGPRs per wave (; NumSgprs)", field_kind::value, field_vendor::amd},
+    {"lds", &request::lds, "AMD: LDS per work-group in bytes (K or KiB suffix for KiB)", field_kind::value,
+     field_vendor::amd},
+    {"wave32", &request::wave32, "AMD RDNA: waves of 32 work-items (the default there)", field_kind::flag,
+     field_vendor::amd},
+    {"wave64", &request::wave64, "AMD: waves of 64 work-items", field_kind::flag, field_vendor::amd},
+    {"cu_mode", &request::cu_mode, "AMD RDNA: CU mode (work-groups per CU)", field_kind::flag, field_vendor::amd},
+    {"wgp_mode", &request::wgp_mode, "AMD RDNA: WGP mode (work-groups per WGP; the default)", field_kind::flag,
+     field_vendor::amd},
+    {"model", &request::model, "AMD: llvm (compiler), hip (HIP runtime) or rcp (Radeon Compute Profiler)",
+     field_kind::value, field_vendor::amd},
+};
+
+/// Every request field is one `std::optional<std::string>` member of `request`.
+static_assert(std::size(request_fields) * sizeof(std::optional<std::string>) == sizeof(request),
+              "request_fields must list every member of request");
+
+/// A request resolved against a table.
+struct resolved_request {
+  /// The architecture (from `cc`, or the GPU's).
+  const nvidia_arch* arch = nullptr;
+  /// The named GPU, when the request gave one.
+  const occcalc::gpu* named_gpu = nullptr;
+  /// The launch, every field parsed and defaulted.
+  launch_config launch;
+  /// Blocks in the grid, when the request gave them (with an SM count).
+  std::optional<std::int64_t> grid_blocks;
+  /// SMs on the device: `sm_count` when given, else the named GPU's.
+  std::optional<std::int64_t> sm_count;
+  /// Whether `sm_count` came from the request rather than the table.
+  bool sm_count_given = false;
+};
+
+/// Checks that `launch` is meaningful on `arch`: a carveout only where the
+/// architecture has carveouts, a cache preference only where it has a cache
+/// configuration, and no more barriers than a block may use. Throws
+/// `input_error` naming the field otherwise.
+inline void validate_launch(const nvidia_arch& arch, const launch_config& launch) {
+  const auto model = arch.shared_memory_config_model;
+  if (launch.carveout_percent && model != shared_memory_config::carveout) {
+    throw input_error("carveout", std::to_string(*launch.carveout_percent) + " does not apply to " + arch.id +
+                                      ": its shared memory has no carveout (carveouts start with 7.0)");
+  }
+  if (launch.cache != cache_preference::none && model == shared_memory_config::fixed) {
+    throw input_error("cache", std::string(to_string(launch.cache)) + " does not apply to " + arch.id +
+                                   ": its shared memory is a fixed " +
+                                   std::to_string(arch.shared_memory_per_sm_bytes) + " bytes per SM");
+  }
+  if (launch.barriers > arch.max_barriers_per_block) {
+    throw input_error("barriers", std::to_string(launch.barriers) + " is outside [0, " +
+                                      std::to_string(arch.max_barriers_per_block) + "] for " + arch.id);
+  }
+}
+
+/// Resolves a launch whose figures are already numbers (a kernel read from a
+/// binary, with the user's overrides): the ranges `resolve` checks while
+/// parsing, then `validate_launch`. No text round trip. Throws `input_error`.
+inline resolved_request resolve_launch(const nvidia_arch& arch, const launch_config& launch) {
+  check_count("threads", launch.threads_per_block, {1, max_request_value});
+  check_count("regs", launch.registers_per_thread, {0, max_request_registers});
+  check_count("smem", launch.static_shared_memory_bytes, {0, max_request_value}, " bytes");
+  check_count("dyn_smem", launch.dynamic_shared_memory_bytes, {0, max_request_value}, " bytes");
+  if (launch.requested_shared_memory_bytes() > max_request_value) {
+    throw input_error("dyn_smem", std::to_string(launch.dynamic_shared_memory_bytes) +
+                                      " makes static + dynamic shared memory exceed " +
+                                      std::to_string(max_request_value) + " bytes");
+  }
+  check_count("barriers", launch.barriers, {0, max_request_value});
+  validate_launch(arch, launch);
+  resolved_request out;
+  out.arch = &arch;
+  out.launch = launch;
+  return out;
+}
+
+/// Resolves a request: exactly one of `cc` and `gpu`, `threads` and `regs`
+/// required; `smem`, `dyn_smem` default to 0, `carveout` to default, `cache`
+/// to none, `barriers` to 1. Throws `input_error` naming the first bad field.
+inline resolved_request resolve(const table& tables, const request& req) {
+  resolved_request out;
+  if (req.cc && req.gpu) throw input_error("gpu", "cannot be given together with cc; give one of them");
+  for (const auto& field : request_fields) {
+    if (field.vendor == field_vendor::amd && req.*(field.member)) {
+      const std::string key(field.key);
+      throw input_error(key, "does not apply to NVIDIA architectures" +
+                                 std::string(key == "vgprs" ? "; give regs" : key == "lds" ? "; give smem" : ""));
+    }
+  }
+  if (req.gpu) {
+    out.named_gpu = &require_gpu(tables, "gpu", *req.gpu);
+    out.arch = find_arch_by_id(tables, out.named_gpu->arch_id);
+  } else if (req.cc) {
+    out.arch = &require_arch(tables, "cc", *req.cc);
+  } else {
+    throw input_error("cc", "is required (or gpu); e.g. 7.0, sm_70 or a GPU name");
+  }
+  if (!req.threads) throw input_error("threads", "is required: threads per block");
+  if (!req.regs) throw input_error("regs", "is required: registers per thread, as ptxas -v reports them");
+
+  auto& launch = out.launch;
+  launch.threads_per_block = parse_count("threads", *req.threads, {1, max_request_value});
+  launch.registers_per_thread = parse_count("regs", *req.regs, {0, max_request_registers});
+  if (req.smem) launch.static_shared_memory_bytes = parse_bytes("smem", *req.smem, {0, max_request_value});
+  if (req.dyn_smem) {
+    launch.dynamic_shared_memory_bytes = parse_bytes("dyn_smem", *req.dyn_smem, {0, max_request_value});
+  }
+  if (launch.requested_shared_memory_bytes() > max_request_value) {
+    throw input_error("dyn_smem", std::to_string(launch.dynamic_shared_memory_bytes) +
+                                      " makes static + dynamic shared memory exceed " +
+                                      std::to_string(max_request_value) + " bytes");
+  }
+  if (req.carveout) launch.carveout_percent = parse_carveout("carveout", *req.carveout);
+  if (req.cache) launch.cache = parse_cache("cache", *req.cache);
+  if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
+  validate_launch(*out.arch, launch);
+  if (req.sm_count) {
+    out.sm_count = parse_count("sm_count", *req.sm_count, {1, max_request_value});
+    out.sm_count_given = true;
+  } else if (out.named_gpu) {
+    out.sm_count = out.named_gpu->sm_count;
+  }
+  if (req.grid) {
+    out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
+    if (!out.sm_count) throw input_error("grid", "needs a named GPU (gpu) or sm_count: waves need the SM count");
+  }
+  return out;
+}
+
+}  // namespace occcalc

@@ -1,0 +1,98 @@
+#!/usr/bin/env python3
+"""The layout's rules, checked on the source tree (README: Layout).
+
+- Public headers include only their own layer and the layers below it:
+  common <- nvidia, amd <- tables <- request (error.hpp and version.hpp are
+  below them all). common/ names no vendor.
+- In src/: cli/app.cpp is the only file that includes CLI11; analysis/ and
+  render/ never include cli/ or commands/; analysis/ does not format (no
+  render/ includes); the binary readers in inspect/ include nothing of the
+  CLI.
+- No source file is longer than MAX_LINES.
+
+Usage: layers.py SOURCE_DIR. Prints one line per breach; exit 1 if any.
+"""
+import pathlib
+import re
+import sys
+
+MAX_LINES = 420
+
+# Which public layers each layer may include (besides itself).
+BASE = {"error.hpp", "version.hpp"}
+ALLOWED = {
+    "common": set(),
+    "nvidia": {"common"},
+    "amd": {"common"},
+    "tables": {"common", "nvidia", "amd"},
+    "request": {"common", "nvidia", "amd", "tables"},
+}
+VENDOR_WORDS = re.compile(r"\b(nvidia|amd|cuda|hip|rocm|gfx\d*|sm_\d+)\b", re.IGNORECASE)
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
+
+# src/ folders and the src/ folders they must not include.
+SRC_FORBIDDEN = {
+    "analysis": {"cli", "commands", "render"},
+    "render": {"cli", "commands"},
+    "inspect": {"cli", "commands", "render", "analysis", "io"},
+    "io": {"cli", "commands", "render", "analysis"},
+    "commands": {"cli"},
+}
+
+
+def main() -> int:
+    root = pathlib.Path(sys.argv[1])
+    problems = []
+    include_root = root / "include" / "occcalc"
+    for header in sorted(include_root.rglob("*.hpp")):
+        rel = header.relative_to(include_root)
+        text = header.read_text(encoding="utf-8")
+        if len(rel.parts) == 1:
+            continue  # the umbrella, error, version and the forwarding headers
+        layer = rel.parts[0]
+        allowed = ALLOWED.get(layer)
+        if allowed is None:
+            problems.append(f"include/occcalc/{rel}: {layer}/ is not a layer ({', '.join(ALLOWED)})")
+            continue
+        for target in INCLUDE.findall(text):
+            if not target.startswith("occcalc/"):
+                continue
+            parts = pathlib.PurePosixPath(target).parts[1:]
+            if len(parts) == 1:
+                if parts[0] not in BASE:
+                    problems.append(f"include/occcalc/{rel}: includes the old path {target}")
+                continue
+            if parts[0] != layer and parts[0] not in allowed:
+                problems.append(f"include/occcalc/{rel}: {layer}/ may not include {target}")
+        if layer == "common":
+            for number, line in enumerate(text.splitlines(), 1):
+                if VENDOR_WORDS.search(line):
+                    problems.append(f"include/occcalc/{rel}:{number}: common/ names a vendor: {line.strip()}")
+
+    src = root / "src"
+    for source in sorted(list(src.rglob("*.cpp")) + list(src.rglob("*.hpp"))):
+        rel = source.relative_to(src)
+        text = source.read_text(encoding="utf-8")
+        folder = rel.parts[0] if len(rel.parts) > 1 else ""
+        includes = INCLUDE.findall(text)
+        if any(t.startswith("CLI/") for t in includes) and rel.as_posix() != "cli/app.cpp":
+            problems.append(f"src/{rel}: only cli/app.cpp includes CLI11")
+        for target in includes:
+            head = target.split("/")[0]
+            if head in SRC_FORBIDDEN.get(folder, set()):
+                problems.append(f"src/{rel}: {folder}/ may not include {target}")
+
+    for tree in (include_root, src):
+        for source in sorted(list(tree.rglob("*.cpp")) + list(tree.rglob("*.hpp"))):
+            lines = source.read_text(encoding="utf-8").count("\n")
+            if lines > MAX_LINES:
+                problems.append(f"{source.relative_to(root)}: {lines} lines; split it (at most {MAX_LINES})")
+
+    for problem in problems:
+        print(problem)
+    print(f"layers: {len(problems)} problem(s)")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
