@@ -61,13 +61,33 @@ void report_amd_kernel(const occcalc::amd_target& target,
 
 }  // namespace
 
-inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables) {
-  return [&tables](int sm) -> std::optional<inspect::shared_reserve> {
-    const auto* arch = arch_of(tables, sm);
-    if (arch == nullptr) return std::nullopt;
-    return inspect::shared_reserve{arch->shared_memory_reserved_per_block_bytes,
-                                   arch->binary_shared_section_includes_reserved};
-  };
+std::string settle_static_shared_memory(const occcalc::table& tables, inspect::kernel_resources& k) {
+  using inspect::shared_memory_figure;
+  const shared_memory_figure read_as = k.shared_memory_read_as;
+  k.shared_memory_read_as = shared_memory_figure::own;
+  if (read_as == shared_memory_figure::own || !k.static_shared_memory_bytes) return {};
+  const occcalc::nvidia_arch* arch = arch_of(tables, inspect::sm_number(k.arch));
+  if (arch == nullptr) {
+    k.static_shared_memory_bytes.reset();
+    return {};
+  }
+  const std::int64_t section = *k.static_shared_memory_bytes;
+  const std::int64_t reserved = arch->shared_memory_reserved_per_block_bytes;
+  if (read_as == shared_memory_figure::linker_report) {
+    // A kernel without static shared memory may report less than the
+    // reserve (no section at all): its figure stands.
+    if (arch->binary_shared_section_includes_reserved && section >= reserved) {
+      k.static_shared_memory_bytes = section - reserved;
+    }
+    return {};
+  }
+  if (section < reserved) {
+    k.static_shared_memory_bytes.reset();
+    return fmt::format("its shared memory section holds {} bytes, fewer than the {} reserved bytes {} cubins include",
+                       section, reserved, k.arch);
+  }
+  k.static_shared_memory_bytes = section - reserved;
+  return {};
 }
 
 std::optional<occcalc::occupancy_summary> kernel_report::summary() const noexcept {
@@ -93,6 +113,7 @@ launch_overrides parse_overrides(const occcalc::request& typed) {
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
                             const launch_overrides& overrides, const std::string& threads_from) {
   kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, std::nullopt, std::nullopt, {}};
+  const std::string shared_problem = settle_static_shared_memory(tables, r.kernel.resources);
   const auto& k = r.kernel.resources;
   // A required block size (.reqntid) is the only one the kernel launches
   // with, so it wins over --threads and the policy.
@@ -123,6 +144,8 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
                                 *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
   } else if (!k.registers) {
     r.unavailable = "the input does not record the register count";
+  } else if (!shared_problem.empty()) {
+    r.unavailable = shared_problem;
   } else if (!k.static_shared_memory_bytes) {
     r.unavailable = "the input does not record the static shared memory";
   }

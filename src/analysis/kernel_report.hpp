@@ -50,8 +50,13 @@ struct kernel_report {
   std::optional<occcalc::occupancy_summary> summary() const noexcept;
 };
 
-/// The reserved shared memory facts of an SM version, from the table.
-inspect::shared_reserve_fn shared_reserve(const occcalc::table& tables);
+/// Makes `k.static_shared_memory_bytes` ptxas's figure: takes the bytes the
+/// driver reserves per block out of a section figure that holds them
+/// (`k.shared_memory_read_as`), with the architecture table's reserve. The
+/// figure becomes unknown on an architecture the table does not know, where
+/// it may be 1 KiB off. Returns why the figure cannot be right (a section
+/// smaller than the reserve it must hold), or empty.
+std::string settle_static_shared_memory(const occcalc::table& tables, inspect::kernel_resources& k);
 
 /// Parses the launch overrides as typed, once, before any kernel is read, so
 /// a bad value is one error rather than one per kernel. Throws `input_error`.

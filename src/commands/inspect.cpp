@@ -39,7 +39,6 @@ inspect::inspection read_input(const occcalc::table& tables, const std::string& 
                                const kernel_matcher& filter) {
   inspect::inspect_options options;
   options.only_sm = filter.arch_sm;
-  options.reserve = shared_reserve(tables);
   options.workers = workers();
   try {
     if (path == "-") {

@@ -47,7 +47,6 @@ std::string_view take_target(std::string_view& text) noexcept {
 
 class log_reader {
  public:
-  explicit log_reader(const shared_reserve_fn& reserve) : reserve_(reserve) {}
 
   void line(std::string_view text, std::size_t number) {
     number_ = number;
@@ -133,7 +132,8 @@ class log_reader {
       } else if (unit == "barriers") {
         k.barriers = value;
       } else if (unit == "bytes smem") {
-        k.static_shared_memory_bytes = shared_is_section ? without_reserved(*value, k) : value;
+        k.static_shared_memory_bytes = value;
+        if (shared_is_section) k.shared_memory_read_as = shared_memory_figure::linker_report;
       } else if (unit == "bytes stack frame") {
         k.stack_frame_bytes = value;
       } else if (unit == "bytes spill stores") {
@@ -148,15 +148,6 @@ class log_reader {
     }
   }
 
-  std::optional<std::int64_t> without_reserved(std::int64_t section_bytes, const kernel_resources& k) const {
-    const auto facts = reserve_(sm_number(k.arch));
-    if (!facts) return std::nullopt;
-    if (!facts->in_linker_report) return section_bytes;
-    // A kernel without static shared memory may have no section at all: 0.
-    const auto reserved = facts->per_block_bytes;
-    return section_bytes >= reserved ? section_bytes - reserved : section_bytes;
-  }
-
   std::optional<std::int64_t> number(std::string_view digits) const {
     std::int64_t value = 0;
     const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
@@ -168,7 +159,6 @@ class log_reader {
     return value;
   }
 
-  const shared_reserve_fn& reserve_;
   std::vector<kernel_resources> kernels_;
   std::optional<std::size_t> current_;
   /// The kernel a "bytes stack frame" line belongs to, if the previous line
@@ -204,9 +194,8 @@ bool is_compiler_log(std::string_view text) noexcept {
   return false;
 }
 
-std::vector<kernel_resources> read_compiler_log(std::string_view text,
-                                                const shared_reserve_fn& reserve) {
-  log_reader reader(reserve);
+std::vector<kernel_resources> read_compiler_log(std::string_view text) {
+  log_reader reader;
   std::size_t number = 0;
   std::size_t at = 0;
   while (at < text.size()) {

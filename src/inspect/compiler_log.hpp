@@ -18,11 +18,11 @@ bool is_compiler_log(std::string_view text) noexcept;
 /// Reads every kernel the log reports, in order. ptxas names kernels with
 /// "Compiling entry function"; its device functions are left out. nvlink
 /// reports every function it keeps, and its `smem` figure is the shared
-/// memory section, so the reserved bytes are taken out as for a cubin.
+/// memory section: those kernels are marked `linker_report`, for analysis to
+/// take the reserve out where the architecture counts it there.
 /// Lines that are neither are ignored; a figure that does not fit in 64
 /// bits throws `format_error` naming the line.
-std::vector<kernel_resources> read_compiler_log(std::string_view text,
-                                                const shared_reserve_fn& reserve);
+std::vector<kernel_resources> read_compiler_log(std::string_view text);
 
 /// The SM number of an architecture name (`sm_90a` -> 90), or 0 if it is
 /// not one.

@@ -101,7 +101,7 @@ int cubin_sm(std::uint8_t abi_version, std::uint32_t flags) noexcept {
   return static_cast<int>(abi_version >= abi_version_sm_in_second_byte ? (flags >> 8) & 0xffu : flags & 0xffu);
 }
 
-std::vector<kernel_resources> read_cubin(byte_view cubin, const shared_reserve_fn& reserve) {
+std::vector<kernel_resources> read_cubin(byte_view cubin) {
   const elf_file file(cubin);
   if (file.machine() != elf::machine_cuda) {
     throw format_error(fmt::format("not a cubin: ELF machine {} is not EM_CUDA ({})", file.machine(),
@@ -125,11 +125,6 @@ std::vector<kernel_resources> read_cubin(byte_view cubin, const shared_reserve_f
       file.type() == elf::type_executable && std::any_of(symbols.begin(), symbols.end(), [](const elf_symbol& s) {
         return s.name.rfind(reserved_shared_symbol_prefix, 0) == 0;
       });
-  std::optional<std::int64_t> reserved = 0;
-  if (declares_reserve) {
-    const auto facts = reserve(sm);
-    reserved = facts ? std::optional<std::int64_t>(facts->per_block_bytes) : std::nullopt;
-  }
 
   std::unordered_map<std::uint32_t, function_figures> figures;
   if (const elf_section* info = file.find_section(".nv.info")) {
@@ -184,14 +179,9 @@ std::vector<kernel_resources> read_cubin(byte_view cubin, const shared_reserve_f
     std::string key = ".nv.shared." + k.name;
     if (const auto s = kernel_sections.find(key); s == kernel_sections.end()) {
       k.static_shared_memory_bytes = 0;
-    } else if (reserved) {
-      const auto section_bytes = static_cast<std::int64_t>(s->second->size);
-      if (section_bytes < *reserved) {
-        throw format_error(fmt::format("section {} holds {} bytes, fewer than the {} reserved bytes {} cubins "
-                                       "include",
-                                       key, section_bytes, *reserved, k.arch));
-      }
-      k.static_shared_memory_bytes = section_bytes - *reserved;
+    } else {
+      k.static_shared_memory_bytes = static_cast<std::int64_t>(s->second->size);
+      if (declares_reserve) k.shared_memory_read_as = shared_memory_figure::section_with_reserve;
     }
 
     if (file.abi_version() < abi_version_sm_in_second_byte) {

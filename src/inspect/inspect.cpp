@@ -11,6 +11,7 @@
 #include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
+#include "inspect/identify.hpp"
 #include "inspect/limits.hpp"
 #include "inspect/parallel.hpp"
 
@@ -28,8 +29,6 @@ constexpr std::string_view linked_fatbin_section = ".nv_fatbin";
 /// Where HIP host objects and executables keep their offload bundles.
 constexpr std::string_view hip_fatbin_section = ".hip_fatbin";
 constexpr std::string_view relocatable_fatbin_section = "__nv_relfatbin";
-
-constexpr std::string_view archive_magic = "!<arch>\n";
 
 /// Sections searched for fat binaries a library embeds as data and loads
 /// itself: loaded, non-executable program data (`.rodata`, `.ldata`, ...).
@@ -97,10 +96,9 @@ void run_parallel(std::size_t count, unsigned workers, Task&& task) {
 }
 
 /// Reads one cubin entry.
-std::vector<inspected_kernel> read_item(const work_item& item, const shared_reserve_fn& reserve,
-                                        scratch_buffer& buffer) {
+std::vector<inspected_kernel> read_item(const work_item& item, scratch_buffer& buffer) {
   try {
-    return with_names(read_cubin(entry_contents(item.entry, buffer), reserve), item.origin);
+    return with_names(read_cubin(entry_contents(item.entry, buffer)), item.origin);
   } catch (const format_error& e) {
     throw format_error(item.origin + ": " + e.what());
   }
@@ -228,84 +226,100 @@ void check_decompression_budget(const std::vector<work_item>& items, std::uint64
   }
 }
 
+/// Reads `items` (each repeat of an earlier entry only counted) and runs
+/// `scans` on the same workers, so the search of data sections overlaps the
+/// decompression; appends the kernels to `out` in item order and returns
+/// what each scan found.
+std::vector<std::vector<embedded_fatbin>> read_in_parallel(const std::vector<work_item>& items,
+                                                           const std::vector<scan_task>& scans,
+                                                           duplicate_finder& duplicates,
+                                                           const inspect_options& options, inspection& out) {
+  std::vector<std::vector<inspected_kernel>> results(items.size());
+  std::vector<std::vector<embedded_fatbin>> found(scans.size());
+  const auto repeat_of = duplicates.candidates(items);
+  std::vector<char> repeated(items.size());
+  release_tracker released(items, options.done_with);
+  run_parallel(scans.size() + items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
+    if (i < scans.size()) {
+      const auto& scan = scans[i];
+      found[i] = find_embedded_fatbins(scan.data, scan.from, scan.to);
+      if (options.done_with) options.done_with(scan.data.sub(scan.from, scan.to - scan.from, "a data section"));
+      return;
+    }
+    const std::size_t item = i - scans.size();
+    repeated[item] = repeat_of[item] && duplicates.same(items[item], *repeat_of[item]);
+    if (!repeated[item]) results[item] = read_item(items[item], buffer);
+    released.finished(item);
+  });
+  out.duplicate_entries += static_cast<std::size_t>(std::count(repeated.begin(), repeated.end(), 1));
+  for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
+  return found;
+}
+
+/// A host ELF file's fat binaries: HIP's offload bundles (read at once),
+/// the linked (or else relocatable) fat binary section's entries into
+/// `items`, and the data sections to search for embedded ones into `scans`.
+void plan_host_elf(const elf_file& host, const inspect_options& options, std::vector<work_item>& items,
+                   std::vector<scan_task>& scans, inspection& out) {
+  if (const elf_section* hip = host.find_section(hip_fatbin_section)) {
+    add_bundled_kernels(host.contents(*hip), std::string(hip_fatbin_section) + " ", out);
+  }
+  const std::string_view wanted =
+      host.find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
+  for (const auto& section : host.sections()) {
+    if (section.name == wanted) {
+      add_entries(host.contents(section), std::string(wanted) + " ", options.only_sm, items, out);
+    } else if (holds_embedded_fatbins(section)) {
+      const byte_view data = host.contents(section);
+      for (std::uint64_t from = 0; from < data.size(); from += scan_piece_bytes) {
+        scans.push_back({&section, data, from, std::min<std::uint64_t>(from + scan_piece_bytes, data.size())});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   inspection out;
+  const input_kind kind = identify(bytes);
+  out.kind = std::string(to_string(kind));
   std::vector<work_item> items;
   std::vector<scan_task> scans;
   std::optional<elf_file> host;
-  if (is_elf(bytes)) {
-    host.emplace(bytes);
-    if (host->machine() == elf::machine_cuda) {
-      out.kind = "cubin";
-      out.kernels = with_names(read_cubin(bytes, options.reserve), "");
+  switch (kind) {
+    case input_kind::cubin:
+      out.kernels = with_names(read_cubin(bytes), "");
       return out;
-    }
-    if (host->machine() == elf::machine_amdgpu) {
-      out.kind = "AMD code object";
-      out.kernels = with_names(read_amdgpu_code_object(*host), "");
+    case input_kind::amdgpu_code_object:
+      out.kernels = with_names(read_amdgpu_code_object(elf_file(bytes)), "");
       return out;
-    }
-    out.kind = "host ELF";
-    if (const elf_section* hip = host->find_section(hip_fatbin_section)) {
-      add_bundled_kernels(host->contents(*hip), std::string(hip_fatbin_section) + " ", out);
-    }
-    const std::string_view wanted =
-        host->find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
-    for (const auto& section : host->sections()) {
-      if (section.name == wanted) {
-        add_entries(host->contents(section), std::string(wanted) + " ", options.only_sm, items, out);
-      } else if (holds_embedded_fatbins(section)) {
-        const byte_view data = host->contents(section);
-        for (std::uint64_t from = 0; from < data.size(); from += scan_piece_bytes) {
-          scans.push_back({&section, data, from, std::min<std::uint64_t>(from + scan_piece_bytes, data.size())});
-        }
-      }
-    }
-  } else if (is_offload_bundle(bytes)) {
-    out.kind = "offload bundle";
-    add_bundled_kernels(bytes, "", out);
-    return out;
-  } else if (is_fatbin(bytes)) {
-    out.kind = "fatbin";
-    add_entries(bytes, "", options.only_sm, items, out);
-  } else if (bytes.as_text().substr(0, archive_magic.size()) == archive_magic) {
-    throw format_error("a static library (ar archive); extract its objects with 'ar x' and inspect those");
-  } else if (is_compiler_log(bytes.as_text())) {
-    out.kind = "compiler log";
-    out.kernels = with_names(read_compiler_log(bytes.as_text(), options.reserve), "");
-    return out;
-  } else {
-    throw format_error("not a cubin, fat binary, AMD code object, offload bundle, ELF file, or ptxas / nvlink output");
+    case input_kind::offload_bundle:
+      add_bundled_kernels(bytes, "", out);
+      return out;
+    case input_kind::compiler_log:
+      out.kernels = with_names(read_compiler_log(bytes.as_text()), "");
+      return out;
+    case input_kind::ar_archive:
+      throw format_error("a static library (ar archive); extract its objects with 'ar x' and inspect those");
+    case input_kind::unknown:
+      throw format_error(
+          "not a cubin, fat binary, AMD code object, offload bundle, ELF file, or ptxas / nvlink output");
+    case input_kind::host_elf:
+      host.emplace(bytes);
+      plan_host_elf(*host, options, items, scans, out);
+      break;
+    case input_kind::fatbin:
+      add_entries(bytes, "", options.only_sm, items, out);
+      break;
   }
 
-  // First the linked fat binaries' entries and the search of the data
-  // sections, together; then the entries of the fat binaries found.
+  // First the fat binaries' entries and the search of the data sections,
+  // together; then the entries of the fat binaries found.
   std::uint64_t decompressed_bytes = 0;
   check_decompression_budget(items, bytes.size(), decompressed_bytes);
   duplicate_finder duplicates;
-  std::vector<std::vector<inspected_kernel>> results(items.size());
-  std::vector<std::vector<embedded_fatbin>> found(scans.size());
-  {
-    const auto repeat_of = duplicates.candidates(items);
-    std::vector<char> repeated(items.size());
-    release_tracker released(items, options.done_with);
-    run_parallel(scans.size() + items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
-      if (i < scans.size()) {
-        const auto& scan = scans[i];
-        found[i] = find_embedded_fatbins(scan.data, scan.from, scan.to);
-        if (options.done_with) options.done_with(scan.data.sub(scan.from, scan.to - scan.from, "a data section"));
-        return;
-      }
-      const std::size_t item = i - scans.size();
-      repeated[item] = repeat_of[item] && duplicates.same(items[item], *repeat_of[item]);
-      if (!repeated[item]) results[item] = read_item(items[item], options.reserve, buffer);
-      released.finished(item);
-    });
-    out.duplicate_entries += static_cast<std::size_t>(std::count(repeated.begin(), repeated.end(), 1));
-  }
-  for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
+  const auto found = read_in_parallel(items, scans, duplicates, options, out);
   std::vector<work_item> embedded_items;
   std::uint64_t covered_to = 0;  // a fat binary found in one piece may run into the next
   const elf_section* section = nullptr;
@@ -320,17 +334,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     }
   }
   check_decompression_budget(embedded_items, bytes.size(), decompressed_bytes);
-  std::vector<std::vector<inspected_kernel>> embedded(embedded_items.size());
-  const auto repeat_of = duplicates.candidates(embedded_items);
-  std::vector<char> repeated(embedded_items.size());
-  release_tracker released(embedded_items, options.done_with);
-  run_parallel(embedded_items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
-    repeated[i] = repeat_of[i] && duplicates.same(embedded_items[i], *repeat_of[i]);
-    if (!repeated[i]) embedded[i] = read_item(embedded_items[i], options.reserve, buffer);
-    released.finished(i);
-  });
-  out.duplicate_entries += static_cast<std::size_t>(std::count(repeated.begin(), repeated.end(), 1));
-  for (auto& r : embedded) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
+  read_in_parallel(embedded_items, {}, duplicates, options, out);
   return out;
 }
 

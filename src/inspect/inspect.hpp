@@ -35,7 +35,6 @@ struct inspection {
 
 /// How to read an input.
 struct inspect_options {
-  shared_reserve_fn reserve;
   /// Threads that decompress and read fat binary entries (at least 1).
   unsigned workers = 1;
   /// Read only fat binary entries for this SM version (90): the others are

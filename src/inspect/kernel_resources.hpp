@@ -11,6 +11,21 @@ namespace occcalc::inspect {
 /// Block or cluster dimensions (x, y, z).
 using dim3 = std::array<std::int64_t, 3>;
 
+/// What a reader found in place of ptxas's static shared memory figure. The
+/// readers know no architecture table, so a figure that may hold the bytes
+/// the driver reserves per block is reported as read, and analysis takes the
+/// reserve out (`settle_static_shared_memory`).
+enum class shared_memory_figure : std::uint8_t {
+  /// The kernel's own figure, as ptxas reports it.
+  own,
+  /// A linked CUDA 13 cubin's `.nv.shared.<kernel>` section in a cubin that
+  /// references `.nv.reservedSmem`: the reserve is in it.
+  section_with_reserve,
+  /// nvlink's `smem`: the reserve is in it on architectures whose table entry
+  /// says `binary_shared_section_includes_reserved`.
+  linker_report,
+};
+
 /// A kernel's resource usage as its binary or compiler log states it: a
 /// CUDA kernel, or an AMD one (stack = private segment, shared memory = LDS,
 /// registers = VGPRs, block = work-group). Every
@@ -31,6 +46,8 @@ struct kernel_resources {
   /// the bytes the driver reserves per block. AMD: the LDS of
   /// `.group_segment_fixed_size`.
   std::optional<std::int64_t> static_shared_memory_bytes;
+  /// What `static_shared_memory_bytes` holds until analysis settles it.
+  shared_memory_figure shared_memory_read_as = shared_memory_figure::own;
   /// The kernel's own stack frame per thread in bytes ("bytes stack frame").
   std::optional<std::int64_t> stack_frame_bytes;
   /// Stack per thread including callees in bytes ("cumulative stack size",

@@ -2,21 +2,21 @@
 // with format_error, never crash or hang.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 
+#include "analysis/kernel_report.hpp"
+#include "fuzz_tables.hpp"
 #include "inspect/compiler_log.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const auto reserve = [](int sm) -> std::optional<occcalc::inspect::shared_reserve> {
-    constexpr int first_sm_in_linker_report = 90;
-    constexpr std::int64_t reserve_bytes = 1024;
-    if (sm <= 0) return std::nullopt;
-    return occcalc::inspect::shared_reserve{reserve_bytes, sm >= first_sm_in_linker_report};
-  };
   try {
-    if (occcalc::inspect::is_compiler_log(text)) occcalc::inspect::read_compiler_log(text, reserve);
+    if (!occcalc::inspect::is_compiler_log(text)) return 0;
+    // The reader is a pure decoder; the reserve is taken out in analysis,
+    // with the real tables.
+    for (auto& k : occcalc::inspect::read_compiler_log(text)) {
+      occcalc::cli::settle_static_shared_memory(fuzz_tables(), k);
+    }
   } catch (const occcalc::inspect::format_error&) {
   }
   return 0;

@@ -7,23 +7,20 @@
 // saved corpus.
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 
+#include "analysis/kernel_report.hpp"
+#include "fuzz_tables.hpp"
 #include "inspect/inspect.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   occcalc::inspect::inspect_options options;
-  // What the architecture table gives: a 1 KiB reserve, in nvlink's
-  // figure from sm_90.
-  options.reserve = [](int sm) -> std::optional<occcalc::inspect::shared_reserve> {
-    constexpr int first_sm_in_linker_report = 90;
-    constexpr std::int64_t reserve_bytes = 1024;
-    if (sm <= 0) return std::nullopt;
-    return occcalc::inspect::shared_reserve{reserve_bytes, sm >= first_sm_in_linker_report};
-  };
   options.workers = 1;
   try {
-    occcalc::inspect::inspect_bytes({data, size}, options);
+    // The readers are pure decoders; the reserve is taken out in analysis,
+    // with the real tables.
+    for (auto& k : occcalc::inspect::inspect_bytes({data, size}, options).kernels) {
+      occcalc::cli::settle_static_shared_memory(fuzz_tables(), k.resources);
+    }
   } catch (const occcalc::inspect::format_error&) {
   }
   return 0;

@@ -70,7 +70,6 @@ std::map<std::string, compiler_report> read_report(const std::string& name) {
 inspection inspect_fixture(const std::string& name) {
   const mapped_file file(fixtures + "/" + name);
   inspect_options o;
-  o.reserve = occcalc::cli::shared_reserve(occcalc::test::default_tables());
   return inspect_bytes(file.bytes(), o);
 }
 

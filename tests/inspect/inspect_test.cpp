@@ -41,18 +41,31 @@ std::vector<unsigned char> file_bytes(const std::string& name) {
 
 inspect_options options() {
   inspect_options o;
-  o.reserve = occcalc::cli::shared_reserve(occcalc::test::default_tables());
   o.workers = 2;
   return o;
 }
 
+/// `in` with each kernel's shared memory as analysis settles it (the reserve
+/// taken out with the default tables), as every output shows it.
+inspection settled(inspection in) {
+  for (auto& k : in.kernels) occcalc::cli::settle_static_shared_memory(occcalc::test::default_tables(), k.resources);
+  return in;
+}
+
 inspection inspect_fixture(const std::string& name) {
   const auto bytes = file_bytes(name);
-  return inspect_bytes({bytes.data(), bytes.size()}, options());
+  return settled(inspect_bytes({bytes.data(), bytes.size()}, options()));
 }
 
 inspection inspect_data(const std::vector<unsigned char>& bytes) {
-  return inspect_bytes({bytes.data(), bytes.size()}, options());
+  return settled(inspect_bytes({bytes.data(), bytes.size()}, options()));
+}
+
+/// A compiler log's kernels, settled as above.
+std::vector<kernel_resources> read_log(std::string_view text) {
+  auto kernels = read_compiler_log(text);
+  for (auto& k : kernels) occcalc::cli::settle_static_shared_memory(occcalc::test::default_tables(), k);
+  return kernels;
 }
 
 using kernel_key = std::pair<std::string, std::string>;  // name, arch
@@ -333,16 +346,14 @@ TEST_CASE("inspect: repeated cubins are read and listed once", "[inspect]") {
 }
 
 TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
-  const auto reserved = options().reserve;
   SECTION("older ptxas without barriers, device functions left out") {
-    const auto kernels = read_compiler_log(
+    const auto kernels = read_log(
         "ptxas info    : Function properties for _Z6helperv\n"
         "    8 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
         "ptxas info    : Compiling entry function '_Z1kPf' for 'sm_61'\n"
         "ptxas info    : Function properties for _Z1kPf\n"
         "    0 bytes stack frame, 4 bytes spill stores, 8 bytes spill loads\n"
-        "ptxas info    : Used 30 registers, 1024 bytes smem, 328 bytes cmem[0]\n",
-        reserved);
+        "ptxas info    : Used 30 registers, 1024 bytes smem, 328 bytes cmem[0]\n");
     REQUIRE(kernels.size() == 1);
     CHECK(kernels[0].name == "_Z1kPf");
     CHECK(kernels[0].arch == "sm_61");
@@ -353,11 +364,10 @@ TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
     CHECK(kernels[0].spill_load_bytes == 8);
   }
   SECTION("nvlink output with targets; the sm_90 reserve taken out") {
-    const auto kernels = read_compiler_log(
+    const auto kernels = read_log(
         "nvlink info    : Function properties for '_Z1kv': (target: sm_90)\r\n"
         "nvlink info    : used 10 registers, used 1 barriers, 16 stack, 5120 bytes smem, 548 bytes cmem[0], "
-        "32 bytes lmem (target: sm_90)\r\n",
-        reserved);
+        "32 bytes lmem (target: sm_90)\r\n");
     REQUIRE(kernels.size() == 1);
     CHECK(kernels[0].arch == "sm_90");
     CHECK(kernels[0].static_shared_memory_bytes == 4096);
@@ -365,17 +375,15 @@ TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
     CHECK(kernels[0].local_memory_bytes == 32);
   }
   SECTION("an unknown architecture leaves nvlink's shared memory unknown") {
-    const auto kernels = read_compiler_log(
+    const auto kernels = read_log(
         "nvlink info    : Function properties for '_Z1kv': (target: sm_99)\n"
-        "nvlink info    : used 10 registers, used 1 barriers, 0 stack, 5120 bytes smem (target: sm_99)\n",
-        reserved);
+        "nvlink info    : used 10 registers, used 1 barriers, 0 stack, 5120 bytes smem (target: sm_99)\n");
     REQUIRE(kernels.size() == 1);
     CHECK_FALSE(kernels[0].static_shared_memory_bytes);
   }
   SECTION("a figure past 64 bits names its line") {
-    CHECK_THROWS_WITH(read_compiler_log("ptxas info    : Compiling entry function '_Z1kv' for 'sm_80'\n"
-                                        "ptxas info    : Used 99999999999999999999 registers\n",
-                                        reserved),
+    CHECK_THROWS_WITH(read_log("ptxas info    : Compiling entry function '_Z1kv' for 'sm_80'\n"
+                                        "ptxas info    : Used 99999999999999999999 registers\n"),
                       Contains("line 2"));
   }
   SECTION("text that is not a log is rejected") {

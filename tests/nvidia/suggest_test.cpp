@@ -121,7 +121,6 @@ TEST_CASE("suggest: the register cap ptxas derives from __launch_bounds__", "[su
   // Every cap in tests/fixtures/inspect/launch_bounds.fatbin (ptxas 13.0).
   const occcalc::inspect::mapped_file file(std::string(OCCCALC_FIXTURE_DIR) + "/launch_bounds.fatbin");
   occcalc::inspect::inspect_options options;
-  options.reserve = occcalc::cli::shared_reserve(occcalc::test::default_tables());
   const auto in = occcalc::inspect::inspect_bytes(file.bytes(), options);
   REQUIRE(in.kernels.size() == 143 * 5);
   for (const auto& k : in.kernels) {
