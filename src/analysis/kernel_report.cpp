@@ -106,7 +106,7 @@ launch_overrides parse_overrides(const occcalc::request& typed) {
     o.carveout_given = true;
     o.carveout_percent = occcalc::parse_carveout("carveout", *typed.carveout);
   }
-  if (typed.model) o.model = occcalc::detail::parse_amd_model("model", *typed.model);
+  if (typed.model) o.model = occcalc::detail::parse_amd_model("model", typed.model->text());
   return o;
 }
 

@@ -22,7 +22,7 @@ bool names_amd_field(const occcalc::request& req) {
 /// judged on the NVIDIA tables: it names a GPU their list does not hold.
 bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& req) {
   if (req.cc || !req.gpu) return false;
-  return occcalc::find_named_gpu(nvidia, *req.gpu).nvidia == nullptr;
+  return occcalc::find_named_gpu(nvidia, req.gpu->text()).nvidia == nullptr;
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #include "commands/batch.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <istream>
+#include <limits>
 #include <ostream>
 #include <string>
 #include <variant>
@@ -66,7 +68,14 @@ occcalc::request request_from_json(const nlohmann::json& line) {
       }
       req.*(field->member) = value.get<std::string>();
     } else if (value.is_number_integer()) {
-      req.*(field->member) = value.dump();
+      // The number itself, never its text parsed again; an unsigned one past
+      // 64 signed bits keeps its digits for the "not an integer" message.
+      if (value.is_number_unsigned() &&
+          value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+        req.*(field->member) = value.dump();
+      } else {
+        req.*(field->member) = occcalc::field_value::of_integer(value.get<std::int64_t>());
+      }
     } else {
       throw occcalc::input_error(item.key(), shown_value(value) + " is not an integer or a string");
     }

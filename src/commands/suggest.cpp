@@ -117,10 +117,13 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
 exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
                         bool json, std::ostream& out, bool colour) {
   const bool threads_given = request.threads.has_value();
-  if (!threads_given) request.threads = "1";  // only the search; it sets every block size itself
+  // Only the search: it sets every block size itself, so any valid size
+  // resolves the rest of the launch.
+  if (!threads_given) request.threads = occcalc::field_value::of_integer(1);
   // The AMD search is HIP's whatever the target's default model: the model
   // asked for is checked, and HIP's set, after resolution.
-  const std::optional<std::string> model_asked = request.model;
+  const std::optional<std::string> model_asked =
+      request.model ? std::optional<std::string>(request.model->text()) : std::nullopt;
   return std::visit(
       [&](auto&& resolved) {
         return run_suggest_for(std::forward<decltype(resolved)>(resolved), model_asked, threads_given, options, json,

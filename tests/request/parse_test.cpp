@@ -189,3 +189,26 @@ TEST_CASE("requests: required fields, defaults and flags that do not apply", "[r
   by_gpu.gpu = "RTX 3090";
   CHECK(occcalc::resolve(tables, by_gpu).arch->id == "sm_86");
 }
+
+TEST_CASE("field values: a batch integer is checked as the number it is, with the text path's messages", "[parse]") {
+  using occcalc::field_value;
+  CHECK(occcalc::parse_count("threads", field_value::of_integer(128), {1, 1024}) == 128);
+  CHECK(occcalc::parse_bytes("smem", field_value::of_integer(4096), {0, 49152}) == 4096);
+  CHECK(occcalc::parse_carveout("carveout", field_value::of_integer(50)) == 50);
+  // The same message as the text "0", "70000" and "150".
+  CHECK_THROWS_WITH(occcalc::parse_count("threads", field_value::of_integer(0), {1, 1024}),
+                    "0 is outside [1, 1024]");
+  CHECK_THROWS_WITH(occcalc::parse_count("threads", field_value("0"), {1, 1024}), "0 is outside [1, 1024]");
+  CHECK_THROWS_WITH(occcalc::parse_bytes("smem", field_value::of_integer(70000), {0, 49152}),
+                    "70000 is outside [0, 49152] bytes");
+  CHECK_THROWS_WITH(occcalc::parse_bytes("smem", field_value("70000"), {0, 49152}),
+                    "70000 is outside [0, 49152] bytes");
+  CHECK_THROWS_WITH(occcalc::parse_carveout("carveout", field_value::of_integer(150)),
+                    "'150' is not a carveout; expected default, max-shared, max-l1 or a percentage in [0, 100]");
+  // Text still takes its suffixes; an integer is bytes.
+  CHECK(occcalc::parse_bytes("smem", field_value("4K"), {0, 49152}) == 4096);
+  // A name given as an integer (a compute capability of 70) reads as its digits.
+  CHECK(field_value::of_integer(70).text() == "70");
+  CHECK(field_value("sm_70") == "sm_70");
+  CHECK(field_value::of_integer(70) != "70");
+}

@@ -39,7 +39,7 @@ struct resolved_amd_request {
 inline bool is_amd_request(const table& tables, const request& req) {
   if (req.gfx) return true;
   if (req.cc) return false;
-  if (req.gpu) return require_named_gpu(tables, "gpu", *req.gpu).amd != nullptr;
+  if (req.gpu) return require_named_gpu(tables, "gpu", req.gpu->text()).amd != nullptr;
   for (const auto& field : request_fields) {
     if (field.vendor == field_vendor::amd && req.*(field.member)) return true;
   }
@@ -60,13 +60,13 @@ auto naming_target(const amd_target& t, Check&& check) {
 }
 
 /// Parses a count in `range`, naming the target in the error.
-inline std::int64_t parse_amd_count(const std::string& field, const std::string& text, int_range range,
+inline std::int64_t parse_amd_count(const std::string& field, const field_value& value, int_range range,
                                     const amd_target& t) {
-  return naming_target(t, [&] { return parse_count(field, text, range); });
+  return naming_target(t, [&] { return parse_count(field, value, range); });
 }
 
 /// What a switch field says: on, explicitly off, or not given.
-inline std::optional<bool> flag_value(const std::optional<std::string>& value) {
+inline std::optional<bool> flag_value(const std::optional<field_value>& value) {
   if (!value) return std::nullopt;
   return *value == flag_set_text;
 }
@@ -179,17 +179,17 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
     }
   }
   if (req.gpu) {
-    out.named_gpu = require_named_gpu(tables, "gpu", *req.gpu).amd;
-    if (out.named_gpu == nullptr) throw input_error("gpu", detail::quoted(*req.gpu) + " is not an AMD GPU");
+    out.named_gpu = require_named_gpu(tables, "gpu", req.gpu->text()).amd;
+    if (out.named_gpu == nullptr) throw input_error("gpu", detail::quoted(req.gpu->text()) + " is not an AMD GPU");
     out.target = &require_amd_target(tables, "gpu", out.named_gpu->target_id);
   } else if (req.gfx) {
-    out.target = &require_amd_target(tables, "gfx", *req.gfx);
+    out.target = &require_amd_target(tables, "gfx", req.gfx->text());
   } else {
     throw input_error("gfx", "is required (or an AMD gpu); e.g. gfx90a, gfx1100 or a GPU name");
   }
   const amd_target& t = *out.target;
 
-  out.model = req.model ? detail::parse_amd_model("model", *req.model) : t.models.front();
+  out.model = req.model ? detail::parse_amd_model("model", req.model->text()) : t.models.front();
   detail::require_model(t, out.model);
 
   // A switch is on (`--wave32`, `"wave32": true`) or explicitly off

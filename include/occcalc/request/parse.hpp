@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "occcalc/common/text.hpp"
@@ -33,6 +34,38 @@ inline constexpr std::int64_t max_request_value = std::numeric_limits<std::int32
 inline constexpr std::int64_t max_request_registers = std::numeric_limits<std::uint16_t>::max();
 
 static_assert(int_range{}.max == max_request_value, "a range holds what a request may hold by default");
+
+/// One request field's value as given: the text typed on the command line,
+/// or the integer a JSON batch line holds, kept as the number it is (it is
+/// never formatted to be parsed again).
+class field_value {
+ public:
+  field_value(std::string text) : text_(std::move(text)) {}  // NOLINT: implicit, as the text it holds
+  field_value(const char* text) : text_(text) {}              // NOLINT
+  field_value(std::string_view text) : text_(text) {}         // NOLINT
+
+  /// A JSON integer.
+  static field_value of_integer(std::int64_t value) {
+    field_value v{std::string()};
+    v.integer_ = value;
+    return v;
+  }
+
+  /// The integer, when the value is one.
+  const std::optional<std::int64_t>& integer() const noexcept { return integer_; }
+  /// The text as typed; empty for an integer (see `text()`).
+  const std::string& typed() const noexcept { return text_; }
+  /// The value as text: as typed, or the integer in decimal (for the fields
+  /// that are names, such as a compute capability given as 70).
+  std::string text() const { return integer_ ? std::to_string(*integer_) : text_; }
+
+  friend bool operator==(const field_value& v, std::string_view text) { return !v.integer_ && v.text_ == text; }
+  friend bool operator!=(const field_value& v, std::string_view text) { return !(v == text); }
+
+ private:
+  std::string text_;
+  std::optional<std::int64_t> integer_;
+};
 
 /// Parses a whole number in `range` for `field`.
 inline std::int64_t parse_count(const std::string& field, std::string_view text, int_range range) {
@@ -57,6 +90,14 @@ inline std::int64_t check_count(const std::string& field, std::int64_t value, in
     throw input_error(field, std::to_string(value) + " is outside " + detail::range_text(range) + std::string(unit));
   }
   return value;
+}
+
+/// `parse_count` of a field value: an integer is only checked. (A template,
+/// so text arguments choose the overload above without ambiguity.)
+template <typename Value, std::enable_if_t<std::is_same_v<Value, field_value>, int> = 0>
+std::int64_t parse_count(const std::string& field, const Value& value, int_range range) {
+  if (value.integer()) return check_count(field, *value.integer(), range);
+  return parse_count(field, std::string_view(value.typed()), range);
 }
 
 /// Parses a size in bytes: digits, optionally followed by `B`, or by `K` or
@@ -86,6 +127,19 @@ inline std::int64_t parse_bytes(const std::string& field, std::string_view text,
   return *value * multiplier;
 }
 
+/// `parse_bytes` of a field value: an integer is a count of bytes, only
+/// checked.
+template <typename Value, std::enable_if_t<std::is_same_v<Value, field_value>, int> = 0>
+std::int64_t parse_bytes(const std::string& field, const Value& value, int_range range) {
+  if (value.integer()) return check_count(field, *value.integer(), range, " bytes");
+  return parse_bytes(field, std::string_view(value.typed()), range);
+}
+
+namespace detail {
+inline constexpr std::string_view carveout_expected =
+    " is not a carveout; expected default, max-shared, max-l1 or a percentage in [0, 100]";
+}  // namespace detail
+
 /// Parses a carveout: `default` (empty result), `max-shared` (100),
 /// `max-l1` (0), or a percentage 0-100 (an optional `%` allowed).
 inline std::optional<int> parse_carveout(const std::string& field, std::string_view text) {
@@ -97,11 +151,20 @@ inline std::optional<int> parse_carveout(const std::string& field, std::string_v
   if (!digits.empty() && digits.back() == '%') digits.remove_suffix(1);
   const auto value = detail::parse_decimal(digits);
   if (!value || *value < 0 || *value > 100) {
-    throw input_error(field, detail::quoted(detail::trim(text)) +
-                                 " is not a carveout; expected default, max-shared, max-l1 or a "
-                                 "percentage in [0, 100]");
+    throw input_error(field, detail::quoted(detail::trim(text)) + std::string(detail::carveout_expected));
   }
   return static_cast<int>(*value);
+}
+
+/// `parse_carveout` of a field value: an integer is a percentage.
+template <typename Value, std::enable_if_t<std::is_same_v<Value, field_value>, int> = 0>
+std::optional<int> parse_carveout(const std::string& field, const Value& value) {
+  if (!value.integer()) return parse_carveout(field, std::string_view(value.typed()));
+  const std::int64_t percent = *value.integer();
+  if (percent < 0 || percent > 100) {
+    throw input_error(field, detail::quoted(std::to_string(percent)) + std::string(detail::carveout_expected));
+  }
+  return static_cast<int>(percent);
 }
 
 /// Parses a cache preference: `none`, `shared`, `l1` or `equal`.

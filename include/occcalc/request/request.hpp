@@ -20,31 +20,32 @@
 
 namespace occcalc {
 
-/// A request as typed: each field's text, empty when not given. The keys are
-/// the long flag names with `_` for `-`.
+/// A request as given: each field's value (text as typed, or a batch line's
+/// integer), empty when not given. The keys are the long flag names with `_`
+/// for `-`.
 struct request {
-  std::optional<std::string> cc;
-  std::optional<std::string> gpu;
-  std::optional<std::string> threads;
-  std::optional<std::string> regs;
-  std::optional<std::string> smem;
-  std::optional<std::string> dyn_smem;
-  std::optional<std::string> carveout;
-  std::optional<std::string> cache;
-  std::optional<std::string> barriers;
-  std::optional<std::string> grid;
-  std::optional<std::string> sm_count;
+  std::optional<field_value> cc;
+  std::optional<field_value> gpu;
+  std::optional<field_value> threads;
+  std::optional<field_value> regs;
+  std::optional<field_value> smem;
+  std::optional<field_value> dyn_smem;
+  std::optional<field_value> carveout;
+  std::optional<field_value> cache;
+  std::optional<field_value> barriers;
+  std::optional<field_value> grid;
+  std::optional<field_value> sm_count;
   // AMD (see amd_request.hpp).
-  std::optional<std::string> gfx;
-  std::optional<std::string> vgprs;
-  std::optional<std::string> agprs;
-  std::optional<std::string> sgprs;
-  std::optional<std::string> lds;
-  std::optional<std::string> wave32;
-  std::optional<std::string> wave64;
-  std::optional<std::string> cu_mode;
-  std::optional<std::string> wgp_mode;
-  std::optional<std::string> model;
+  std::optional<field_value> gfx;
+  std::optional<field_value> vgprs;
+  std::optional<field_value> agprs;
+  std::optional<field_value> sgprs;
+  std::optional<field_value> lds;
+  std::optional<field_value> wave32;
+  std::optional<field_value> wave64;
+  std::optional<field_value> cu_mode;
+  std::optional<field_value> wgp_mode;
+  std::optional<field_value> model;
 };
 
 /// Whether a request field takes a value or is a switch (`--wave32`; in
@@ -58,7 +59,7 @@ enum class field_vendor : std::uint8_t { nvidia, amd, both };
 /// describing it (the command line's help).
 struct request_field {
   std::string_view key;
-  std::optional<std::string> request::*member;
+  std::optional<field_value> request::*member;
   std::string_view description;
   field_kind kind = field_kind::value;
   field_vendor vendor = field_vendor::nvidia;
@@ -106,8 +107,8 @@ inline const request_field request_fields[] = {
      field_kind::value, field_vendor::amd},
 };
 
-/// Every request field is one `std::optional<std::string>` member of `request`.
-static_assert(std::size(request_fields) * sizeof(std::optional<std::string>) == sizeof(request),
+/// Every request field is one `std::optional<field_value>` member of `request`.
+static_assert(std::size(request_fields) * sizeof(std::optional<field_value>) == sizeof(request),
               "request_fields must list every member of request");
 
 /// A request resolved against a table.
@@ -182,10 +183,10 @@ inline resolved_request resolve(const table& tables, const request& req) {
     }
   }
   if (req.gpu) {
-    out.named_gpu = &require_gpu(tables, "gpu", *req.gpu);
+    out.named_gpu = &require_gpu(tables, "gpu", req.gpu->text());
     out.arch = find_arch_by_id(tables, out.named_gpu->arch_id);
   } else if (req.cc) {
-    out.arch = &require_arch(tables, "cc", *req.cc);
+    out.arch = &require_arch(tables, "cc", req.cc->text());
   } else {
     throw input_error("cc", "is required (or gpu); e.g. 7.0, sm_70 or a GPU name");
   }
@@ -205,7 +206,7 @@ inline resolved_request resolve(const table& tables, const request& req) {
                                       std::to_string(max_request_value) + " bytes");
   }
   if (req.carveout) launch.carveout_percent = parse_carveout("carveout", *req.carveout);
-  if (req.cache) launch.cache = parse_cache("cache", *req.cache);
+  if (req.cache) launch.cache = parse_cache("cache", req.cache->text());
   if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
   validate_launch(*out.arch, launch);
   if (req.sm_count) {
