@@ -53,7 +53,7 @@ void report_amd_kernel(const occcalc::amd_target& target,
     mode.wave_size = k.wave_size.value_or(target.default_wave_size());
     mode.wgp_mode = k.wgp_mode.value_or(true);
     const occcalc::amd_model model = overrides.model.value_or(target.models.front());
-    r.amd_occupancy = evaluate_amd(occcalc::resolve_amd_kernel(target, model, mode, kernel, *r.block_size));
+    r.evaluation = evaluate_amd(occcalc::resolve_amd_kernel(target, model, mode, kernel, *r.block_size));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
   }
@@ -91,9 +91,8 @@ std::string settle_static_shared_memory(const occcalc::table& tables, inspect::k
 }
 
 std::optional<occcalc::occupancy_summary> kernel_report::summary() const noexcept {
-  if (occupancy) return occcalc::summarize(occupancy->result);
-  if (amd_occupancy) return occcalc::summarize(amd_occupancy->result);
-  return std::nullopt;
+  if (!evaluation) return std::nullopt;
+  return std::visit([](const auto& q) { return occcalc::summarize(q.result); }, *evaluation);
 }
 
 launch_overrides parse_overrides(const occcalc::request& typed) {
@@ -112,7 +111,7 @@ launch_overrides parse_overrides(const occcalc::request& typed) {
 
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
                             const launch_overrides& overrides, const std::string& threads_from) {
-  kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, std::nullopt, std::nullopt, {}};
+  kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, std::nullopt, {}};
   const std::string shared_problem = settle_static_shared_memory(tables, r.kernel.resources);
   const auto& k = r.kernel.resources;
   // A required block size (.reqntid) is the only one the kernel launches
@@ -161,7 +160,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
     launch.dynamic_shared_memory_bytes = overrides.dyn_smem_bytes.value_or(0);
     launch.carveout_percent = overrides.carveout_percent;
     launch.barriers = k.barriers.value_or(1);
-    r.occupancy = evaluate(occcalc::resolve_launch(*arch, launch));
+    r.evaluation = evaluate(occcalc::resolve_launch(*arch, launch));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
   }

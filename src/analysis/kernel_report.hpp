@@ -12,6 +12,7 @@
 #include "occcalc/request/request.hpp"
 #include "analysis/amd_query.hpp"
 #include "analysis/nvidia_query.hpp"
+#include "analysis/query.hpp"
 
 namespace occcalc::cli {
 
@@ -38,14 +39,18 @@ struct kernel_report {
   /// (`.maxntid`).
   std::optional<std::int64_t> block_size;
   std::string block_size_from;
-  /// The calculator's result; empty when it cannot be computed, with the
-  /// reason in `unavailable`.
-  std::optional<query> occupancy;
-  /// The AMD model's result, for AMD kernels.
-  std::optional<amd_query> amd_occupancy;
+  /// The calculator's result, NVIDIA's or an AMD model's (one variant: a
+  /// library's tens of thousands of reports hold one result each, not room
+  /// for both); empty when it cannot be computed, with the reason in
+  /// `unavailable`.
+  std::optional<evaluated> evaluation;
   std::string unavailable;
 
-  bool has_occupancy() const noexcept { return occupancy.has_value() || amd_occupancy.has_value(); }
+  bool has_occupancy() const noexcept { return evaluation.has_value(); }
+  /// The NVIDIA result, or null.
+  const query* nvidia() const noexcept { return evaluation ? std::get_if<query>(&*evaluation) : nullptr; }
+  /// The AMD result, or null.
+  const amd_query* amd() const noexcept { return evaluation ? std::get_if<amd_query>(&*evaluation) : nullptr; }
   /// The result as every vendor-neutral output reads it; empty without one.
   std::optional<occcalc::occupancy_summary> summary() const noexcept;
 };

@@ -35,8 +35,7 @@ constexpr std::size_t min_parallel_kernels = 1024;
 /// No per-thread state.
 struct stateless {};
 
-inspect::inspection read_input(const occcalc::table& tables, const std::string& path, std::istream& in,
-                               const kernel_matcher& filter) {
+inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter) {
   inspect::inspect_options options;
   options.only_sm = filter.arch_sm;
   options.workers = workers();
@@ -61,7 +60,7 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
   const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
   std::vector<input_report> reports;
   for (const auto& path : command.inputs) {
-    auto inspected = read_input(tables, path, in, filter);
+    auto inspected = read_input(path, in, filter);
     input_report report{path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, {}};
     // A library holds tens of thousands of kernels: filter them and compute
     // their occupancy on every core, each into its own slot to keep the order.

@@ -171,8 +171,7 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       if (r.block_size) w.value(r.block_size_from);
       else w.null();
       w.key("occupancy");
-      if (r.occupancy) results.write(w, *r.occupancy);
-      else if (r.amd_occupancy) results.write(w, *r.amd_occupancy);
+      if (r.evaluation) std::visit([&](const auto& q) { results.write(w, q); }, *r.evaluation);
       else w.null();
       w.key("occupancy_unavailable");
       if (r.has_occupancy()) w.null();

@@ -145,9 +145,9 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
       // A required size is the one it launches with: inspect's own result
       // (what its table and JSON show) is the compiler's number.
       const auto r = occcalc::cli::report_kernel(tables, f.binary, kernel, {});
-      REQUIRE(r.amd_occupancy);
+      REQUIRE(r.amd());
       if (k.required_threads) {
-        CHECK(r.amd_occupancy->result.waves_per_simd == static_cast<double>(c.occupancy));
+        CHECK(r.amd()->result.waves_per_simd == static_cast<double>(c.occupancy));
         ++through_result;
       }
       ++checked;

@@ -235,8 +235,8 @@ TEST_CASE("inspect: a required block size and the cap .minnctapersm implies", "[
   const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], {});
   CHECK(report.block_size == 256);
   CHECK(report.block_size_from == "required");
-  REQUIRE(report.occupancy);
-  CHECK(report.occupancy->result.blocks_per_sm == 8);  // 64 warps / 8 per block
+  REQUIRE(report.nvidia());
+  CHECK(report.nvidia()->result.blocks_per_sm == 8);  // 64 warps / 8 per block
   // The required size wins over --threads: the kernel launches with no other.
   const auto forced = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], threads_override(64));
   CHECK(forced.block_size == 256);
@@ -248,10 +248,10 @@ TEST_CASE("inspect: --threads beyond the launch bounds gives no occupancy", "[in
   for (const auto& k : in.kernels) {
     if (k.resources.name != "_ZN4demo7boundedEPKfPfi") continue;  // __launch_bounds__(256)
     const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, threads_override(512));
-    CHECK_FALSE(report.occupancy);
+    CHECK_FALSE(report.has_occupancy());
     CHECK(report.unavailable == "block size 512 (from --threads) exceeds the kernel's launch bounds of 256 threads per block");
     const auto fits = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, threads_override(128));
-    CHECK(fits.occupancy);
+    CHECK(fits.nvidia());
   }
 }
 
