@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "cli/embedded_tables.hpp"
-#include "occcalc/tables/load.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
+#include "occcalc/tables/load.hpp"
 
 #ifdef OCCCALC_BENCH_WITH_HEADER
 #include "cuda_occupancy_bridge.hpp"
@@ -52,7 +52,8 @@ int main() {
   for (auto& c : stream) {
     c.arch = archs[std::uniform_int_distribution<std::size_t>(0, archs.size() - 1)(rng)];
     c.launch.threads_per_block = std::uniform_int_distribution<std::int64_t>(1, 1024)(rng);
-    c.launch.registers_per_thread = std::uniform_int_distribution<std::int64_t>(0, c.arch->max_registers_per_thread)(rng);
+    c.launch.registers_per_thread =
+        std::uniform_int_distribution<std::int64_t>(0, c.arch->max_registers_per_thread)(rng);
     c.launch.dynamic_shared_memory_bytes = std::uniform_int_distribution<std::int64_t>(0, 65536)(rng);
 #ifdef OCCCALC_BENCH_WITH_HEADER
     c.launch.barriers = 1;
@@ -77,8 +78,8 @@ int main() {
       sink += result.activeBlocksPerMultiprocessor;
     }
   });
-  std::printf("cudaOccMaxActiveBlocksPerMultiprocessor %8.1f M evaluations/s (occcalc is %.2fx)\n",
-              theirs / 1e6, ours / theirs);
+  std::printf("cudaOccMaxActiveBlocksPerMultiprocessor %8.1f M evaluations/s (occcalc is %.2fx)\n", theirs / 1e6,
+              ours / theirs);
 #else
   std::printf("cuda_occupancy.h not found: no comparison\n");
 #endif

@@ -24,8 +24,7 @@ class error : public std::runtime_error {
 /// begins with the offending value, e.g. `0 is outside [1, 2147483647]`.
 class input_error : public error {
  public:
-  input_error(std::string field, const std::string& message)
-      : error(message), field_(std::move(field)) {}
+  input_error(std::string field, const std::string& message) : error(message), field_(std::move(field)) {}
 
   /// The request key the message is about.
   const std::string& field() const noexcept { return field_; }

@@ -4,8 +4,8 @@
 #include <optional>
 
 #include "occcalc/amd/occupancy.hpp"
-#include "occcalc/request/amd.hpp"
 #include "occcalc/common/waves.hpp"
+#include "occcalc/request/amd.hpp"
 
 namespace occcalc::cli {
 

@@ -31,15 +31,17 @@ kernel_matcher make_kernel_matcher(const std::string& pattern, const std::string
     options.set_max_mem(max_pattern_memory_bytes);
     auto compiled = std::make_shared<const RE2>(pattern, options);
     if (!compiled->ok()) {
-      throw occcalc::input_error("kernel", occcalc::detail::quoted(pattern) +
-                                               " is not a valid RE2 regular expression: " + compiled->error());
+      throw occcalc::input_error(
+          "kernel", occcalc::detail::quoted(pattern) + " is not a valid RE2 regular expression: " + compiled->error());
     }
     m.kernel = std::move(compiled);
   }
   const std::string lowered = occcalc::detail::lower(occcalc::detail::trim(arch));
   if (lowered.rfind("gfx", 0) == 0) {
     const bool valid = lowered.size() > 3 && lowered.find_first_not_of("0123456789abcdef", 3) == std::string::npos;
-    if (!valid) throw occcalc::input_error("arch", occcalc::detail::quoted(arch) + " is not an AMD target such as gfx90a or gfx1100");
+    if (!valid)
+      throw occcalc::input_error("arch",
+                                 occcalc::detail::quoted(arch) + " is not an AMD target such as gfx90a or gfx1100");
     m.amd_target = lowered;
   } else if (!arch.empty()) {
     const auto cc = occcalc::parse_compute_capability("arch", arch);

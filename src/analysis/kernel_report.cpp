@@ -3,11 +3,11 @@
 #include <fmt/format.h>
 
 #include "inspect/compiler_log.hpp"
+#include "occcalc/amd/summary.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/nvidia/summary.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"
-#include "occcalc/amd/summary.hpp"
-#include "occcalc/nvidia/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -21,8 +21,7 @@ const occcalc::nvidia_arch* arch_of(const occcalc::table& tables, int sm) {
 /// for NVIDIA kernels). The metadata's VGPR count already holds the AGPRs
 /// of a unified file, so they are taken out again for the request, which
 /// adds them.
-void report_amd_kernel(const occcalc::amd_target& target,
-                       const launch_overrides& overrides, kernel_report& r) {
+void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides& overrides, kernel_report& r) {
   const auto& k = r.kernel.resources;
   if (!r.block_size) {
     r.unavailable = "no work-group size known: give --threads";

@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "inspect/inspect.hpp"
-#include "occcalc/nvidia/arch.hpp"
-#include "occcalc/common/summary.hpp"
-#include "occcalc/request/request.hpp"
 #include "analysis/amd_query.hpp"
 #include "analysis/nvidia_query.hpp"
 #include "analysis/query.hpp"
+#include "inspect/inspect.hpp"
+#include "occcalc/common/summary.hpp"
+#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/request/request.hpp"
 
 namespace occcalc::cli {
 

@@ -1,9 +1,9 @@
 // One evaluated request: what the renderers print.
 #pragma once
 
+#include "occcalc/common/waves.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/request/request.hpp"
-#include "occcalc/common/waves.hpp"
 
 namespace occcalc::cli {
 

@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 
 #include "inspect/compiler_log.hpp"
-#include "occcalc/tables/load.hpp"
 #include "occcalc/request/parse.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace occcalc::cli {
 
@@ -96,8 +96,9 @@ policy parse_policy(const std::string& origin, const std::string& json) {
                      return sets_a_check(r.limits);
                    });
   if (!any) {
-    throw occcalc::table_error(origin + ": the policy sets no limit (min_occupancy, max_registers, max_stack_bytes or "
-                                        "no_spills, in defaults or a rule), so it would pass every kernel");
+    throw occcalc::table_error(origin +
+                               ": the policy sets no limit (min_occupancy, max_registers, max_stack_bytes or "
+                               "no_spills, in defaults or a rule), so it would pass every kernel");
   }
   return p;
 }

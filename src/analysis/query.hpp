@@ -6,8 +6,8 @@
 #include <variant>
 
 #include "analysis/amd_query.hpp"
-#include "occcalc/request/resolve.hpp"
 #include "analysis/nvidia_query.hpp"
+#include "occcalc/request/resolve.hpp"
 
 namespace occcalc::cli {
 

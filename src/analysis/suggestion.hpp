@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "occcalc/amd/hip.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/request/amd.hpp"
 #include "occcalc/request/request.hpp"
-#include "occcalc/nvidia/suggest.hpp"
 
 namespace occcalc::cli {
 

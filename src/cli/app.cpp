@@ -18,10 +18,10 @@
 #include "commands/query.hpp"
 #include "commands/suggest.hpp"
 #include "commands/sweep.hpp"
-#include "occcalc/tables/load.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/request.hpp"
+#include "occcalc/tables/load.hpp"
 #include "occcalc/version.hpp"
 #include "render/terminal.hpp"
 
@@ -111,8 +111,7 @@ exit_status run_check_command(context& c) { return run_inspect_or_check(c, true)
 
 exit_status run_suggest_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to suggest");
-  refuse(c.opts.request.grid.has_value(), "grid",
-         "does not apply to suggest; min grid size needs --gpu or --sm-count");
+  refuse(c.opts.request.grid.has_value(), "grid", "does not apply to suggest; min grid size needs --gpu or --sm-count");
   return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.json, c.out, c.colour);
 }
 
@@ -166,10 +165,11 @@ void bind_suggest(CLI::App& app, options& opts) {
                  "Next steps reach this occupancy (percent) instead of one more block; needs --threads");
   app.add_option("--blocks", opts.suggest.blocks,
                  "The most dynamic shared memory per block that keeps this many blocks resident; needs --threads");
-  app.footer("For AMD (--gfx or an AMD --gpu, --vgprs, --sgprs, --lds, ...) it answers with HIP's "
-             "hipOccupancyMaxPotentialBlockSize.\n"
-             "Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
-             "--dyn-smem, --carveout, --cache, --barriers, --json.");
+  app.footer(
+      "For AMD (--gfx or an AMD --gpu, --vgprs, --sgprs, --lds, ...) it answers with HIP's "
+      "hipOccupancyMaxPotentialBlockSize.\n"
+      "Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
+      "--dyn-smem, --carveout, --cache, --barriers, --json.");
 }
 
 void bind_sweep(CLI::App& app, options& opts) {
@@ -183,9 +183,10 @@ void bind_sweep(CLI::App& app, options& opts) {
   app.add_flag("--ascii", opts.sweep.ascii, "Draw the chart with ASCII characters only");
   app.add_option("--svg", opts.sweep.svg_file,
                  "Also write the three charts (block size, registers, shared memory) to this SVG file");
-  app.footer("Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
-             "--barriers; AMD: --gfx or --gpu, --threads, --vgprs, --agprs, --sgprs, --lds, --wave32/--wave64, "
-             "--cu-mode/--wgp-mode, --model) and --json.");
+  app.footer(
+      "Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
+      "--barriers; AMD: --gfx or --gpu, --threads, --vgprs, --agprs, --sgprs, --lds, --wave32/--wave64, "
+      "--cu-mode/--wgp-mode, --model) and --json.");
 }
 
 /// One row per subcommand (ninja's tool table): its name and line for
@@ -207,8 +208,7 @@ constexpr command_info commands[] = {
      "Read kernels' resource usage from cubins, fat binaries, AMD code objects, offload bundles, ELF files or "
      "ptxas/nvlink logs",
      true, bind_inspect, run_inspect_command},
-    {"check", "CI gate: check the kernels of build outputs against a policy file", true, bind_check,
-     run_check_command},
+    {"check", "CI gate: check the kernels of build outputs against a policy file", true, bind_check, run_check_command},
     {"suggest",
      "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N "
      "blocks (AMD: HIP's block size search)",
@@ -253,9 +253,10 @@ std::string empty_option(const std::vector<const CLI::App*>& apps) {
 
 exit_status run_command(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
   options opts;
-  CLI::App app{"occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
-               "CDNA and RDNA)",
-               "occcalc"};
+  CLI::App app{
+      "occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
+      "CDNA and RDNA)",
+      "occcalc"};
   app.set_version_flag("--version", occcalc::version_string);
   app.require_subcommand(0, 1);
   app.fallthrough();

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "occcalc/tables/load.hpp"
 #include "occcalc/request/request.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace occcalc::cli {
 

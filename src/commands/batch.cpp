@@ -14,9 +14,9 @@
 #include "analysis/query.hpp"
 #include "commands/gate.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/tables/json_input.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/request.hpp"
+#include "occcalc/tables/json_input.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {
@@ -53,13 +53,12 @@ occcalc::request request_from_json(const nlohmann::json& line) {
     if (field == std::end(occcalc::request_fields)) {
       std::string known;
       for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
-      throw occcalc::input_error(item.key(), "is not a known field; known fields: " + known + ", " +
-                                                 std::string(batch_id_key));
+      throw occcalc::input_error(item.key(),
+                                 "is not a known field; known fields: " + known + ", " + std::string(batch_id_key));
     }
     if (field->kind == occcalc::field_kind::flag) {
       if (!value.is_boolean()) throw occcalc::input_error(item.key(), shown_value(value) + " is not true or false");
-      req.*(field->member) =
-          std::string(value.get<bool>() ? occcalc::flag_set_text : occcalc::flag_unset_text);
+      req.*(field->member) = std::string(value.get<bool>() ? occcalc::flag_set_text : occcalc::flag_unset_text);
       continue;
     }
     if (value.is_string()) {
@@ -136,8 +135,8 @@ exit_status run_batch(const occcalc::table& tables, const std::optional<double>&
                                                    line_number, max_batch_line_bytes >> 20));
       }
       if (line.find_first_not_of(" \t\r") == std::string::npos) {
-        throw occcalc::input_error("", fmt::format("line {} is empty; every line must hold a request object",
-                                                   line_number));
+        throw occcalc::input_error("",
+                                   fmt::format("line {} is empty; every line must hold a request object", line_number));
       }
       nlohmann::json parsed;
       try {
@@ -151,7 +150,8 @@ exit_status run_batch(const occcalc::table& tables, const std::optional<double>&
       std::visit([&](const auto& q) { writer.append(output, q, id_json); }, e);
     } catch (const occcalc::input_error& e) {
       any_bad = true;
-      output += json_text(error_json(e.field(), e.field().empty() ? e.what() : fmt::format("{} {}", e.field(), e.what()), id_json));
+      output += json_text(
+          error_json(e.field(), e.field().empty() ? e.what() : fmt::format("{} {}", e.field(), e.what()), id_json));
     } catch (const std::exception& e) {
       // Whatever else a line provokes is its own error: the other lines keep
       // their answers.

@@ -1,23 +1,22 @@
 #include "commands/inspect.hpp"
 
+#include <fstream>
 #include <iterator>
 #include <optional>
 #include <ostream>
 #include <sstream>
-#include <fstream>
 #include <thread>
 
 #include <fmt/format.h>
 
-
+#include "analysis/kernel_matcher.hpp"
+#include "analysis/policy.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
-#include "analysis/kernel_matcher.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
-#include "analysis/policy.hpp"
 #include "render/check.hpp"
 #include "render/inspect_report.hpp"
 #include "render/terminal.hpp"
@@ -55,8 +54,8 @@ inspect::inspection read_input(const std::string& path, std::istream& in, const 
 /// Reads every input and reports the kernels that pass the filter, each at
 /// the block size `threads_for` gives.
 template <typename Threads>
-std::vector<input_report> read_inputs(const occcalc::table& tables, const inspect_command& command,
-                                      std::istream& in, Threads&& threads_for) {
+std::vector<input_report> read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                                      Threads&& threads_for) {
   const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
   std::vector<input_report> reports;
   for (const auto& path : command.inputs) {
@@ -103,8 +102,8 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   return exit_status::ok;
 }
 
-exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                      std::ostream& out, bool colour) {
+exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,
+                      bool colour) {
   const policy p = parse_policy(command.policy_file, read_text_file(command.policy_file, "policy file"));
   const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel& k) {
     const auto applied = limits_for(p, k);

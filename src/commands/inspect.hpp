@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "commands/exit_status.hpp"
 #include "analysis/kernel_report.hpp"
+#include "commands/exit_status.hpp"
 #include "occcalc/nvidia/arch.hpp"
 
 namespace occcalc::cli {
@@ -37,7 +37,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
 /// Checks every kernel of every input against the policy: ok when all pass,
 /// gate_failed on any violation not allowed. Throws `occcalc::error` for a
 /// bad policy, an unreadable input or an input without kernels.
-exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                      std::ostream& out, bool colour);
+exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,
+                      bool colour);
 
 }  // namespace occcalc::cli

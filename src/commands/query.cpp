@@ -20,8 +20,10 @@ exit_status run_query(const occcalc::table& tables, const query_options& options
   const evaluated e = evaluate_any(tables, options.request);
   std::visit(
       [&](const auto& q) {
-        if (options.json) out << result_text(q, json_writer::style::pretty) << "\n";
-        else render_text(out, q, options.colour);
+        if (options.json)
+          out << result_text(q, json_writer::style::pretty) << "\n";
+        else
+          render_text(out, q, options.colour);
       },
       e);
   const double occupancy = occupancy_of(e);

@@ -6,8 +6,8 @@
 #include <string>
 
 #include "commands/exit_status.hpp"
-#include "occcalc/tables/load.hpp"
 #include "occcalc/request/request.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace occcalc::cli {
 
@@ -19,7 +19,6 @@ struct query_options {
   bool colour = false;
 };
 
-exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out,
-                      std::ostream& err);
+exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out, std::ostream& err);
 
 }  // namespace occcalc::cli

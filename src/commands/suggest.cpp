@@ -5,13 +5,13 @@
 #include <fmt/format.h>
 
 #include "occcalc/amd/hip.hpp"
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/common/percent.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/request/amd.hpp"
 #include "occcalc/request/parse.hpp"
-#include "occcalc/nvidia/suggest.hpp"
-#include "render/suggest.hpp"
-#include "occcalc/common/percent.hpp"
-#include "occcalc/amd/summary.hpp"
 #include "occcalc/request/resolve.hpp"
+#include "render/suggest.hpp"
 
 namespace occcalc::cli {
 
@@ -25,13 +25,14 @@ exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional
                             bool threads_given, const suggest_options& options, bool json, std::ostream& out,
                             bool colour) {
   (void)threads_given;  // the search sets the block size itself
-  for (const auto& [flag, value] : {std::pair<const char*, const std::string*>{"dyn_smem_per_thread",
-                                                                               &options.dynamic_per_thread},
-                                    {"target", &options.target},
-                                    {"blocks", &options.blocks}}) {
+  for (const auto& [flag, value] :
+       {std::pair<const char*, const std::string*>{"dyn_smem_per_thread", &options.dynamic_per_thread},
+        {"target", &options.target},
+        {"blocks", &options.blocks}}) {
     if (!value->empty()) {
-      throw occcalc::input_error(flag, "applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's "
-                                       "block size search");
+      throw occcalc::input_error(flag,
+                                 "applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's "
+                                 "block size search");
     }
   }
   if (model_asked && occcalc::detail::lower(occcalc::detail::trim(*model_asked)) != "hip") {
@@ -88,8 +89,9 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
     throw occcalc::input_error(s.target ? "target" : "blocks", "needs --threads: the block size to start from");
   }
   if (s.rule.bytes_per_thread > 0 && (threads_given || s.blocks || s.target)) {
-    throw occcalc::input_error("dyn_smem_per_thread", "applies only to the block size search; give --dyn-smem with "
-                                                      "--threads");
+    throw occcalc::input_error("dyn_smem_per_thread",
+                               "applies only to the block size search; give --dyn-smem with "
+                               "--threads");
   }
 
   s.choice = occcalc::max_potential_block_size(arch, launch, s.rule, s.max_threads);

@@ -3,20 +3,20 @@
 #include <fstream>
 #include <functional>
 #include <optional>
-#include <variant>
 #include <ostream>
+#include <variant>
 
 #include <fmt/format.h>
 
-#include "occcalc/request/amd.hpp"
-#include "occcalc/amd/sweep.hpp"
-#include "occcalc/request/parse.hpp"
-#include "occcalc/nvidia/sweep.hpp"
-#include "render/sweep.hpp"
-#include "occcalc/common/percent.hpp"
 #include "occcalc/amd/summary.hpp"
+#include "occcalc/amd/sweep.hpp"
+#include "occcalc/common/percent.hpp"
 #include "occcalc/nvidia/summary.hpp"
+#include "occcalc/nvidia/sweep.hpp"
+#include "occcalc/request/amd.hpp"
+#include "occcalc/request/parse.hpp"
 #include "occcalc/request/resolve.hpp"
+#include "render/sweep.hpp"
 
 namespace occcalc::cli {
 
@@ -35,7 +35,6 @@ occcalc::sweep_variable parse_variable(const std::string& text) {
 /// The most points a sweep may have: every register count, or every block
 /// size, is far below it.
 constexpr std::int64_t max_sweep_points = 100000;
-
 
 /// The range from the options over the figure's default, checked: values
 /// in [minimum, maximum], --to not below --from, a positive step, and not
@@ -73,8 +72,8 @@ sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_summary& r) 
 sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch_config& launch,
                          occcalc::sweep_variable v, occcalc::sweep_range range) {
   const auto points = occcalc::sweep(arch, launch, v, range);
-  sweep_series s{std::string(occcalc::to_string(v)), axis_label(v), {}, occcalc::cliffs(points),
-                 occcalc::value_of(launch, v)};
+  sweep_series s{
+      std::string(occcalc::to_string(v)), axis_label(v), {}, occcalc::cliffs(points), occcalc::value_of(launch, v)};
   for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
   return s;
 }
@@ -93,10 +92,10 @@ sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_optio
                              occcalc::max_request_value, threads ? " for threads" : "");
   plan.series = make_series(arch, launch, variable, plan.range);
   plan.now = sample_of(plan.series.current, occcalc::summarize(occcalc::compute_occupancy(arch, launch)));
-  plan.svg_title = fmt::format(
-      "{}{} (compute capability {}): {} threads, {} registers, {} B shared memory per block",
-      resolved.named_gpu ? resolved.named_gpu->name + ", " : std::string(), arch.id, arch.compute_capability(),
-      launch.threads_per_block, launch.registers_per_thread, launch.requested_shared_memory_bytes());
+  plan.svg_title = fmt::format("{}{} (compute capability {}): {} threads, {} registers, {} B shared memory per block",
+                               resolved.named_gpu ? resolved.named_gpu->name + ", " : std::string(), arch.id,
+                               arch.compute_capability(), launch.threads_per_block, launch.registers_per_thread,
+                               launch.requested_shared_memory_bytes());
   plan.svg_charts = [&arch, launch, variable, series = plan.series] {
     std::vector<sweep_series> charts;
     for (const auto v : {occcalc::sweep_variable::threads, occcalc::sweep_variable::registers,
@@ -130,8 +129,8 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
   const auto& t = *r.target;
   const auto variable = parse_amd_variable(options.vary);
   if (variable == occcalc::amd_sweep_variable::sgprs && t.max_sgprs_per_wave == 0) {
-    throw occcalc::input_error("vary", "sgprs does not apply to " + t.id + " (" + t.family +
-                                           "): it has no scalar registers");
+    throw occcalc::input_error("vary",
+                               "sgprs does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
   }
   const std::optional<std::int64_t> device_waves =
       r.named_gpu ? r.named_gpu->max_waves_per_simd : std::optional<std::int64_t>();
@@ -139,7 +138,10 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
   const auto series_of = [r, device_waves](occcalc::amd_sweep_variable v, const occcalc::sweep_range& range) {
     const auto points =
         occcalc::amd_sweep(*r.target, r.kernel, r.mode, r.model, r.work_group_size, v, range, device_waves);
-    sweep_series s{std::string(occcalc::to_string(v)), amd_axis_label(v), {}, occcalc::cliffs(points),
+    sweep_series s{std::string(occcalc::to_string(v)),
+                   amd_axis_label(v),
+                   {},
+                   occcalc::cliffs(points),
                    occcalc::value_of(r.kernel, r.work_group_size, v)};
     for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
     return s;
@@ -176,8 +178,8 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
                       bool json, std::ostream& out, bool colour) {
   if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
-  const sweep_plan plan =
-      std::visit([&](const auto& resolved) { return plan_for(resolved, options); }, occcalc::resolve_any(tables, request));
+  const sweep_plan plan = std::visit([&](const auto& resolved) { return plan_for(resolved, options); },
+                                     occcalc::resolve_any(tables, request));
   const sweep_series& series = plan.series;
   if (!options.svg_file.empty()) {
     std::ofstream file(options.svg_file, std::ios::binary);

@@ -64,8 +64,8 @@ std::optional<std::int64_t> field(const msgpack::value& kernel, std::string_view
   if (v == nullptr) return std::nullopt;
   const auto n = v->as_integer();
   if (!n || *n < 0 || *n > max_metadata_value) {
-    throw format_error(fmt::format("AMDGPU metadata: kernel '{}': {} is not an integer in [0, {}]", name, key,
-                                   max_metadata_value));
+    throw format_error(
+        fmt::format("AMDGPU metadata: kernel '{}': {} is not an integer in [0, {}]", name, key, max_metadata_value));
   }
   return n;
 }
@@ -147,9 +147,10 @@ std::vector<kernel_resources> read_amdgpu_code_object(const elf_file& elf) {
       for (std::size_t i = 0; i < 3; ++i) {
         const auto n = reqd->items[i].as_integer();
         if (!n || *n < 1 || *n > max_metadata_value) {
-          throw format_error(fmt::format("AMDGPU metadata: kernel '{}': .reqd_workgroup_size is not 3 positive "
-                                         "integers",
-                                         k.name));
+          throw format_error(
+              fmt::format("AMDGPU metadata: kernel '{}': .reqd_workgroup_size is not 3 positive "
+                          "integers",
+                          k.name));
         }
         d[i] = *n;
       }
@@ -193,7 +194,8 @@ std::vector<bundle_entry> offload_bundle_entries(byte_view bytes, scratch_buffer
         header = 32;
         break;
       default:
-        throw format_error(fmt::format("a compressed offload bundle of version {}; versions 1 to 3 are known", version));
+        throw format_error(
+            fmt::format("a compressed offload bundle of version {}; versions 1 to 3 are known", version));
     }
     if (method != compressed_method_zstd) {
       throw format_error("a zlib-compressed offload bundle; only zstd-compressed ones are read");

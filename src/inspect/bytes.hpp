@@ -72,9 +72,10 @@ class byte_view {
  private:
   void require(std::uint64_t offset, std::uint64_t length, std::string_view what) const {
     if (!contains(offset, length)) {
-      throw format_error(fmt::format("truncated or corrupt: {} ({} bytes at offset {:#x}) lies outside the {} bytes "
-                                     "available",
-                                     what, length, offset, size_));
+      throw format_error(
+          fmt::format("truncated or corrupt: {} ({} bytes at offset {:#x}) lies outside the {} bytes "
+                      "available",
+                      what, length, offset, size_));
     }
   }
 

@@ -1,6 +1,6 @@
 #include "inspect/compiler_log.hpp"
-#include "occcalc/request/parse.hpp"
 #include "inspect/limits.hpp"
+#include "occcalc/request/parse.hpp"
 
 #include <charconv>
 #include <optional>
@@ -47,7 +47,6 @@ std::string_view take_target(std::string_view& text) noexcept {
 
 class log_reader {
  public:
-
   void line(std::string_view text, std::size_t number) {
     number_ = number;
     const auto line = trim(text);
@@ -202,8 +201,8 @@ std::vector<kernel_resources> read_compiler_log(std::string_view text) {
     const auto end = line_end(text, at);
     ++number;
     if (end == std::string_view::npos) {
-      throw format_error(fmt::format("line {} is longer than {} bytes; a compiler log's lines are short", number,
-                                     max_log_line_bytes));
+      throw format_error(
+          fmt::format("line {} is longer than {} bytes; a compiler log's lines are short", number, max_log_line_bytes));
     }
     reader.line(text.substr(at, end - at), number);
     at = end + 1;

@@ -104,8 +104,8 @@ int cubin_sm(std::uint8_t abi_version, std::uint32_t flags) noexcept {
 std::vector<kernel_resources> read_cubin(byte_view cubin) {
   const elf_file file(cubin);
   if (file.machine() != elf::machine_cuda) {
-    throw format_error(fmt::format("not a cubin: ELF machine {} is not EM_CUDA ({})", file.machine(),
-                                   elf::machine_cuda));
+    throw format_error(
+        fmt::format("not a cubin: ELF machine {} is not EM_CUDA ({})", file.machine(), elf::machine_cuda));
   }
   const int sm = cubin_sm(file.abi_version(), file.flags());
   const elf_section* symtab = nullptr;

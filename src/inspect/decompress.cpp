@@ -46,14 +46,16 @@ byte_view decompress(compression method, byte_view payload, std::uint64_t declar
                      scratch_buffer& buffer) {
   if (method == compression::none) return payload;
   if (declared > max_decompressed_entry_bytes) {
-    throw format_error(fmt::format("{} declares {} bytes decompressed, over the {}-byte "
-                                   "limit",
-                                   what, declared, max_decompressed_entry_bytes));
+    throw format_error(
+        fmt::format("{} declares {} bytes decompressed, over the {}-byte "
+                    "limit",
+                    what, declared, max_decompressed_entry_bytes));
   }
   if (declared > expansion_floor_bytes && declared / max_expansion_ratio > payload.size()) {
-    throw format_error(fmt::format("{} declares {} bytes decompressed from {}: more than {} times its size, which "
-                                   "no real entry comes near",
-                                   what, declared, payload.size(), max_expansion_ratio));
+    throw format_error(
+        fmt::format("{} declares {} bytes decompressed from {}: more than {} times its size, which "
+                    "no real entry comes near",
+                    what, declared, payload.size(), max_expansion_ratio));
   }
   // Check what the data itself claims before allocating for it: a zstd
   // frame states its size, and LZ4 cannot expand more than 255 times.
@@ -63,13 +65,14 @@ byte_view decompress(compression method, byte_view payload, std::uint64_t declar
       throw format_error(fmt::format("{}: not a zstd frame", what));
     }
     if (frame_bytes != ZSTD_CONTENTSIZE_UNKNOWN && frame_bytes != declared) {
-      throw format_error(fmt::format("{}: the zstd frame holds {} bytes, not the "
-                                     "declared {}",
-                                     what, frame_bytes, declared));
+      throw format_error(
+          fmt::format("{}: the zstd frame holds {} bytes, not the "
+                      "declared {}",
+                      what, frame_bytes, declared));
     }
   } else if (declared > (payload.size() + 1) * lz4_max_expansion) {
-    throw format_error(fmt::format("{}: {} LZ4 bytes cannot expand to the declared {}",
-                                   what, payload.size(), declared));
+    throw format_error(
+        fmt::format("{}: {} LZ4 bytes cannot expand to the declared {}", what, payload.size(), declared));
   }
   const auto size = static_cast<std::size_t>(declared);
   unsigned char* out = buffer.reserve(size);
@@ -77,26 +80,24 @@ byte_view decompress(compression method, byte_view payload, std::uint64_t declar
   if (method == compression::zstd) {
     produced = ZSTD_decompressDCtx(zstd_context(), out, size, payload.data(), payload.size());
     if (ZSTD_isError(produced)) {
-      throw format_error(fmt::format("{}: zstd: {}", what,
-                                     ZSTD_getErrorName(produced)));
+      throw format_error(fmt::format("{}: zstd: {}", what, ZSTD_getErrorName(produced)));
     }
   } else {
     if (payload.size() > static_cast<std::size_t>(LZ4_MAX_INPUT_SIZE)) {
       throw format_error(fmt::format("{}: LZ4 payload too large", what));
     }
-    const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(payload.data()),
-                                      reinterpret_cast<char*>(out), static_cast<int>(payload.size()),
-                                      static_cast<int>(size));
+    const int n = LZ4_decompress_safe(reinterpret_cast<const char*>(payload.data()), reinterpret_cast<char*>(out),
+                                      static_cast<int>(payload.size()), static_cast<int>(size));
     if (n < 0) {
-      throw format_error(fmt::format("{}: LZ4 data is corrupt or expands past the "
-                                     "declared {} bytes",
-                                     what, declared));
+      throw format_error(
+          fmt::format("{}: LZ4 data is corrupt or expands past the "
+                      "declared {} bytes",
+                      what, declared));
     }
     produced = static_cast<std::size_t>(n);
   }
   if (produced != declared) {
-    throw format_error(fmt::format("{} decompressed to {} bytes, not the declared {}",
-                                   what, produced, declared));
+    throw format_error(fmt::format("{} decompressed to {} bytes, not the declared {}", what, produced, declared));
   }
   return {out, size};
 }

@@ -16,7 +16,6 @@ enum class compression { none, zstd, lz4 };
 
 std::string_view to_string(compression c) noexcept;
 
-
 /// Memory that decompressed payloads are written to, reused from one to the
 /// next and never zero-filled (a library holds a gigabyte of cubins).
 class scratch_buffer {

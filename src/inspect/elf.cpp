@@ -34,13 +34,15 @@ elf_file::elf_file(byte_view bytes) : bytes_(bytes) {
   std::uint64_t names_index = bytes.read<std::uint16_t>(0x3e, "e_shstrndx");
   if (table_offset == 0) return;  // no section table
   if (entry_bytes < section_header_bytes) {
-    throw format_error(fmt::format("corrupt ELF header: e_shentsize {} is below {}", entry_bytes, section_header_bytes));
+    throw format_error(
+        fmt::format("corrupt ELF header: e_shentsize {} is below {}", entry_bytes, section_header_bytes));
   }
   // Extended numbering: the real counts live in section 0 (gABI).
   if (count == 0) count = bytes.read<std::uint64_t>(table_offset + 0x20, "section header 0");
   if (names_index == 0xffff) names_index = bytes.read<std::uint32_t>(table_offset + 0x28, "section header 0");
   if (count > bytes.size() / entry_bytes) {
-    throw format_error(fmt::format("corrupt ELF header: {} section headers cannot fit in {} bytes", count, bytes.size()));
+    throw format_error(
+        fmt::format("corrupt ELF header: {} section headers cannot fit in {} bytes", count, bytes.size()));
   }
   const byte_view table = bytes.sub(table_offset, count * entry_bytes, "the section header table");
   sections_.resize(count);
@@ -64,8 +66,8 @@ elf_file::elf_file(byte_view bytes) : bytes_(bytes) {
 
 const elf_section& elf_file::section(std::size_t index) const {
   if (index >= sections_.size()) {
-    throw format_error(fmt::format("corrupt ELF: section index {} is not below the {} sections", index,
-                                   sections_.size()));
+    throw format_error(
+        fmt::format("corrupt ELF: section index {} is not below the {} sections", index, sections_.size()));
   }
   return sections_[index];
 }
@@ -87,8 +89,8 @@ std::vector<elf_symbol> elf_file::symbols(const elf_section& symtab) const {
   const byte_view names = contents(section(symtab.link));
   const std::uint64_t count = table.size() / symbol_bytes;
   if (count > max_elf_symbols) {
-    throw format_error(fmt::format("a symbol table of {} symbols; more than {} is not a real build", count,
-                                   max_elf_symbols));
+    throw format_error(
+        fmt::format("a symbol table of {} symbols; more than {} is not a real build", count, max_elf_symbols));
   }
   std::vector<elf_symbol> out(count);
   for (std::size_t i = 0; i < out.size(); ++i) {

@@ -20,9 +20,7 @@ constexpr std::uint64_t fatbin_alignment = 8;
 constexpr std::uint64_t flag_lz4 = 0x2000;
 constexpr std::uint64_t flag_zstd = 0x8000;
 
-
 }  // namespace
-
 
 bool is_fatbin(byte_view bytes) noexcept {
   return bytes.contains(0, 4) && bytes.read<std::uint32_t>(0, "magic") == fatbin_magic;
@@ -39,8 +37,8 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
     const auto header_bytes = region.read<std::uint16_t>(at + 6, "a fat binary header");
     const auto body_bytes = region.read<std::uint64_t>(at + 8, "a fat binary header");
     if (header_bytes < fatbin_header_bytes) {
-      throw format_error(fmt::format("corrupt fat binary at offset {:#x}: header size {} is below {}", at,
-                                     header_bytes, fatbin_header_bytes));
+      throw format_error(fmt::format("corrupt fat binary at offset {:#x}: header size {} is below {}", at, header_bytes,
+                                     fatbin_header_bytes));
     }
     const std::uint64_t body_at = at + header_bytes;
     const byte_view body = region.sub(body_at, body_bytes, "a fat binary's entries");
@@ -59,7 +57,7 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
       const auto stored_bytes = header.read<std::uint64_t>(0x08, "payload size");
       const auto flags = header.read<std::uint64_t>(0x28, "flags");
       e.payload = body.sub(entry_at + entry_header_bytes, stored_bytes, "a fat binary entry's payload");
-      e.compressed = (flags & flag_zstd) != 0 ? compression::zstd
+      e.compressed = (flags & flag_zstd) != 0  ? compression::zstd
                      : (flags & flag_lz4) != 0 ? compression::lz4
                                                : compression::none;
       if (e.compressed != compression::none) {
@@ -120,8 +118,8 @@ std::vector<embedded_fatbin> find_embedded_fatbins(byte_view region, std::uint64
       continue;
     }
     found.push_back({offset, header_bytes + body_bytes});
-    at = begin + std::min<std::uint64_t>(offset + header_bytes + body_bytes + last,
-                                         static_cast<std::uint64_t>(end - begin));
+    at = begin +
+         std::min<std::uint64_t>(offset + header_bytes + body_bytes + last, static_cast<std::uint64_t>(end - begin));
   }
   return found;
 }

@@ -211,17 +211,16 @@ void add_bundled_kernels(byte_view region, const std::string& where, inspection&
 /// Refuses an input whose entries would decompress, together, to more than
 /// `input_decompression_floor_bytes` plus `max_expansion_ratio` times the
 /// input's size: many small bombs in one file, each within its own limit.
-void check_decompression_budget(const std::vector<work_item>& items, std::uint64_t input_bytes,
-                                std::uint64_t& spent) {
+void check_decompression_budget(const std::vector<work_item>& items, std::uint64_t input_bytes, std::uint64_t& spent) {
   const std::uint64_t budget = input_decompression_floor_bytes + max_expansion_ratio * input_bytes;
   for (const auto& item : items) {
     if (item.entry.compressed == compression::none) continue;
     spent += item.entry.decompressed_bytes;
     if (spent > budget) {
-      throw format_error(fmt::format("its entries declare more than {} bytes decompressed in all ({} MiB plus {} "
-                                     "times the input's {} bytes); no real build comes near",
-                                     budget, input_decompression_floor_bytes >> 20, max_expansion_ratio,
-                                     input_bytes));
+      throw format_error(
+          fmt::format("its entries declare more than {} bytes decompressed in all ({} MiB plus {} "
+                      "times the input's {} bytes); no real build comes near",
+                      budget, input_decompression_floor_bytes >> 20, max_expansion_ratio, input_bytes));
     }
   }
 }
@@ -232,8 +231,8 @@ void check_decompression_budget(const std::vector<work_item>& items, std::uint64
 /// what each scan found.
 std::vector<std::vector<embedded_fatbin>> read_in_parallel(const std::vector<work_item>& items,
                                                            const std::vector<scan_task>& scans,
-                                                           duplicate_finder& duplicates,
-                                                           const inspect_options& options, inspection& out) {
+                                                           duplicate_finder& duplicates, const inspect_options& options,
+                                                           inspection& out) {
   std::vector<std::vector<inspected_kernel>> results(items.size());
   std::vector<std::vector<embedded_fatbin>> found(scans.size());
   const auto repeat_of = duplicates.candidates(items);
@@ -288,18 +287,12 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   std::vector<scan_task> scans;
   std::optional<elf_file> host;
   switch (kind) {
-    case input_kind::cubin:
-      out.kernels = with_names(read_cubin(bytes), "");
-      return out;
+    case input_kind::cubin: out.kernels = with_names(read_cubin(bytes), ""); return out;
     case input_kind::amdgpu_code_object:
       out.kernels = with_names(read_amdgpu_code_object(elf_file(bytes)), "");
       return out;
-    case input_kind::offload_bundle:
-      add_bundled_kernels(bytes, "", out);
-      return out;
-    case input_kind::compiler_log:
-      out.kernels = with_names(read_compiler_log(bytes.as_text()), "");
-      return out;
+    case input_kind::offload_bundle: add_bundled_kernels(bytes, "", out); return out;
+    case input_kind::compiler_log: out.kernels = with_names(read_compiler_log(bytes.as_text()), ""); return out;
     case input_kind::ar_archive:
       throw format_error("a static library (ar archive); extract its objects with 'ar x' and inspect those");
     case input_kind::unknown:
@@ -309,9 +302,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       host.emplace(bytes);
       plan_host_elf(*host, options, items, scans, out);
       break;
-    case input_kind::fatbin:
-      add_entries(bytes, "", options.only_sm, items, out);
-      break;
+    case input_kind::fatbin: add_entries(bytes, "", options.only_sm, items, out); break;
   }
 
   // First the fat binaries' entries and the search of the data sections,

@@ -19,9 +19,10 @@ class reader {
   value read(int depth) {
     if (depth > max_depth) throw format_error("MessagePack nested deeper than 64 levels");
     if (++values_ > max_metadata_values) {
-      throw format_error(fmt::format("MessagePack metadata of more than {} values; a real note holds about 40 per "
-                                     "kernel",
-                                     max_metadata_values));
+      throw format_error(
+          fmt::format("MessagePack metadata of more than {} values; a real note holds about 40 per "
+                      "kernel",
+                      max_metadata_values));
     }
     const std::uint8_t tag = byte();
     value v;
@@ -125,9 +126,10 @@ class reader {
   /// corrupt, and checking it first keeps a hostile count from allocating.
   void require_room(std::uint64_t elements, std::string_view what) const {
     if (elements > bytes_.size() - at_) {
-      throw format_error(fmt::format("truncated or corrupt: a MessagePack {} of {} elements at offset {:#x} cannot fit "
-                                     "in the {} bytes left",
-                                     what, elements, at_, bytes_.size() - at_));
+      throw format_error(
+          fmt::format("truncated or corrupt: a MessagePack {} of {} elements at offset {:#x} cannot fit "
+                      "in the {} bytes left",
+                      what, elements, at_, bytes_.size() - at_));
     }
   }
 

@@ -6,11 +6,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/amd/summary.hpp"
 #include "occcalc/request/parse.hpp"
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
-#include "occcalc/amd/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -18,7 +18,6 @@ namespace {
 
 using occcalc::amd_model;
 using occcalc::amd_resource;
-
 
 std::string_view unit_name(const occcalc::amd_occupancy_result& r) { return r.per_wgp ? "WGP" : "CU"; }
 
@@ -51,9 +50,10 @@ std::string limit_note(const amd_query& q, amd_resource res) {
     case amd_resource::agprs: {
       const bool agprs = res == amd_resource::agprs;
       if (!present) {
-        if (agprs) return t.max_agprs_per_wave == 0 ? "no AGPRs on " + t.id
-                          : t.unified_vgpr_file      ? "in the unified VGPR file"
-                                                     : "no AGPRs used";
+        if (agprs)
+          return t.max_agprs_per_wave == 0 ? "no AGPRs on " + t.id
+                 : t.unified_vgpr_file     ? "in the unified VGPR file"
+                                           : "no AGPRs used";
         return "below one allocation granule: not a limit";
       }
       const auto& terms = r.terms_of(res);
@@ -63,8 +63,8 @@ std::string limit_note(const amd_query& q, amd_resource res) {
           return fmt::format("{} available / {}{} = {} waves per CU, in whole work-groups of {} waves", terms.pool,
                              terms.count, rounded, terms.waves_per_simd, r.waves_per_work_group);
         }
-        return fmt::format("{} available / {}{} = {} waves per SIMD, x {} SIMDs / {}", terms.pool, terms.count,
-                           rounded, terms.waves_per_simd, r.simds, per_group);
+        return fmt::format("{} available / {}{} = {} waves per SIMD, x {} SIMDs / {}", terms.pool, terms.count, rounded,
+                           terms.waves_per_simd, r.simds, per_group);
       }
       std::string what = std::to_string(terms.count);
       if (!agprs && terms.count != k.vgprs) {
@@ -91,8 +91,8 @@ std::string limit_note(const amd_query& q, amd_resource res) {
     case amd_resource::lds: {
       if (!present) return "no LDS used";
       const auto& terms = r.terms_of(res);
-      const std::string whose = model == amd_model::hip ? " (HIP divides the LDS one work-group may use)"
-                                                        : fmt::format(" per {}", unit);
+      const std::string whose =
+          model == amd_model::hip ? " (HIP divides the LDS one work-group may use)" : fmt::format(" per {}", unit);
       return fmt::format("{}{} / {} B per work-group", bytes_text(terms.pool), whose, terms.count);
     }
     case amd_resource::work_groups:
@@ -184,11 +184,12 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   const bool llvm = r.model == amd_model::llvm;  // the compiler's own words
   text += "\n" + paint(fmt::format("Active per {}", unit), style::bold, colour) + "\n";
   text += row("work-groups", std::to_string(r.work_groups));
-  text += row("waves", fmt::format("{} of {}", r.active_waves, r.max_waves),
-              llvm && r.active_waves != r.work_groups * r.waves_per_work_group
-                  ? fmt::format("the compiler's {} per SIMD x {} SIMDs; {} work-groups hold {}", waves_text(r.waves_per_simd),
-                                r.simds, r.work_groups, r.work_groups * r.waves_per_work_group)
-                  : "");
+  text += row(
+      "waves", fmt::format("{} of {}", r.active_waves, r.max_waves),
+      llvm && r.active_waves != r.work_groups * r.waves_per_work_group
+          ? fmt::format("the compiler's {} per SIMD x {} SIMDs; {} work-groups hold {}", waves_text(r.waves_per_simd),
+                        r.simds, r.work_groups, r.work_groups * r.waves_per_work_group)
+          : "");
   text += row("waves per SIMD", fmt::format("{} of {}", waves_text(r.waves_per_simd), r.max_waves_per_simd),
               r.work_groups == 0
                   ? fmt::format("a work-group of {} waves does not fit: it cannot launch", r.waves_per_work_group)
@@ -199,17 +200,17 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   const double percent = r.occupancy() * 100.0;
   const style level = r.work_groups == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
-                             label_width + 2 + (colour ? 8 : 0),
-                             paint(fmt::format("{:.1f}%", percent), level, colour), occcalc::summarize(r).limiter_list(", ", true));
+                             label_width + 2 + (colour ? 8 : 0), paint(fmt::format("{:.1f}%", percent), level, colour),
+                             occcalc::summarize(r).limiter_list(", ", true));
   if (q.waves) {
     const auto& w = *q.waves;
     const auto cus = *q.request.compute_units;
     const std::string device = device_text(cus, "CUs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr,
                                            q.request.compute_units_given);
-    text += "\n" +
-            paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), style::bold,
-                  colour) +
-            "\n";
+    text +=
+        "\n" +
+        paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), style::bold, colour) +
+        "\n";
     text += row("work-groups per wave", std::to_string(w.blocks_per_wave),
                 fmt::format("{} {}s x {} work-groups", q.units(), unit, r.work_groups));
     if (w.blocks_per_wave > 0) {
@@ -220,7 +221,6 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   }
   out << text;
 }
-
 
 nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t) {
   nlohmann::ordered_json j;
@@ -257,7 +257,6 @@ nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
   return j;
 }
 
-
 void render_amd_target_list(std::ostream& out, const occcalc::table& tables, bool colour) {
   std::string text = paint(fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}", "id", "family", "models",
                                        "waves", "SIMDs", "VGPRs/gran", "SGPRs", "LDS/CU", "wave sizes"),
@@ -271,16 +270,17 @@ void render_amd_target_list(std::ostream& out, const occcalc::table& tables, boo
     }
     const auto& first = t.vgpr_files.front();
     vgprs = fmt::format("{}/{}", first.total, first.granule);
-    text += fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}{}\n", t.id, t.family, models,
-                        t.max_waves_per_simd, t.simds_per_cu, vgprs,
-                        t.sgprs_per_simd ? std::to_string(*t.sgprs_per_simd) : "-", t.lds_per_cu_bytes, sizes,
-                        t.has_wgp_mode ? " (CU/WGP)" : "");
+    text +=
+        fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}{}\n", t.id, t.family, models, t.max_waves_per_simd,
+                    t.simds_per_cu, vgprs, t.sgprs_per_simd ? std::to_string(*t.sgprs_per_simd) : "-",
+                    t.lds_per_cu_bytes, sizes, t.has_wgp_mode ? " (CU/WGP)" : "");
   }
   out << text;
 }
 
 void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour) {
-  std::string text = paint(fmt::format("{:<34}{:<9}{:>5}  {}", "name", "target", "CUs", "id"), style::bold, colour) + "\n";
+  std::string text =
+      paint(fmt::format("{:<34}{:<9}{:>5}  {}", "name", "target", "CUs", "id"), style::bold, colour) + "\n";
   for (const auto& g : tables.amd_gpus) {
     text += fmt::format("{:<34}{:<9}{:>5}  {}\n", g.name, g.target_id, g.compute_units, g.id);
   }

@@ -6,8 +6,8 @@
 #include <fmt/format.h>
 
 #include "occcalc/nvidia/occupancy.hpp"
-#include "render/amd_text.hpp"
 #include "occcalc/version.hpp"
+#include "render/amd_text.hpp"
 #include "render/json_writer.hpp"
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
@@ -82,14 +82,13 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
   std::string text;
   for (const auto& input : inputs) {
     std::string heading = fmt::format("{} ({}): {} kernel{}", input.file == "-" ? "standard input" : input.file,
-                                      input.kind, input.kernels.size(),
-                                      input.kernels.size() == 1 ? "" : "s");
+                                      input.kind, input.kernels.size(), input.kernels.size() == 1 ? "" : "s");
     if (input.duplicate_entries > 0) {
       heading += fmt::format("; {} repeated cubin{} listed once", input.duplicate_entries,
                              input.duplicate_entries == 1 ? "" : "s");
     }
-    if (input.skipped_entries > 0) heading += fmt::format("; {} PTX or other non-cubin entries not read",
-                                                          input.skipped_entries);
+    if (input.skipped_entries > 0)
+      heading += fmt::format("; {} PTX or other non-cubin entries not read", input.skipped_entries);
     text += paint(heading, style::bold, colour) + "\n";
     if (input.kernels.empty()) continue;
     text += paint(fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}", "arch",
@@ -154,9 +153,10 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
         w.member(name, value);
       }
       w.member("wgp_mode", k.wgp_mode);
-      for (const auto& [name, value] : {std::pair<std::string_view, const std::optional<dim3>&>{"max_threads", k.max_threads},
-                                        {"required_threads", k.required_threads},
-                                        {"cluster_dims", k.cluster_dims}}) {
+      for (const auto& [name, value] :
+           {std::pair<std::string_view, const std::optional<dim3>&>{"max_threads", k.max_threads},
+            {"required_threads", k.required_threads},
+            {"cluster_dims", k.cluster_dims}}) {
         w.key(name);
         if (value) {
           w.begin_array();
@@ -168,14 +168,20 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       }
       w.member("block_size", r.block_size);
       w.key("block_size_from");
-      if (r.block_size) w.value(r.block_size_from);
-      else w.null();
+      if (r.block_size)
+        w.value(r.block_size_from);
+      else
+        w.null();
       w.key("occupancy");
-      if (r.evaluation) std::visit([&](const auto& q) { results.write(w, q); }, *r.evaluation);
-      else w.null();
+      if (r.evaluation)
+        std::visit([&](const auto& q) { results.write(w, q); }, *r.evaluation);
+      else
+        w.null();
       w.key("occupancy_unavailable");
-      if (r.has_occupancy()) w.null();
-      else w.value(r.unavailable);
+      if (r.has_occupancy())
+        w.null();
+      else
+        w.value(r.unavailable);
       w.end_object();
       flush_chunk(out, text);
     }
@@ -188,7 +194,8 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
   std::string text =
       "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
       "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
-      "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,agprs,sgprs,"
+      "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,agprs,"
+      "sgprs,"
       "wave_size,vgpr_spills,sgpr_spills,wgp_mode\n";
   for (const auto& input : inputs) {
     for (const auto& r : input.kernels) {
@@ -196,17 +203,16 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
       const auto summary = r.summary();
       const bool result = summary.has_value();
       text += fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", csv_field(r.file),
-          csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+          csv_field(r.file), csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
           csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
           csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
           csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
-          csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims),
-          csv_optional(r.block_size), r.block_size ? csv_field(r.block_size_from) : "",
-          result ? std::to_string(summary->groups_per_unit) : "", result ? std::to_string(summary->active_warps) : "",
-          result ? fmt::format("{}", summary->occupancy()) : "", csv_field(result ? limiters_text(summary) : ""),
-          csv_field(r.unavailable), csv_optional(k.agprs), csv_optional(k.sgprs), csv_optional(k.wave_size),
-          csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
+          csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims), csv_optional(r.block_size),
+          r.block_size ? csv_field(r.block_size_from) : "", result ? std::to_string(summary->groups_per_unit) : "",
+          result ? std::to_string(summary->active_warps) : "", result ? fmt::format("{}", summary->occupancy()) : "",
+          csv_field(result ? limiters_text(summary) : ""), csv_field(r.unavailable), csv_optional(k.agprs),
+          csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
           k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "");
       flush_chunk(out, text);
     }

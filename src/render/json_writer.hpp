@@ -40,8 +40,10 @@ class json_writer {
   void null();
   template <typename T>
   void value(const std::optional<T>& v) {
-    if (v) value(*v);
-    else null();
+    if (v)
+      value(*v);
+    else
+      null();
   }
   /// A member: `key` then `value`.
   template <typename T>

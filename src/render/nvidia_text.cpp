@@ -6,10 +6,10 @@
 #include <fmt/format.h>
 
 #include "occcalc/nvidia/explain.hpp"
+#include "occcalc/nvidia/summary.hpp"
 #include "occcalc/request/parse.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
-#include "occcalc/nvidia/summary.hpp"
 
 namespace occcalc::cli {
 
@@ -18,11 +18,9 @@ namespace {
 using occcalc::infeasibility;
 using occcalc::resource;
 
-
 std::string carveout_text(const occcalc::launch_config& launch) {
   return launch.carveout_percent ? fmt::format("{}%", *launch.carveout_percent) : std::string("default");
 }
-
 
 std::string shared_memory_config_text(const query& q) {
   const auto& arch = *q.request.arch;
@@ -56,8 +54,8 @@ std::string limit_note(const query& q, resource r) {
         return fmt::format("{} per SM / {} per block", arch.registers_per_sm, result.registers.per_block);
       }
       return fmt::format("{} partitions x {} warps of {} registers each / {} warps per block",
-                         arch.register_file_partitions, result.registers.warps_per_partition,
-                         result.registers.per_warp, result.warps_per_block);
+                         arch.register_file_partitions, result.registers.warps_per_partition, result.registers.per_warp,
+                         result.warps_per_block);
     case resource::shared_memory:
       if (!limit.blocks) return "no shared memory used";
       return fmt::format("{} B per SM / {} B per block", result.shared_memory.per_sm_bytes.value_or(0),
@@ -113,17 +111,17 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   text += row("threads per block", std::to_string(launch.threads_per_block),
               fmt::format("{} warps", result.warps_per_block));
   text += row("registers per thread", std::to_string(launch.registers_per_thread));
-  text += row("shared memory per block", fmt::format("{} B", launch.requested_shared_memory_bytes()),
-              fmt::format("{} static + {} dynamic", launch.static_shared_memory_bytes,
-                          launch.dynamic_shared_memory_bytes));
+  text +=
+      row("shared memory per block", fmt::format("{} B", launch.requested_shared_memory_bytes()),
+          fmt::format("{} static + {} dynamic", launch.static_shared_memory_bytes, launch.dynamic_shared_memory_bytes));
   text += row("block barriers", std::to_string(launch.barriers));
   text += row("shared memory config", shared_memory_config_text(q));
 
   text += "\n" + paint("Allocated per block", style::bold, colour) + "\n";
   text += row("warps", std::to_string(result.warps_per_block));
   text += row("registers", std::to_string(result.registers.per_block), registers_allocation_note(q));
-  text += row("shared memory", fmt::format("{} B", result.shared_memory.per_block_bytes),
-              shared_memory_allocation_note(q));
+  text +=
+      row("shared memory", fmt::format("{} B", result.shared_memory.per_block_bytes), shared_memory_allocation_note(q));
   if (result.shared_memory.per_sm_bytes) {
     text += row("shared memory per SM", bytes_text(*result.shared_memory.per_sm_bytes), "configuration in use");
   }
@@ -147,15 +145,14 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   const double percent = result.occupancy() * 100.0;
   const style level = result.blocks_per_sm == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
-                             label_width + 2 + (colour ? 8 : 0),
-                             paint(fmt::format("{:.1f}%", percent), level, colour), limiters);
+                             label_width + 2 + (colour ? 8 : 0), paint(fmt::format("{:.1f}%", percent), level, colour),
+                             limiters);
   if (q.waves) {
     const auto& w = *q.waves;
     const auto sms = *q.request.sm_count;
-    const std::string device = device_text(sms, "SMs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr,
-                                           q.request.sm_count_given);
-    text += "\n" + paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold,
-                          colour) +
+    const std::string device =
+        device_text(sms, "SMs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr, q.request.sm_count_given);
+    text += "\n" + paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold, colour) +
             "\n";
     text += row("blocks per wave", std::to_string(w.blocks_per_wave),
                 fmt::format("{} SMs x {} blocks", sms, result.blocks_per_sm));
@@ -199,7 +196,8 @@ void render_arch_list(std::ostream& out, const occcalc::table& tables, bool colo
 }
 
 void render_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour) {
-  std::string text = paint(fmt::format("{:<28}{:<8}{:>5}  {}", "name", "arch", "SMs", "id"), style::bold, colour) + "\n";
+  std::string text =
+      paint(fmt::format("{:<28}{:<8}{:>5}  {}", "name", "arch", "SMs", "id"), style::bold, colour) + "\n";
   for (const auto& g : tables.gpus) {
     text += fmt::format("{:<28}{:<8}{:>5}  {}\n", g.name, g.arch_id, g.sm_count, g.id);
   }

@@ -3,8 +3,8 @@
 
 #include <iosfwd>
 
-#include "occcalc/nvidia/arch.hpp"
 #include "analysis/nvidia_query.hpp"
+#include "occcalc/nvidia/arch.hpp"
 
 namespace occcalc::cli {
 

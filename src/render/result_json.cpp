@@ -8,13 +8,13 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/explain.hpp"
+#include "occcalc/nvidia/summary.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/version.hpp"
-#include "occcalc/amd/summary.hpp"
-#include "occcalc/nvidia/summary.hpp"
-#include "render/json_writer.hpp"
 #include "render/amd_text.hpp"
+#include "render/json_writer.hpp"
 
 namespace occcalc::cli {
 
@@ -129,12 +129,16 @@ namespace {
 /// The grid's wave keys of a result, null without a grid.
 void write_waves(json_writer& w, const std::optional<occcalc::waves>& waves) {
   w.key("waves_per_sm");
-  if (waves) w.value(waves->waves_per_sm);
-  else w.null();
+  if (waves)
+    w.value(waves->waves_per_sm);
+  else
+    w.null();
   w.member("full_waves", waves ? std::optional<std::int64_t>(waves->full_waves) : std::nullopt);
   w.key("tail_utilization");
-  if (waves) w.value(waves->tail_utilization);
-  else w.null();
+  if (waves)
+    w.value(waves->tail_utilization);
+  else
+    w.null();
   w.member("blocks_per_wave", waves ? std::optional<std::int64_t>(waves->blocks_per_wave) : std::nullopt);
 }
 
@@ -142,8 +146,10 @@ void write_waves(json_writer& w, const std::optional<occcalc::waves>& waves) {
 template <typename Gpu>
 void write_gpu_name(json_writer& w, const Gpu* gpu) {
   w.key("gpu");
-  if (gpu) w.value(gpu->name);
-  else w.null();
+  if (gpu)
+    w.value(gpu->name);
+  else
+    w.null();
 }
 
 /// What every result object starts with: the version, and a batch line's id.
@@ -180,8 +186,10 @@ void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* 
   w.key("architecture");
   write_entry(w, &arch, [&] { return make_arch(arch); });
   w.key("device");
-  if (gpu) write_entry(w, gpu, [&] { return make_gpu(*gpu); });
-  else w.null();
+  if (gpu)
+    write_entry(w, gpu, [&] { return make_gpu(*gpu); });
+  else
+    w.null();
 }
 
 template <typename Make>
@@ -220,8 +228,10 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.member("smem", launch.static_shared_memory_bytes);
   w.member("dyn_smem", launch.dynamic_shared_memory_bytes);
   w.key("carveout");
-  if (launch.carveout_percent) w.value(*launch.carveout_percent);
-  else w.value("default");
+  if (launch.carveout_percent)
+    w.value(*launch.carveout_percent);
+  else
+    w.value("default");
   w.member("cache", occcalc::to_string(launch.cache));
   w.member("barriers", launch.barriers);
   w.member("grid", q.request.grid_blocks);
@@ -261,8 +271,10 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.key("allocated");
   w.begin_object();
   w.key("registers_per_warp");
-  if (arch.register_scope == occcalc::register_allocation_scope::warp) w.value(result.registers.per_warp);
-  else w.null();
+  if (arch.register_scope == occcalc::register_allocation_scope::warp)
+    w.value(result.registers.per_warp);
+  else
+    w.null();
   w.member("registers_per_block", result.registers.per_block);
   w.member("shared_memory_per_block", result.shared_memory.per_block_bytes);
   w.member("shared_memory_per_sm", result.shared_memory.per_sm_bytes);
@@ -287,8 +299,10 @@ void result_writer::write(json_writer& w, const amd_query& q, std::string_view i
   w.member("lds", k.lds_bytes);
   w.member("wave_size", r.wave_size);
   w.key("mode");
-  if (t.has_wgp_mode) w.value(r.per_wgp ? "wgp" : "cu");
-  else w.null();
+  if (t.has_wgp_mode)
+    w.value(r.per_wgp ? "wgp" : "cu");
+  else
+    w.null();
   w.member("model", occcalc::to_string(r.model));
   w.member("grid", q.request.grid_work_groups);
   w.member("sm_count", q.request.compute_units);
@@ -309,8 +323,10 @@ void result_writer::write(json_writer& w, const amd_query& q, std::string_view i
   w.key("limits");
   limits(r.limits);
   w.key("limits_waves_per_simd");
-  if (occcalc::info(r.model).settles_per_simd) limits(r.limits_waves_per_simd);
-  else w.null();
+  if (occcalc::info(r.model).settles_per_simd)
+    limits(r.limits_waves_per_simd);
+  else
+    w.null();
   w.key("limiters");
   w.begin_array();
   for (const auto res : occcalc::amd_resources) {

@@ -7,10 +7,10 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "occcalc/nvidia/arch.hpp"
 #include "analysis/amd_query.hpp"
-#include "render/json_writer.hpp"
 #include "analysis/nvidia_query.hpp"
+#include "occcalc/nvidia/arch.hpp"
+#include "render/json_writer.hpp"
 
 namespace occcalc::cli {
 
@@ -65,8 +65,7 @@ std::string shown_value(const nlohmann::json& j);
 /// `{"schema_version": 1, "id": ..., "error": {"field": ..., "message": ...}}`;
 /// a null field when the error is about the line as a whole; `id` (already
 /// JSON) only when not empty.
-nlohmann::ordered_json error_json(const std::string& field, const std::string& message,
-                                  std::string_view id_json = {});
+nlohmann::ordered_json error_json(const std::string& field, const std::string& message, std::string_view id_json = {});
 
 /// An architecture with every limit the calculator uses, named as in the
 /// tables.

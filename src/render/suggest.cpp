@@ -62,14 +62,14 @@ std::string suggest_text(const amd_suggestion& s, bool colour) {
                                        r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
                            style::bold, colour) +
                      "\n";
-  text += row("block size", std::to_string(choice.block_size),
-              choice.block_size == choice.alu_threads
-                  ? fmt::format("the work-items a {} holds ({}), at most {}", unit, s.alu_limiters, s.size_limit)
-                  : fmt::format("the size limit{}; a {} holds {}",
-                                choice.block_size == s.size_limit
-                                    ? std::string()
-                                    : fmt::format(", {} rounded up to whole waves", s.size_limit),
-                                unit, choice.alu_threads));
+  text += row(
+      "block size", std::to_string(choice.block_size),
+      choice.block_size == choice.alu_threads
+          ? fmt::format("the work-items a {} holds ({}), at most {}", unit, s.alu_limiters, s.size_limit)
+          : fmt::format("the size limit{}; a {} holds {}",
+                        choice.block_size == s.size_limit ? std::string()
+                                                          : fmt::format(", {} rounded up to whole waves", s.size_limit),
+                        unit, choice.alu_threads));
   text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit));
   text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
               fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit));
@@ -120,9 +120,8 @@ std::string suggest_json(const nvidia_suggestion& s) {
   const auto& dynamic = s.dynamic;
   j["max_dynamic_smem_per_block"] =
       dynamic && dynamic->cuda_bytes ? nlohmann::ordered_json(*dynamic->cuda_bytes) : nlohmann::ordered_json();
-  j["max_dynamic_smem_per_block_resident"] = dynamic && dynamic->resident_bytes
-                                                 ? nlohmann::ordered_json(*dynamic->resident_bytes)
-                                                 : nlohmann::ordered_json();
+  j["max_dynamic_smem_per_block_resident"] =
+      dynamic && dynamic->resident_bytes ? nlohmann::ordered_json(*dynamic->resident_bytes) : nlohmann::ordered_json();
   return json_text(j, 2) + "\n";
 }
 
@@ -132,13 +131,13 @@ std::string suggest_text(const nvidia_suggestion& s, bool colour) {
   const auto& launch = resolved.launch;
   const occcalc::gpu* gpu = resolved.named_gpu;
   const auto& choice = s.choice;
-  std::string text = paint(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
-                                       "shared memory",
-                                       gpu ? gpu->name + ", " : std::string(), arch.id, arch.family,
-                                       arch.compute_capability(), launch.registers_per_thread,
-                                       launch.static_shared_memory_bytes),
-                           style::bold, colour) +
-                     "\n\n";
+  std::string text =
+      paint(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
+                        "shared memory",
+                        gpu ? gpu->name + ", " : std::string(), arch.id, arch.family, arch.compute_capability(),
+                        launch.registers_per_thread, launch.static_shared_memory_bytes),
+            style::bold, colour) +
+      "\n\n";
   text += paint("Block size with the most resident threads (as cudaOccMaxPotentialOccupancyBlockSize)", style::bold,
                 colour) +
           "\n";
@@ -174,8 +173,9 @@ std::string suggest_text(const nvidia_suggestion& s, bool colour) {
       const auto& step = s.steps[i];
       const std::string name(occcalc::info(step.limiter).label);
       if (!step.reachable) {
-        text += row(name, "-", s.target ? fmt::format("cannot reach {:.0f}% alone", *s.target * percent)
-                                        : std::string("cannot gain a block alone"));
+        text += row(name, "-",
+                    s.target ? fmt::format("cannot reach {:.0f}% alone", *s.target * percent)
+                             : std::string("cannot gain a block alone"));
         continue;
       }
       std::string note = fmt::format("{} {}: {} blocks, {:.1f}%", step.needed, unit_of(step.limiter),
@@ -194,8 +194,8 @@ std::string suggest_text(const nvidia_suggestion& s, bool colour) {
                   style::bold, colour) +
             "\n";
     if (!dynamic.cuda_bytes) {
-      text += fmt::format("  none: {} blocks are not resident even without dynamic shared memory ({} are)\n",
-                          *s.blocks, s.now.blocks_per_sm);
+      text += fmt::format("  none: {} blocks are not resident even without dynamic shared memory ({} are)\n", *s.blocks,
+                          s.now.blocks_per_sm);
     } else {
       std::string note;
       if (s.resident_at_cuda_bytes) {

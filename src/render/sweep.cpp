@@ -7,18 +7,17 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/common/percent.hpp"
 #include "occcalc/version.hpp"
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
-#include "occcalc/common/percent.hpp"
 
 namespace occcalc::cli {
 
 namespace {
 
 constexpr double percent = occcalc::percent_per_unit;
-
 
 /// Indices of at most `columns` points, evenly spread, always keeping the
 /// point nearest the current value.
@@ -60,8 +59,7 @@ std::string axis_label(occcalc::sweep_variable v) {
 }
 
 std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int columns) {
-  static const char* const partial_unicode[] = {"\u2581", "\u2582", "\u2583", "\u2584",
-                                                "\u2585", "\u2586", "\u2587"};
+  static const char* const partial_unicode[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587"};
   const char* full = ascii ? "#" : "\u2588";
   const auto picks = sample(s, static_cast<std::size_t>(columns));
   // The column nearest the current value.
@@ -105,8 +103,7 @@ std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int colu
 std::string sweep_csv(const sweep_series& s) {
   std::string text = "value,blocks_per_sm,active_warps_per_sm,occupancy,limiters\n";
   for (const auto& p : s.points) {
-    text += fmt::format("{},{},{},{},{}\n", p.value, p.blocks, p.active_warps, p.occupancy,
-                        fmt::join(p.limiters, "+"));
+    text += fmt::format("{},{},{},{},{}\n", p.value, p.blocks, p.active_warps, p.occupancy, fmt::join(p.limiters, "+"));
   }
   return text;
 }
@@ -139,13 +136,15 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
                        xml_escape(s.axis));
     for (int tick = 0; tick <= 100; tick += 25) {
       const double y = y_of(tick / percent);
-      svg += fmt::format("<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>"
-                         "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n",
-                         left, y, left + plot_width, y, left - 6, y + 4, tick);
+      svg += fmt::format(
+          "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>"
+          "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n",
+          left, y, left + plot_width, y, left - 6, y + 4, tick);
     }
-    svg += fmt::format("<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>"
-                       "<line class=\"axis\" x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n",
-                       left, y0, y0 + plot_height, left + plot_width);
+    svg += fmt::format(
+        "<line class=\"axis\" x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" stroke=\"black\"/>"
+        "<line class=\"axis\" x1=\"{0}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\" stroke=\"black\"/>\n",
+        left, y0, y0 + plot_height, left + plot_width);
     constexpr int x_ticks = 5;
     for (int t = 0; t < x_ticks; ++t) {
       const double v = lo + (hi - lo) * t / (x_ticks - 1);
@@ -154,9 +153,10 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
     }
     svg += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{}</text>\n", left + plot_width / 2,
                        y0 + plot_height + 34, xml_escape(s.axis));
-    svg += fmt::format("<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">"
-                       "occupancy</text>\n",
-                       y0 + plot_height / 2, y0 + plot_height / 2);
+    svg += fmt::format(
+        "<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">"
+        "occupancy</text>\n",
+        y0 + plot_height / 2, y0 + plot_height / 2);
     // The series as steps: occupancy holds until the next point.
     std::string path;
     for (std::size_t i = 0; i < s.points.size(); ++i) {
@@ -168,21 +168,22 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
         path += fmt::format(" {:.1f},{:.1f} {:.1f},{:.1f}", x, y_of(s.points[i - 1].occupancy), x, y);
       }
     }
-    svg += fmt::format("<polyline class=\"series\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" "
-                       "points=\"{}\"/>\n",
-                       path);
+    svg += fmt::format(
+        "<polyline class=\"series\" fill=\"none\" stroke=\"#1f77b4\" stroke-width=\"2\" "
+        "points=\"{}\"/>\n",
+        path);
     // The current configuration.
     const auto nearest = std::min_element(s.points.begin(), s.points.end(), [&](const auto& a, const auto& b) {
       return std::llabs(a.value - s.current) < std::llabs(b.value - s.current);
     });
     const double cx = x_of(static_cast<double>(s.current));
     const double cy = y_of(nearest->occupancy);
-    svg += fmt::format("<line class=\"current-line\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" "
-                       "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>"
-                       "<circle class=\"current\" cx=\"{0:.1f}\" cy=\"{3:.1f}\" r=\"5\" fill=\"#d62728\"/>"
-                       "<text x=\"{4:.1f}\" y=\"{5:.1f}\" fill=\"#d62728\">now: {6} ({7:.1f}%)</text>\n",
-                       cx, y0, y0 + plot_height, cy, cx + 8, std::max(y0 + 12, cy - 8), s.current,
-                       nearest->occupancy * percent);
+    svg += fmt::format(
+        "<line class=\"current-line\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" "
+        "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>"
+        "<circle class=\"current\" cx=\"{0:.1f}\" cy=\"{3:.1f}\" r=\"5\" fill=\"#d62728\"/>"
+        "<text x=\"{4:.1f}\" y=\"{5:.1f}\" fill=\"#d62728\">now: {6} ({7:.1f}%)</text>\n",
+        cx, y0, y0 + plot_height, cy, cx + 8, std::max(y0 + 12, cy - 8), s.current, nearest->occupancy * percent);
     svg += "</g>\n";
   }
   svg += "</svg>\n";
@@ -212,7 +213,9 @@ std::string sweep_json(const sweep_plan& plan) {
   }
   j["cliffs"] = nlohmann::ordered_json::array();
   for (const auto& c : series.cliffs) {
-    j["cliffs"].push_back({{"before", c.before}, {"after", c.after}, {"occupancy_before", c.occupancy_before},
+    j["cliffs"].push_back({{"before", c.before},
+                           {"after", c.after},
+                           {"occupancy_before", c.occupancy_before},
                            {"occupancy_after", c.occupancy_after}});
   }
   return json_text(j, 2) + "\n";
@@ -232,9 +235,7 @@ std::string sweep_text(const sweep_plan& plan, bool ascii, bool colour) {
   if (series.cliffs.empty()) text += "  none in this range\n";
   // The nearest cliff on each side of the current value is what matters.
   for (const auto& c : series.cliffs) {
-    const char* mark = c.after <= series.current   ? "  (below now)"
-                       : c.before >= series.current ? ""
-                                                    : "  <- now";
+    const char* mark = c.after <= series.current ? "  (below now)" : c.before >= series.current ? "" : "  <- now";
     text += fmt::format("  {:>8} -> {:<8} {:6.1f}% -> {:6.1f}%{}\n", c.before, c.after, c.occupancy_before * percent,
                         c.occupancy_after * percent, mark);
   }

@@ -5,7 +5,6 @@
 #include <string>
 #include <string_view>
 
-
 namespace occcalc::cli {
 
 /// Width of the label column in the text breakdowns.

@@ -52,8 +52,7 @@ TEST_CASE("settle_static_shared_memory takes the table's reserve out of section 
     CHECK(occcalc::cli::settle_static_shared_memory(tables, k) ==
           "its shared memory section holds 512 bytes, fewer than the 1024 reserved bytes sm_90 cubins include");
     CHECK_FALSE(k.static_shared_memory_bytes);
-    occcalc::inspect::inspected_kernel inspected{kernel("sm_90", 512, shared_memory_figure::section_with_reserve),
-                                                 "k"};
+    occcalc::inspect::inspected_kernel inspected{kernel("sm_90", 512, shared_memory_figure::section_with_reserve), "k"};
     inspected.resources.registers = 32;
     inspected.resources.max_threads = occcalc::inspect::dim3{256, 1, 1};
     const auto report = occcalc::cli::report_kernel(tables, "f", inspected, {});

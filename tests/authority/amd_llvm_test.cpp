@@ -43,8 +43,8 @@ std::vector<kernel_spec> specs() {
   for (std::int64_t lds : {0, 256, 1024, 4096, 8000, 16384}) {
     for (std::int64_t wg : {0, 64, 128, 256, 1024}) {
       for (std::int64_t acc : {0, 16, 48}) {
-        out.push_back({"k_l" + std::to_string(lds) + "_w" + std::to_string(wg) + "_a" + std::to_string(acc), lds, wg,
-                       acc});
+        out.push_back(
+            {"k_l" + std::to_string(lds) + "_w" + std::to_string(wg) + "_a" + std::to_string(acc), lds, wg, acc});
       }
     }
   }
@@ -66,8 +66,9 @@ std::string source(const std::vector<kernel_spec>& kernels, std::int64_t max_lds
     if (k.accumulators) {
       const auto n = std::to_string(k.accumulators);
       s << "  float a[" << n << "];\n  for (int j = 0; j < " << n << "; ++j) a[j] = in[get_global_id(0) * " << n
-        << " + j];\n  for (int it = 0; it < 4; ++it) for (int j = 0; j < " << n << "; ++j) a[j] = a[j] * a[(j + it + 1) % "
-        << n << "] + 1.0f;\n  for (int j = 0; j < " << n << "; ++j) s += a[j];\n";
+        << " + j];\n  for (int it = 0; it < 4; ++it) for (int j = 0; j < " << n
+        << "; ++j) a[j] = a[j] * a[(j + it + 1) % " << n << "] + 1.0f;\n  for (int j = 0; j < " << n
+        << "; ++j) s += a[j];\n";
     }
     if (k.lds_floats) s << "  s += tile[(get_local_id(0) * 7) % " << k.lds_floats << "];\n";
     s << "  out[get_global_id(0)] = s;\n}\n";
@@ -196,14 +197,14 @@ int main() {
         }
         if (o.waves_per_simd != c.occupancy) {
           ++mismatches;
-          std::printf("MISMATCH %s wave%lld %s %s: vgprs %lld agprs %lld sgprs %lld lds %lld -> clang %lld, occcalc %lld "
-                      "(vgpr %lld, sgpr %lld, work-group %lld)\n",
-                      j.target->id.c_str(), static_cast<long long>(j.wave_size), j.wgp ? "wgp" : "cu",
-                      spec.name.c_str(), static_cast<long long>(c.vgprs), static_cast<long long>(c.agprs),
-                      static_cast<long long>(c.sgprs), static_cast<long long>(c.lds),
-                      static_cast<long long>(c.occupancy), static_cast<long long>(o.waves_per_simd),
-                      static_cast<long long>(o.vgpr_waves), static_cast<long long>(o.sgpr_waves),
-                      static_cast<long long>(o.work_group_waves));
+          std::printf(
+              "MISMATCH %s wave%lld %s %s: vgprs %lld agprs %lld sgprs %lld lds %lld -> clang %lld, occcalc %lld "
+              "(vgpr %lld, sgpr %lld, work-group %lld)\n",
+              j.target->id.c_str(), static_cast<long long>(j.wave_size), j.wgp ? "wgp" : "cu", spec.name.c_str(),
+              static_cast<long long>(c.vgprs), static_cast<long long>(c.agprs), static_cast<long long>(c.sgprs),
+              static_cast<long long>(c.lds), static_cast<long long>(c.occupancy),
+              static_cast<long long>(o.waves_per_simd), static_cast<long long>(o.vgpr_waves),
+              static_cast<long long>(o.sgpr_waves), static_cast<long long>(o.work_group_waves));
         }
       }
     }
@@ -211,9 +212,10 @@ int main() {
   std::string names;
   for (const auto& u : unknown) names += " " + u;
   std::printf("not known to clang-19:%s\n", names.c_str());
-  std::printf("total: %lld kernels x targets x modes (%lld of them also through the calculator's result), %lld "
-              "mismatches against clang-19's Occupancy\n",
-              checked, checked_results, mismatches);
+  std::printf(
+      "total: %lld kernels x targets x modes (%lld of them also through the calculator's result), %lld "
+      "mismatches against clang-19's Occupancy\n",
+      checked, checked_results, mismatches);
   std::filesystem::remove_all(dir);
   return mismatches == 0 ? 0 : 1;
 #endif

@@ -47,8 +47,7 @@ inline cudaOccFuncAttributes function_attributes(const occcalc::nvidia_arch& arc
 
 /// cudaOccDeviceState with the launch's cache preference and carveout.
 inline cudaOccDeviceState device_state(const occcalc::launch_config& launch) {
-  constexpr cudaOccCacheConfig caches[] = {CACHE_PREFER_NONE, CACHE_PREFER_SHARED, CACHE_PREFER_L1,
-                                           CACHE_PREFER_EQUAL};
+  constexpr cudaOccCacheConfig caches[] = {CACHE_PREFER_NONE, CACHE_PREFER_SHARED, CACHE_PREFER_L1, CACHE_PREFER_EQUAL};
   cudaOccDeviceState state;
   state.cacheConfig = caches[static_cast<int>(launch.cache)];
   state.carveoutConfig = launch.carveout_percent.value_or(SHAREDMEM_CARVEOUT_DEFAULT);

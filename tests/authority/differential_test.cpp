@@ -24,17 +24,17 @@
 // every other figure must still agree.
 #include <cuda_occupancy.h>
 
-#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <random>
 #include <string>
 #include <vector>
+#include <climits>
 
-#include "cuda_occupancy_bridge.hpp"
 #include "cli/embedded_tables.hpp"
-#include "occcalc/tables/load.hpp"
+#include "cuda_occupancy_bridge.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace {
 
@@ -51,9 +51,9 @@ header_answer ask_header(const occcalc::nvidia_arch& arch, const cudaOccDevicePr
   const cudaOccFuncAttributes attributes = occcalc::test::function_attributes(arch, launch);
   const cudaOccDeviceState state = occcalc::test::device_state(launch);
   header_answer answer;
-  answer.status = cudaOccMaxActiveBlocksPerMultiprocessor(
-      &answer.result, &props, &attributes, &state, static_cast<int>(launch.threads_per_block),
-      static_cast<size_t>(launch.dynamic_shared_memory_bytes));
+  answer.status = cudaOccMaxActiveBlocksPerMultiprocessor(&answer.result, &props, &attributes, &state,
+                                                          static_cast<int>(launch.threads_per_block),
+                                                          static_cast<size_t>(launch.dynamic_shared_memory_bytes));
   return answer;
 }
 
@@ -87,10 +87,10 @@ struct tally {
 };
 
 std::string describe(const occcalc::nvidia_arch& arch, const occcalc::launch_config& l) {
-  return arch.id + " threads=" + std::to_string(l.threads_per_block) + " regs=" +
-         std::to_string(l.registers_per_thread) + " smem=" + std::to_string(l.static_shared_memory_bytes) +
-         " dyn_smem=" + std::to_string(l.dynamic_shared_memory_bytes) + " carveout=" +
-         (l.carveout_percent ? std::to_string(*l.carveout_percent) : std::string("default")) +
+  return arch.id + " threads=" + std::to_string(l.threads_per_block) +
+         " regs=" + std::to_string(l.registers_per_thread) + " smem=" + std::to_string(l.static_shared_memory_bytes) +
+         " dyn_smem=" + std::to_string(l.dynamic_shared_memory_bytes) +
+         " carveout=" + (l.carveout_percent ? std::to_string(*l.carveout_percent) : std::string("default")) +
          " cache=" + std::to_string(static_cast<int>(l.cache)) + " barriers=" + std::to_string(l.barriers);
 }
 
@@ -116,8 +116,8 @@ void compare(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props, c
       const long long header = header_limit(r, which);
       if (register_dependent(which)) continue;
       if (mine != header) {
-        problems += " " + std::string(occcalc::to_string(which)) + ":" + std::to_string(mine) +
-                    "!=" + std::to_string(header);
+        problems +=
+            " " + std::string(occcalc::to_string(which)) + ":" + std::to_string(mine) + "!=" + std::to_string(header);
       }
       if (header == r.activeBlocksPerMultiprocessor) correct_bits |= header_bit(which);
       if (!above_max && ours.limiters.contains(which) != (header == r.activeBlocksPerMultiprocessor)) {
@@ -125,8 +125,8 @@ void compare(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props, c
       }
     }
     if (!above_max && ours.blocks_per_sm != r.activeBlocksPerMultiprocessor) {
-      problems += " blocks:" + std::to_string(ours.blocks_per_sm) + "!=" +
-                  std::to_string(r.activeBlocksPerMultiprocessor);
+      problems +=
+          " blocks:" + std::to_string(ours.blocks_per_sm) + "!=" + std::to_string(r.activeBlocksPerMultiprocessor);
     }
     if (ours.registers.per_block != r.allocatedRegistersPerBlock) {
       problems += " allocated-registers:" + std::to_string(ours.registers.per_block) +
@@ -140,13 +140,13 @@ void compare(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props, c
     if (!above_max && header_bits != correct_bits) {
       // Only the stale-bit case is expected: extra bits, with barriers alone
       // lowering the result.
-      const bool stale = (header_bits & correct_bits) == correct_bits &&
-                         correct_bits == static_cast<unsigned>(OCC_LIMIT_BARRIERS);
+      const bool stale =
+          (header_bits & correct_bits) == correct_bits && correct_bits == static_cast<unsigned>(OCC_LIMIT_BARRIERS);
       if (stale) {
         ++t.stale_limiter_bits;
       } else {
-        problems += " limiting-factors:header=" + std::to_string(header_bits) +
-                    ",by-limits=" + std::to_string(correct_bits);
+        problems +=
+            " limiting-factors:header=" + std::to_string(header_bits) + ",by-limits=" + std::to_string(correct_bits);
       }
     }
   }
@@ -189,8 +189,8 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng
   }
   std::vector<occcalc::cache_preference> caches = {occcalc::cache_preference::none};
   if (has_cache_config(arch)) {
-    caches.insert(caches.end(), {occcalc::cache_preference::shared, occcalc::cache_preference::l1,
-                                 occcalc::cache_preference::equal});
+    caches.insert(caches.end(),
+                  {occcalc::cache_preference::shared, occcalc::cache_preference::l1, occcalc::cache_preference::equal});
   }
   for (std::int64_t base = 0; base <= smem_top; base += 256) {
     for (std::int64_t bytes : {base, base + 1, base + 129}) {
@@ -263,9 +263,10 @@ int main() {
     }
     tally t;
     check_arch(arch, t, rng);
-    std::printf("%-7s %10lld configurations, %lld mismatches; apart: %lld stale limiter bits, %lld above the "
-                "register maximum\n",
-                arch.id.c_str(), t.checked, t.mismatches, t.stale_limiter_bits, t.above_register_maximum);
+    std::printf(
+        "%-7s %10lld configurations, %lld mismatches; apart: %lld stale limiter bits, %lld above the "
+        "register maximum\n",
+        arch.id.c_str(), t.checked, t.mismatches, t.stale_limiter_bits, t.above_register_maximum);
     total.checked += t.checked;
     total.mismatches += t.mismatches;
     total.stale_limiter_bits += t.stale_limiter_bits;
@@ -274,8 +275,9 @@ int main() {
   std::string skipped;
   for (const auto& id : unsupported) skipped += " " + id;
   std::printf("not in cuda_occupancy.h (CUDA_OCC_ERROR_UNKNOWN_DEVICE):%s\n", skipped.c_str());
-  std::printf("total: %lld configurations, %lld mismatches; apart: %lld stale limiter bits, %lld above the register "
-              "maximum\n",
-              total.checked, total.mismatches, total.stale_limiter_bits, total.above_register_maximum);
+  std::printf(
+      "total: %lld configurations, %lld mismatches; apart: %lld stale limiter bits, %lld above the register "
+      "maximum\n",
+      total.checked, total.mismatches, total.stale_limiter_bits, total.above_register_maximum);
   return total.mismatches == 0 ? 0 : 1;
 }

@@ -18,10 +18,10 @@
 #include <string>
 #include <vector>
 
-#include "cuda_occupancy_bridge.hpp"
 #include "cli/embedded_tables.hpp"
-#include "occcalc/tables/load.hpp"
+#include "cuda_occupancy_bridge.hpp"
 #include "occcalc/nvidia/suggest.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace {
 
@@ -35,9 +35,9 @@ struct tally {
 };
 
 std::string describe(const occcalc::nvidia_arch& arch, const occcalc::launch_config& l) {
-  return arch.id + " regs=" + std::to_string(l.registers_per_thread) + " smem=" +
-         std::to_string(l.static_shared_memory_bytes) + " carveout=" +
-         (l.carveout_percent ? std::to_string(*l.carveout_percent) : std::string("default")) +
+  return arch.id + " regs=" + std::to_string(l.registers_per_thread) +
+         " smem=" + std::to_string(l.static_shared_memory_bytes) +
+         " carveout=" + (l.carveout_percent ? std::to_string(*l.carveout_percent) : std::string("default")) +
          " cache=" + std::to_string(static_cast<int>(l.cache)) + " barriers=" + std::to_string(l.barriers);
 }
 
@@ -45,8 +45,8 @@ void check_block_size(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp&
                       const occcalc::launch_config& launch, const occcalc::dynamic_shared_memory_rule& rule,
                       std::int64_t max_threads, tally& t) {
   occcalc::launch_config widest = launch;
-  const std::int64_t limit = max_threads > 0 ? std::min(max_threads, arch.max_threads_per_block)
-                                             : arch.max_threads_per_block;
+  const std::int64_t limit =
+      max_threads > 0 ? std::min(max_threads, arch.max_threads_per_block) : arch.max_threads_per_block;
   widest.dynamic_shared_memory_bytes = rule.at(limit);
   cudaOccFuncAttributes attributes = occcalc::test::function_attributes(arch, widest);
   attributes.maxThreadsPerBlock = static_cast<int>(max_threads > 0 ? max_threads : arch.max_threads_per_block);
@@ -60,17 +60,17 @@ void check_block_size(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp&
   ++t.block_size_checked;
   if (status != CUDA_OCC_SUCCESS || block != ours.block_size || min_grid != ours.blocks_per_sm) {
     ++t.block_size_mismatches;
-    std::printf("MISMATCH block size %s dyn=%lld+%lld/thread max_threads=%lld: header status %d block %d blocks %d; "
-                "occcalc block %lld blocks %lld\n",
-                describe(arch, launch).c_str(), static_cast<long long>(rule.bytes),
-                static_cast<long long>(rule.bytes_per_thread), static_cast<long long>(max_threads),
-                static_cast<int>(status), block, min_grid, static_cast<long long>(ours.block_size),
-                static_cast<long long>(ours.blocks_per_sm));
+    std::printf(
+        "MISMATCH block size %s dyn=%lld+%lld/thread max_threads=%lld: header status %d block %d blocks %d; "
+        "occcalc block %lld blocks %lld\n",
+        describe(arch, launch).c_str(), static_cast<long long>(rule.bytes),
+        static_cast<long long>(rule.bytes_per_thread), static_cast<long long>(max_threads), static_cast<int>(status),
+        block, min_grid, static_cast<long long>(ours.block_size), static_cast<long long>(ours.blocks_per_sm));
   }
 }
 
-void check_dynamic_smem(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props,
-                        occcalc::launch_config launch, std::int64_t blocks, tally& t) {
+void check_dynamic_smem(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props, occcalc::launch_config launch,
+                        std::int64_t blocks, tally& t) {
   launch.dynamic_shared_memory_bytes = occcalc::max_dynamic_shared_memory_bytes(arch, launch);
   if (launch.dynamic_shared_memory_bytes < 0) return;  // the static part alone is too large
   const cudaOccFuncAttributes attributes = occcalc::test::function_attributes(arch, launch);
@@ -99,8 +99,9 @@ void check_dynamic_smem(const occcalc::nvidia_arch& arch, const cudaOccDevicePro
     launch.dynamic_shared_memory_bytes = *ours.resident_bytes;
     resident_ok = occcalc::compute_occupancy(arch, launch).blocks_per_sm >= blocks;
     launch.dynamic_shared_memory_bytes = *ours.resident_bytes + 1;
-    resident_ok = resident_ok && (launch.dynamic_shared_memory_bytes > occcalc::max_dynamic_shared_memory_bytes(arch, launch) ||
-                                  occcalc::compute_occupancy(arch, launch).blocks_per_sm < blocks);
+    resident_ok =
+        resident_ok && (launch.dynamic_shared_memory_bytes > occcalc::max_dynamic_shared_memory_bytes(arch, launch) ||
+                        occcalc::compute_occupancy(arch, launch).blocks_per_sm < blocks);
   }
   if (!resident_ok) {
     ++t.resident_wrong;
@@ -117,8 +118,8 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t) {
   }
   std::vector<occcalc::cache_preference> caches = {occcalc::cache_preference::none};
   if (arch.shared_memory_config_model == occcalc::shared_memory_config::cache_config) {
-    caches.insert(caches.end(), {occcalc::cache_preference::shared, occcalc::cache_preference::l1,
-                                 occcalc::cache_preference::equal});
+    caches.insert(caches.end(),
+                  {occcalc::cache_preference::shared, occcalc::cache_preference::l1, occcalc::cache_preference::equal});
   }
   occcalc::launch_config launch;
   for (std::int64_t regs : {0, 16, 32, 37, 40, 63, 64, 72, 96, 128, 168, 200, 255}) {
@@ -133,16 +134,22 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t) {
             launch.barriers = barriers;
             launch.carveout_percent = carveout;
             launch.cache = cache;
-            for (const occcalc::dynamic_shared_memory_rule rule :
-                 {occcalc::dynamic_shared_memory_rule{0, 0}, {4096, 0}, {20000, 0}, {49152, 0}, {0, 4}, {0, 16},
-                  {1024, 64}, {0, 200}}) {
+            for (const occcalc::dynamic_shared_memory_rule rule : {occcalc::dynamic_shared_memory_rule{0, 0},
+                                                                   {4096, 0},
+                                                                   {20000, 0},
+                                                                   {49152, 0},
+                                                                   {0, 4},
+                                                                   {0, 16},
+                                                                   {1024, 64},
+                                                                   {0, 200}}) {
               for (std::int64_t max_threads : {0, 96, 200, 512, 1000}) {
                 check_block_size(arch, props, launch, rule, max_threads, t);
               }
             }
             for (std::int64_t threads : {32, 96, 128, 256, 1000, 1024}) {
               launch.threads_per_block = threads;
-              for (std::int64_t blocks : {1, 2, 3, 4, 7, 8, 16, 32, 64}) check_dynamic_smem(arch, props, launch, blocks, t);
+              for (std::int64_t blocks : {1, 2, 3, 4, 7, 8, 16, 32, 64})
+                check_dynamic_smem(arch, props, launch, blocks, t);
             }
           }
         }
@@ -171,10 +178,11 @@ int main() {
     }
     tally t;
     check_arch(arch, t);
-    std::printf("%-7s block size: %lld kernels, %lld mismatches; dynamic smem: %lld questions, %lld mismatches, "
-                "%lld header answers short of the blocks, %lld wrong resident answers\n",
-                arch.id.c_str(), t.block_size_checked, t.block_size_mismatches, t.smem_checked, t.smem_mismatches,
-                t.header_answer_short, t.resident_wrong);
+    std::printf(
+        "%-7s block size: %lld kernels, %lld mismatches; dynamic smem: %lld questions, %lld mismatches, "
+        "%lld header answers short of the blocks, %lld wrong resident answers\n",
+        arch.id.c_str(), t.block_size_checked, t.block_size_mismatches, t.smem_checked, t.smem_mismatches,
+        t.header_answer_short, t.resident_wrong);
     total.block_size_checked += t.block_size_checked;
     total.block_size_mismatches += t.block_size_mismatches;
     total.smem_checked += t.smem_checked;
@@ -183,9 +191,10 @@ int main() {
     total.resident_wrong += t.resident_wrong;
   }
   std::printf("not in cuda_occupancy.h:%s\n", skipped.c_str());
-  std::printf("total: block size %lld kernels, %lld mismatches; dynamic smem %lld questions, %lld mismatches; apart: "
-              "%lld header answers that leave fewer blocks resident; %lld wrong resident answers\n",
-              total.block_size_checked, total.block_size_mismatches, total.smem_checked, total.smem_mismatches,
-              total.header_answer_short, total.resident_wrong);
+  std::printf(
+      "total: block size %lld kernels, %lld mismatches; dynamic smem %lld questions, %lld mismatches; apart: "
+      "%lld header answers that leave fewer blocks resident; %lld wrong resident answers\n",
+      total.block_size_checked, total.block_size_mismatches, total.smem_checked, total.smem_mismatches,
+      total.header_answer_short, total.resident_wrong);
   return total.block_size_mismatches + total.smem_mismatches + total.resident_wrong == 0 ? 0 : 1;
 }

@@ -14,9 +14,9 @@
 
 #include "cli/app.hpp"
 
-using occcalc::cli::exit_status;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
+using occcalc::cli::exit_status;
 
 namespace {
 
@@ -57,23 +57,30 @@ TEST_CASE("cli: the main job answers 75% with exit 0", "[cli]") {
 TEST_CASE("cli: bad input is one line naming the field, value and range, exit 2", "[cli][errors]") {
   using row = std::tuple<std::vector<std::string>, std::string>;
   const auto [args, message] = GENERATE(table<std::vector<std::string>, std::string>({
-      row{{"--cc", "7.0", "--threads", "0", "--regs", "37"}, "occcalc: error: --threads 0 is outside [1, 2147483647]\n"},
-      row{{"--cc", "7.0", "--threads", "-5", "--regs", "37"}, "occcalc: error: --threads -5 is outside [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "0", "--regs", "37"},
+          "occcalc: error: --threads 0 is outside [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "-5", "--regs", "37"},
+          "occcalc: error: --threads -5 is outside [1, 2147483647]\n"},
       row{{"--cc", "7.0", "--threads", "abc", "--regs", "37"},
           "occcalc: error: --threads 'abc' is not an integer; expected an integer in [1, 2147483647]\n"},
-      row{{"--cc", "7.0", "--threads", "128", "--regs", "70000"}, "occcalc: error: --regs 70000 is outside [0, 65535]\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "70000"},
+          "occcalc: error: --regs 70000 is outside [0, 65535]\n"},
       row{{"--cc", "7.7", "--threads", "128", "--regs", "37"},
           "occcalc: error: --cc '7.7' is not a supported compute capability; supported: 1.0, 1.1, 1.2, 1.3, 2.0, "
           "2.1, 3.0, 3.2, 3.5, 3.7, 5.0, 5.2, 5.3, 6.0, 6.1, 6.2, 7.0, 7.2, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, "
           "10.3, 11.0, 12.0, 12.1\n"},
-      row{{"--cc", "7.0", "--threads", "128"}, "occcalc: error: --regs is required: registers per thread, as ptxas -v reports them\n"},
-      row{{"--threads", "128", "--regs", "1"}, "occcalc: error: --cc is required (or gpu); e.g. 7.0, sm_70 or a GPU name\n"},
+      row{{"--cc", "7.0", "--threads", "128"},
+          "occcalc: error: --regs is required: registers per thread, as ptxas -v reports them\n"},
+      row{{"--threads", "128", "--regs", "1"},
+          "occcalc: error: --cc is required (or gpu); e.g. 7.0, sm_70 or a GPU name\n"},
       row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--smem", "1G"},
-          "occcalc: error: --smem '1G' is not a size; expected bytes, or KiB with a K or KiB suffix, in [0, 2147483647]\n"},
+          "occcalc: error: --smem '1G' is not a size; expected bytes, or KiB with a K or KiB suffix, in [0, "
+          "2147483647]\n"},
       row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--min-occupancy", "120"},
           "occcalc: error: --min-occupancy 120 is outside [0, 100]\n"},
       row{{"--cc", "6.1", "--threads", "128", "--regs", "37", "--carveout", "max-shared"},
-          "occcalc: error: --carveout 100 does not apply to sm_61: its shared memory has no carveout (carveouts start with 7.0)\n"},
+          "occcalc: error: --carveout 100 does not apply to sm_61: its shared memory has no carveout (carveouts start "
+          "with 7.0)\n"},
       row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--table", "/nonexistent.json"},
           "occcalc: error: /nonexistent.json: cannot read the table file\n"},
   }));
@@ -116,15 +123,20 @@ TEST_CASE("cli: --min-occupancy gates: exit 1 below, 0 at or above", "[cli][gate
 }
 
 TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any line was bad", "[cli][batch]") {
-  const std::string input =
-      R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n"
-      R"({"cc": 70, "threads": "320", "regs": 37, "smem": "4K"})" "\n"
-      "\n"
-      R"({"cc": "7.0", "threads": 0, "regs": 37})" "\n"
-      "not json\n"
-      R"({"gpu": "RTX 4090", "threads": 256, "regs": 64, "wat": 1})" "\n"
-      R"({"gpu": "RTX 4090", "threads": 256, "regs": 64.5})" "\n"
-      R"({"gpu": "RTX 4090", "threads": 256, "regs": 64})" "\n";
+  const std::string input = R"({"cc": "7.0", "threads": 128, "regs": 37})"
+                            "\n"
+                            R"({"cc": 70, "threads": "320", "regs": 37, "smem": "4K"})"
+                            "\n"
+                            "\n"
+                            R"({"cc": "7.0", "threads": 0, "regs": 37})"
+                            "\n"
+                            "not json\n"
+                            R"({"gpu": "RTX 4090", "threads": 256, "regs": 64, "wat": 1})"
+                            "\n"
+                            R"({"gpu": "RTX 4090", "threads": 256, "regs": 64.5})"
+                            "\n"
+                            R"({"gpu": "RTX 4090", "threads": 256, "regs": 64})"
+                            "\n";
   const auto r = run({"batch"}, input);
   CHECK(r.status == exit_status::bad_input);
   std::istringstream lines(r.out);
@@ -139,8 +151,9 @@ TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any l
   CHECK(results[3]["error"]["field"] == "threads");
   CHECK(results[3]["error"]["message"] == "threads 0 is outside [1, 2147483647]");
   CHECK(results[4]["error"]["field"] == nullptr);
-  CHECK(results[4]["error"]["message"] == "line 5 is not valid JSON: parse error at line 1, column 2: syntax error "
-                                           "while parsing value - invalid literal; last read: 'no'");
+  CHECK(results[4]["error"]["message"] ==
+        "line 5 is not valid JSON: parse error at line 1, column 2: syntax error "
+        "while parsing value - invalid literal; last read: 'no'");
   CHECK(results[5]["error"]["field"] == "wat");
   CHECK(results[6]["error"]["field"] == "regs");
   CHECK(results[7]["device"]["sm_count"] == 128);
@@ -149,11 +162,14 @@ TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any l
 }
 
 TEST_CASE("cli: batch echoes an id on results and errors; a bad id is a field error", "[cli][batch]") {
-  const std::string input =
-      R"({"id": "first", "cc": "7.0", "threads": 128, "regs": 37})" "\n"
-      R"({"cc": "7.0", "threads": 0, "regs": 37, "id": 42})" "\n"
-      R"({"id": [1], "cc": "7.0", "threads": 128, "regs": 37})" "\n"
-      R"({"id": "amd", "gfx": "gfx90a", "threads": 256, "vgprs": 128})" "\n";
+  const std::string input = R"({"id": "first", "cc": "7.0", "threads": 128, "regs": 37})"
+                            "\n"
+                            R"({"cc": "7.0", "threads": 0, "regs": 37, "id": 42})"
+                            "\n"
+                            R"({"id": [1], "cc": "7.0", "threads": 128, "regs": 37})"
+                            "\n"
+                            R"({"id": "amd", "gfx": "gfx90a", "threads": 256, "vgprs": 128})"
+                            "\n";
   const auto r = run({"batch"}, input);
   CHECK(r.status == exit_status::bad_input);
   std::istringstream lines(r.out);
@@ -222,7 +238,10 @@ TEST_CASE("cli: a failed write is a failure, never a silent success", "[cli][err
   }
   full_disk disk;
   std::ostream out(&disk);
-  CHECK(run_to(out, {"batch"}, R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n").status == exit_status::bad_input);
+  CHECK(run_to(out, {"batch"},
+               R"({"cc": "7.0", "threads": 128, "regs": 37})"
+               "\n")
+            .status == exit_status::bad_input);
   std::ostream inspect_out(&disk);
   CHECK(run_to(inspect_out, {"inspect", OCCCALC_FIXTURE_DIR "/kernels.sm_90.cubin", "--json"}).status ==
         exit_status::bad_input);
@@ -241,18 +260,20 @@ TEST_CASE("cli: an exception that escapes a command is one line and exit 2, not 
 TEST_CASE("cli: --cc 10, 11 and 12 are refused as ambiguous, naming both readings", "[cli][errors]") {
   const auto r = run({"--cc", "10", "--threads", "128", "--regs", "37"});
   CHECK(r.status == exit_status::bad_input);
-  CHECK(r.err == "occcalc: error: --cc '10' is ambiguous: compute capability 1.0 or 10.0; write 1.0 or 10.0 "
-                 "(or sm_10 for 1.0)\n");
+  CHECK(r.err ==
+        "occcalc: error: --cc '10' is ambiguous: compute capability 1.0 or 10.0; write 1.0 or 10.0 "
+        "(or sm_10 for 1.0)\n");
   CHECK(run({"--cc", "12.0", "--threads", "128", "--regs", "37"}).status == exit_status::ok);
   CHECK(run({"--cc", "sm_12", "--threads", "128", "--regs", "37"}).status == exit_status::ok);
-  const auto batch = run({"batch"}, R"({"cc": 11, "threads": 128, "regs": 37})" "\n");
+  const auto batch = run({"batch"}, R"({"cc": 11, "threads": 128, "regs": 37})"
+                                    "\n");
   CHECK(batch.status == exit_status::bad_input);
   CHECK_THAT(batch.out, Contains("1.1 or 11.0"));
 }
 
 TEST_CASE("cli: --sm-count gives waves for any GPU and overrides a named one", "[cli][waves]") {
-  const auto plain = run({"--cc", "7.0", "--threads", "256", "--regs", "48", "--grid", "138", "--sm-count", "80",
-                          "--json"});
+  const auto plain =
+      run({"--cc", "7.0", "--threads", "256", "--regs", "48", "--grid", "138", "--sm-count", "80", "--json"});
   REQUIRE(plain.status == exit_status::ok);
   const auto j = nlohmann::json::parse(plain.out);
   // The same figures as the V100 from the table (Nsight Compute: 0.35 waves).
@@ -262,17 +283,18 @@ TEST_CASE("cli: --sm-count gives waves for any GPU and overrides a named one", "
       run({"--gpu", "Tesla V100-SXM2-16GB", "--threads", "256", "--regs", "48", "--grid", "138", "--json"}).out);
   CHECK(named["waves_per_sm"] == j["waves_per_sm"]);
   CHECK(named["input"]["sm_count"] == 80);
-  const auto slice = run({"--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "32", "--grid", "1000",
-                          "--sm-count", "42"});
+  const auto slice =
+      run({"--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "32", "--grid", "1000", "--sm-count", "42"});
   CHECK_THAT(slice.out, Contains("Waves of 1000 blocks on 42 SMs of A100-SXM4-80GB (--sm-count)"));
   CHECK_THAT(slice.out, Contains("42 SMs x 8 blocks"));
-  const auto amd = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--grid", "1000", "--sm-count",
-                        "104"});
+  const auto amd =
+      run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--grid", "1000", "--sm-count", "104"});
   CHECK_THAT(amd.out, Contains("Waves of 1000 work-groups on 104 CUs"));
   const auto bad = run({"--cc", "7.0", "--threads", "256", "--regs", "48", "--sm-count", "0"});
   CHECK(bad.status == exit_status::bad_input);
   CHECK(bad.err == "occcalc: error: --sm-count 0 is outside [1, 2147483647]\n");
-  const auto batch = run({"batch"}, R"({"cc": "9.0", "threads": 128, "regs": 32, "grid": 4224, "sm_count": 132})" "\n");
+  const auto batch = run({"batch"}, R"({"cc": "9.0", "threads": 128, "regs": 32, "grid": 4224, "sm_count": 132})"
+                                    "\n");
   CHECK(nlohmann::json::parse(batch.out)["full_waves"] == 2);  // 132 SMs x 16 blocks, twice
 }
 
@@ -284,15 +306,18 @@ TEST_CASE("cli amd: a work-group that cannot launch gives reasons, as NVIDIA res
   CHECK(j["waves_per_simd"] == 0.0);
   CHECK(j["limits_waves_per_simd"]["vgprs"] == 2);  // what the compiler's ; Occupancy: prints
   REQUIRE(j["reasons"].size() == 1);
-  CHECK(j["reasons"]["vgprs"] == "512 per SIMD / 256 rounded up to 8 = 2 waves per SIMD, x 4 SIMDs / 16 waves per "
-                                 "work-group: not one work-group of 16 waves fits");
+  CHECK(j["reasons"]["vgprs"] ==
+        "512 per SIMD / 256 rounded up to 8 = 2 waves per SIMD, x 4 SIMDs / 16 waves per "
+        "work-group: not one work-group of 16 waves fits");
   const auto fits = nlohmann::json::parse(run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--json"}).out);
   CHECK(fits["reasons"].empty());
 }
 
 TEST_CASE("cli: batch with a gate exits 1 when a line is below it and none is bad", "[cli][batch][gate]") {
-  const std::string input = R"({"cc": "7.0", "threads": 128, "regs": 37})" "\n"
-                            R"({"cc": "7.0", "threads": 128, "regs": 32})" "\n";
+  const std::string input = R"({"cc": "7.0", "threads": 128, "regs": 37})"
+                            "\n"
+                            R"({"cc": "7.0", "threads": 128, "regs": 32})"
+                            "\n";
   CHECK(run({"--min-occupancy", "80", "batch"}, input).status == exit_status::gate_failed);
   CHECK(run({"--min-occupancy", "75", "batch"}, input).status == exit_status::ok);
 }
@@ -301,7 +326,8 @@ TEST_CASE("cli: --table adds a hypothetical GPU", "[cli][table]") {
   const std::string path = "occcalc_cli_test_table.json";
   {
     std::ofstream file(path);
-    file << R"({"schema_version": 1, "gpus": [{"id": "lab-gpu", "name": "Lab GPU", "arch": "sm_80", "sm_count": 3, "sources": ["PG13"]}]})";
+    file
+        << R"({"schema_version": 1, "gpus": [{"id": "lab-gpu", "name": "Lab GPU", "arch": "sm_80", "sm_count": 3, "sources": ["PG13"]}]})";
   }
   const auto r = run({"--table", path, "--gpu", "lab gpu", "--threads", "128", "--regs", "37", "--json"});
   std::remove(path.c_str());
@@ -344,7 +370,8 @@ TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][in
       {{"inspect", cubin, "--regs", "32"}, "occcalc: error: --regs does not apply to inspect"},
       {{"inspect", cubin, "--cc", "8.0"}, "occcalc: error: --cc does not apply to inspect"},
       {{"inspect", cubin, "--json", "--csv"}, "occcalc: error: --csv cannot be given together with --json"},
-      {{"inspect", cubin, "--kernel", "("}, "occcalc: error: --kernel '(' is not a valid RE2 regular expression: missing )"},
+      {{"inspect", cubin, "--kernel", "("},
+       "occcalc: error: --kernel '(' is not a valid RE2 regular expression: missing )"},
       {{"inspect", cubin, "--arch", "sm_9x"}, "occcalc: error: --arch 'sm_9x' is not a compute capability"},
       {{"inspect", cubin, "--threads", "0"}, "occcalc: error: --threads 0 is outside [1, 2147483647]"},
       {{"inspect", cubin, "--min-occupancy", "50"}, "occcalc: error: --min-occupancy does not apply to inspect"},
@@ -361,7 +388,8 @@ TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][in
 }
 
 TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
-  const auto policy = temp_file("policy.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
+  const auto policy =
+      temp_file("policy.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
   SECTION("an input without kernels is an error, not a pass") {
     const auto log = temp_file("empty.log", "ptxas info    : 0 bytes gmem\n");
     const auto r = run({"check", "--policy", policy, log});
@@ -388,11 +416,13 @@ TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
     CHECK_THAT(r.err, Contains("field 'min_ocupancy': is not a known field"));
   }
   SECTION("a rule's bad pattern or architecture is rejected") {
-    const auto bad = temp_file("regex.json", R"({"schema_version": 1, "rules": [{"kernel": "(", "min_occupancy": 1}]})");
+    const auto bad =
+        temp_file("regex.json", R"({"schema_version": 1, "rules": [{"kernel": "(", "min_occupancy": 1}]})");
     const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
     CHECK(r.status == exit_status::bad_input);
     CHECK_THAT(r.err, Contains("rules[0]: field 'kernel': '(' is not a valid RE2 regular expression"));
-    const auto arch = temp_file("arch.json", R"({"schema_version": 1, "allow": [{"kernel": "k", "arch": "hopper", "reason": "r"}]})");
+    const auto arch =
+        temp_file("arch.json", R"({"schema_version": 1, "allow": [{"kernel": "k", "arch": "hopper", "reason": "r"}]})");
     const auto a = run({"check", "--policy", arch, fixture_dir + "/app"});
     CHECK(a.status == exit_status::bad_input);
     CHECK_THAT(a.err, Contains("allow[0]: field 'arch': 'hopper' is not a compute capability"));
@@ -427,10 +457,9 @@ TEST_CASE("cli: inspect computes each kernel's occupancy with the calculator", "
   CHECK(j[0]["block_size_from"] == "launch bounds");
   CHECK(j[0]["occupancy"]["blocks_per_sm"] == 2);
   CHECK(j[0]["occupancy"]["occupancy"] == 1.0);
-  const auto at96 =
-      nlohmann::json::parse(run({"inspect", fixture_dir + "/kernels.sm_80.cubin", "--kernel", "spilling", "--json",
-                                 "--threads", "96"})
-                                .out)["kernels"];
+  const auto at96 = nlohmann::json::parse(
+      run({"inspect", fixture_dir + "/kernels.sm_80.cubin", "--kernel", "spilling", "--json", "--threads", "96"})
+          .out)["kernels"];
   CHECK(at96[0]["block_size_from"] == "--threads");
   CHECK(at96[0]["occupancy"]["blocks_per_sm"] == 21);
   CHECK(at96[0]["occupancy"]["active_warps_per_sm"] == 63);
@@ -554,7 +583,8 @@ TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep
 }
 
 TEST_CASE("cli amd: the issue's three commands", "[cli][amd]") {
-  const auto a = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--sgprs", "32", "--lds", "16K", "--json"});
+  const auto a =
+      run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--sgprs", "32", "--lds", "16K", "--json"});
   REQUIRE(a.status == exit_status::ok);
   const auto ja = nlohmann::json::parse(a.out);
   CHECK(ja["model"] == "llvm");
@@ -568,7 +598,8 @@ TEST_CASE("cli amd: the issue's three commands", "[cli][amd]") {
   CHECK(jb["input"]["gfx"] == "gfx942");
   CHECK(jb["device"]["compute_units"] == 304);
   CHECK(jb["waves_per_simd"] == 4.0);  // 512 / (64 + 64) = 4
-  const auto c = run({"--gfx", "gfx1100", "--wave32", "--wgp-mode", "--threads", "256", "--vgprs", "96", "--lds", "32K"});
+  const auto c =
+      run({"--gfx", "gfx1100", "--wave32", "--wgp-mode", "--threads", "256", "--vgprs", "96", "--lds", "32K"});
   REQUIRE(c.status == exit_status::ok);
   CHECK_THAT(c.out, Contains("Work-group limit per WGP") && Contains("50.0%") && Contains("limited by LDS"));
 }
@@ -576,7 +607,8 @@ TEST_CASE("cli amd: the issue's three commands", "[cli][amd]") {
 TEST_CASE("cli amd: models, modes and the gate", "[cli][amd]") {
   const auto hip = run({"--gfx", "gfx906", "--model", "hip", "--threads", "64", "--vgprs", "24", "--json"});
   CHECK(nlohmann::json::parse(hip.out)["blocks_per_sm"] == 32);
-  const auto cu = run({"--gfx", "gfx1030", "--cu-mode", "--threads", "256", "--vgprs", "16", "--lds", "40000", "--json"});
+  const auto cu =
+      run({"--gfx", "gfx1030", "--cu-mode", "--threads", "256", "--vgprs", "16", "--lds", "40000", "--json"});
   const auto jcu = nlohmann::json::parse(cu.out);
   CHECK(jcu["unit"] == "cu");
   CHECK(jcu["waves_per_simd"] == 4.0);  // 1 group x 8 waves over 2 SIMDs (clang-19 agrees)
@@ -585,7 +617,8 @@ TEST_CASE("cli amd: models, modes and the gate", "[cli][amd]") {
   CHECK(nlohmann::json::parse(vliw.out)["occupancy"] == 0.25);
   // 1024 work-items in wave32 are 32 waves; 256 VGPRs allow 5 per SIMD, 20
   // per WGP: the work-group does not fit, a result of 0 naming the VGPRs.
-  const auto none = nlohmann::json::parse(run({"--gfx", "gfx1100", "--threads", "1024", "--vgprs", "256", "--json"}).out);
+  const auto none =
+      nlohmann::json::parse(run({"--gfx", "gfx1100", "--threads", "1024", "--vgprs", "256", "--json"}).out);
   CHECK(none["blocks_per_sm"] == 0);
   CHECK(none["occupancy"] == 0.0);
   CHECK(none["limiters"] == nlohmann::json::array({"vgprs"}));
@@ -665,13 +698,15 @@ TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd]
 
 TEST_CASE("cli amd: check gates AMD code objects", "[cli][amd][inspect]") {
   const std::string amd_fixtures = OCCCALC_AMD_FIXTURE_DIR;
-  const auto policy = temp_file("amd-policy.json", R"({"schema_version": 1, "defaults": {"min_occupancy": 60, "no_spills": true},
+  const auto policy =
+      temp_file("amd-policy.json", R"({"schema_version": 1, "defaults": {"min_occupancy": 60, "no_spills": true},
     "rules": [{"kernel": "^wide$", "arch": "gfx90a", "max_registers": 64}]})");
   const auto r = run({"check", "--policy", policy, amd_fixtures + "/kernels.gfx90a.o", "--json"});
   CHECK(r.status == exit_status::gate_failed);
   const auto j = nlohmann::json::parse(r.out);
   std::vector<std::string> failed;
-  for (const auto& v : j["violations"]) failed.push_back(v["kernel"].get<std::string>() + ":" + v["check"].get<std::string>());
+  for (const auto& v : j["violations"])
+    failed.push_back(v["kernel"].get<std::string>() + ":" + v["check"].get<std::string>());
   // lds_tile is LDS-limited to 50 %; wide has 67 VGPRs (and 87.5 %); no
   // kernel spills, which the code object records exactly.
   CHECK(failed == std::vector<std::string>{"lds_tile:occupancy", "wide:registers"});
@@ -681,8 +716,8 @@ TEST_CASE("cli amd: check gates AMD code objects", "[cli][amd][inspect]") {
 }
 
 TEST_CASE("cli amd: sweep varies threads, VGPRs, SGPRs or LDS under the chosen model", "[cli][amd][sweep]") {
-  const auto r = run({"sweep", "--vary", "lds", "--gfx", "gfx1100", "--threads", "256", "--vgprs", "96", "--model",
-                      "hip", "--json"});
+  const auto r = run(
+      {"sweep", "--vary", "lds", "--gfx", "gfx1100", "--threads", "256", "--vgprs", "96", "--model", "hip", "--json"});
   REQUIRE(r.status == exit_status::ok);
   const auto j = nlohmann::json::parse(r.out);
   CHECK(j["arch"] == "gfx1100");

@@ -2,10 +2,10 @@
 // and a summary says what the result says.
 #include <catch2/catch.hpp>
 
-#include "occcalc/amd/summary.hpp"
 #include "occcalc/amd/occupancy.hpp"
-#include "occcalc/request/amd.hpp"
+#include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/summary.hpp"
+#include "occcalc/request/amd.hpp"
 #include "occcalc/request/request.hpp"
 #include "test_tables.hpp"
 

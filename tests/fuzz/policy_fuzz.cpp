@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "occcalc/error.hpp"
 #include "analysis/policy.hpp"
+#include "occcalc/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

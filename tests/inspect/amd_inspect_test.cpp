@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_report.hpp"
 #include "inspect/amdgpu.hpp"
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/msgpack.hpp"
-#include "analysis/kernel_report.hpp"
 #include "occcalc/amd/occupancy.hpp"
 #include "test_tables.hpp"
 
@@ -107,7 +107,11 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
       {"kernels_compressed.hipfb", {{"gfx90a", "kernels.gfx90a.s"}, {"gfx1100", "kernels.gfx1100.s"}}, 0, true, 10},
       {"app.o", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}}, 0, true, 4},
       {"app_compressed.o", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}}, 0, true, 4},
-      {"libhip.so", {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}, {"gfx942", "app2.gfx942.s"}}, 0, true, 6},
+      {"libhip.so",
+       {{"gfx90a", "app.gfx90a.s"}, {"gfx1100", "app.gfx1100.s"}, {"gfx942", "app2.gfx942.s"}},
+       0,
+       true,
+       6},
   };
   const auto& tables = occcalc::test::default_tables();
   std::size_t checked = 0, through_result = 0;
@@ -203,8 +207,8 @@ TEST_CASE("msgpack: every type, and hostile counts", "[inspect][amd]") {
     return msgpack::parse(byte_view(inputs.back().data(), inputs.back().size()));
   };
   // {"a": 1, "b": [-1, 300, 70000, true, nil, "xy", 1.5]}
-  const auto v = parse({0x82, 0xa1, 'a', 0x01, 0xa1, 'b', 0x97, 0xff, 0xcd, 0x01, 0x2c, 0xce, 0x00, 0x01, 0x11, 0x70,
-                        0xc3, 0xc0, 0xa2, 'x', 'y', 0xcb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0});
+  const auto v = parse({0x82, 0xa1, 'a',  0x01, 0xa1, 'b', 0x97, 0xff, 0xcd, 0x01, 0x2c, 0xce, 0x00, 0x01, 0x11,
+                        0x70, 0xc3, 0xc0, 0xa2, 'x',  'y', 0xcb, 0x3f, 0xf8, 0,    0,    0,    0,    0,    0});
   CHECK(v.find("a")->as_integer() == 1);
   const auto& b = v.find("b")->items;
   REQUIRE(b.size() == 7);

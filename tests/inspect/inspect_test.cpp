@@ -12,12 +12,12 @@
 #include <tuple>
 #include <vector>
 
+#include "analysis/kernel_report.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
-#include "analysis/kernel_report.hpp"
 #include "test_tables.hpp"
 
 using namespace occcalc::inspect;
@@ -188,8 +188,8 @@ TEST_CASE("inspect: spills and caps under __launch_bounds__(1024, 2)", "[inspect
   // 65536 / (1024 x 2) = 32 registers where 2 x 1024 threads fit on an SM
   // (2048 threads: sm_75 is 1024, sm_86/89/120 are 1536, so ptxas ignores
   // the minimum there).
-  const auto cap = GENERATE(table<std::string, std::optional<std::int64_t>>({
-      {"sm_80", 32}, {"sm_90", 32}, {"sm_100", 32}, {"sm_86", 64}, {"sm_120", 64}}));
+  const auto cap = GENERATE(table<std::string, std::optional<std::int64_t>>(
+      {{"sm_80", 32}, {"sm_90", 32}, {"sm_100", 32}, {"sm_86", 64}, {"sm_120", 64}}));
   const auto& [arch, expected] = cap;
   INFO(arch);
   const auto k = find(inspect_fixture("kernels." + arch + ".cubin"), "_ZN4demo8spillingEPKfPfii", arch);
@@ -238,7 +238,8 @@ TEST_CASE("inspect: a required block size and the cap .minnctapersm implies", "[
   REQUIRE(report.nvidia());
   CHECK(report.nvidia()->result.blocks_per_sm == 8);  // 64 warps / 8 per block
   // The required size wins over --threads: the kernel launches with no other.
-  const auto forced = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], threads_override(64));
+  const auto forced =
+      occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], threads_override(64));
   CHECK(forced.block_size == 256);
   CHECK(forced.block_size_from == "required");
 }
@@ -249,7 +250,8 @@ TEST_CASE("inspect: --threads beyond the launch bounds gives no occupancy", "[in
     if (k.resources.name != "_ZN4demo7boundedEPKfPfi") continue;  // __launch_bounds__(256)
     const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, threads_override(512));
     CHECK_FALSE(report.has_occupancy());
-    CHECK(report.unavailable == "block size 512 (from --threads) exceeds the kernel's launch bounds of 256 threads per block");
+    CHECK(report.unavailable ==
+          "block size 512 (from --threads) exceeds the kernel's launch bounds of 256 threads per block");
     const auto fits = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", k, threads_override(128));
     CHECK(fits.nvidia());
   }
@@ -383,19 +385,20 @@ TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
   }
   SECTION("a figure past 64 bits names its line") {
     CHECK_THROWS_WITH(read_log("ptxas info    : Compiling entry function '_Z1kv' for 'sm_80'\n"
-                                        "ptxas info    : Used 99999999999999999999 registers\n"),
+                               "ptxas info    : Used 99999999999999999999 registers\n"),
                       Contains("line 2"));
   }
   SECTION("text that is not a log is rejected") {
     const std::string text = "hello\nworld\n";
     const std::vector<unsigned char> bytes(text.begin(), text.end());
-    CHECK_THROWS_WITH(inspect_data(bytes), Contains("not a cubin, fat binary, AMD code object, offload bundle, ELF file"));
+    CHECK_THROWS_WITH(inspect_data(bytes),
+                      Contains("not a cubin, fat binary, AMD code object, offload bundle, ELF file"));
   }
 }
 
 TEST_CASE("inspect: truncated files fail with a message, never a crash", "[inspect][hostile]") {
-  const auto name = GENERATE(as<std::string>{}, "kernels.sm_90.cubin", "zstd.fatbin", "lz4.fatbin", "kernels.rdc.o",
-                             "app");
+  const auto name =
+      GENERATE(as<std::string>{}, "kernels.sm_90.cubin", "zstd.fatbin", "lz4.fatbin", "kernels.rdc.o", "app");
   INFO(name);
   const auto bytes = file_bytes(name);
   std::size_t failures = 0;
@@ -414,8 +417,8 @@ TEST_CASE("inspect: truncated files fail with a message, never a crash", "[inspe
 }
 
 TEST_CASE("inspect: corrupted bytes fail with a message or read, never crash", "[inspect][hostile]") {
-  const auto name = GENERATE(as<std::string>{}, "kernels.sm_80.cubin", "multiarch.fatbin", "zstd.fatbin",
-                             "lz4.fatbin", "libkernels.so");
+  const auto name = GENERATE(as<std::string>{}, "kernels.sm_80.cubin", "multiarch.fatbin", "zstd.fatbin", "lz4.fatbin",
+                             "libkernels.so");
   INFO(name);
   const auto original = file_bytes(name);
   std::mt19937 random(12345);
@@ -442,7 +445,8 @@ std::vector<unsigned char> fatbin_with(std::uint64_t declared, const std::vector
   const std::uint64_t entry_header = 64;
   std::vector<unsigned char> out(16 + entry_header + padded);
   const auto put = [&](std::size_t at, std::uint64_t value, int bytes) {
-    for (int i = 0; i < bytes; ++i) out[at + static_cast<std::size_t>(i)] = static_cast<unsigned char>(value >> (8 * i));
+    for (int i = 0; i < bytes; ++i)
+      out[at + static_cast<std::size_t>(i)] = static_cast<unsigned char>(value >> (8 * i));
   };
   put(0, 0xBA55ED50, 4);
   put(4, 1, 2);

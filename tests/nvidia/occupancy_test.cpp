@@ -29,41 +29,40 @@ occcalc::occupancy_result compute(const std::string& cc, const launch_config& la
   return occcalc::compute_occupancy(arch(cc), launch);
 }
 
-std::optional<std::int64_t> limit(const occcalc::occupancy_result& r, resource which) {
-  return r.limit(which).blocks;
-}
+std::optional<std::int64_t> limit(const occcalc::occupancy_result& r, resource which) { return r.limit(which).blocks; }
 
 }  // namespace
 
 TEST_CASE("published worked examples", "[examples]") {
   // cc, threads, regs, static smem, blocks per SM, active warps, limiter
   using row = std::tuple<std::string, int, int, int, int, int, resource>;
-  const auto [cc, threads, regs, smem, blocks, warps, limiter] = GENERATE(table<std::string, int, int, int, int, int, resource>({
-      // CUDA C++ Best Practices Guide 11.1.1 (and the seed blog): 7.0, 128 threads, 37 registers -> 75%.
-      row{"7.0", 128, 37, 0, 12, 48, resource::registers},
-      // Same guide: 320 threads, 37 registers -> 4 blocks, 62.5% ("63%").
-      row{"7.0", 320, 37, 0, 4, 40, resource::registers},
-      // CUB MaxSmOccupancy docs: 64 threads, 4 KiB static smem: SM10 -> 4 blocks (shared memory).
-      row{"1.0", 64, 0, 4096, 4, 8, resource::shared_memory},
-      // Same: SM20 -> 8 blocks (the 8-block maximum).
-      row{"2.0", 64, 0, 4096, 8, 16, resource::blocks},
-      // Same: SM35 -> 12 blocks (shared memory).
-      row{"3.5", 64, 0, 4096, 12, 24, resource::shared_memory},
-      // Course notes, GTX 970 (5.2): 128 threads, 48 registers, 4 KiB -> 40 warps, 62.5%.
-      row{"5.2", 128, 48, 4096, 10, 40, resource::registers},
-      // Nsight Compute on an A800 (8.0): 512 threads, 46 registers -> registers 2, 50%.
-      row{"8.0", 512, 46, 0, 2, 32, resource::registers},
-      // PMPP G80 example (1.0): 256 threads, 10 registers -> 3 blocks (768 threads, full).
-      row{"1.0", 256, 10, 0, 3, 24, resource::registers},
-      // Same, 11 registers -> 2 blocks.
-      row{"1.0", 256, 11, 0, 2, 16, resource::registers},
-      // Seed occupancy-calculation-zh, example 1 (4-warp granularity): 256 threads, 47 registers -> 40 warps.
-      row{"7.0", 256, 47, 0, 5, 40, resource::registers},
-      // Same, example 2: 128 threads, 133 registers -> 12 warps.
-      row{"7.0", 128, 133, 0, 3, 12, resource::registers},
-      // Notes citing the guide, T4 (7.5): 256 threads, 32 registers -> 4 blocks, 32 warps = 100%.
-      row{"7.5", 256, 32, 0, 4, 32, resource::warps},
-  }));
+  const auto [cc, threads, regs, smem, blocks, warps, limiter] =
+      GENERATE(table<std::string, int, int, int, int, int, resource>({
+          // CUDA C++ Best Practices Guide 11.1.1 (and the seed blog): 7.0, 128 threads, 37 registers -> 75%.
+          row{"7.0", 128, 37, 0, 12, 48, resource::registers},
+          // Same guide: 320 threads, 37 registers -> 4 blocks, 62.5% ("63%").
+          row{"7.0", 320, 37, 0, 4, 40, resource::registers},
+          // CUB MaxSmOccupancy docs: 64 threads, 4 KiB static smem: SM10 -> 4 blocks (shared memory).
+          row{"1.0", 64, 0, 4096, 4, 8, resource::shared_memory},
+          // Same: SM20 -> 8 blocks (the 8-block maximum).
+          row{"2.0", 64, 0, 4096, 8, 16, resource::blocks},
+          // Same: SM35 -> 12 blocks (shared memory).
+          row{"3.5", 64, 0, 4096, 12, 24, resource::shared_memory},
+          // Course notes, GTX 970 (5.2): 128 threads, 48 registers, 4 KiB -> 40 warps, 62.5%.
+          row{"5.2", 128, 48, 4096, 10, 40, resource::registers},
+          // Nsight Compute on an A800 (8.0): 512 threads, 46 registers -> registers 2, 50%.
+          row{"8.0", 512, 46, 0, 2, 32, resource::registers},
+          // PMPP G80 example (1.0): 256 threads, 10 registers -> 3 blocks (768 threads, full).
+          row{"1.0", 256, 10, 0, 3, 24, resource::registers},
+          // Same, 11 registers -> 2 blocks.
+          row{"1.0", 256, 11, 0, 2, 16, resource::registers},
+          // Seed occupancy-calculation-zh, example 1 (4-warp granularity): 256 threads, 47 registers -> 40 warps.
+          row{"7.0", 256, 47, 0, 5, 40, resource::registers},
+          // Same, example 2: 128 threads, 133 registers -> 12 warps.
+          row{"7.0", 128, 133, 0, 3, 12, resource::registers},
+          // Notes citing the guide, T4 (7.5): 256 threads, 32 registers -> 4 blocks, 32 warps = 100%.
+          row{"7.5", 256, 32, 0, 4, 32, resource::warps},
+      }));
   CAPTURE(cc, threads, regs, smem);
   const auto result = compute(cc, kernel(threads, regs, smem));
   CHECK(result.blocks_per_sm == blocks);
@@ -226,7 +225,8 @@ TEST_CASE("shared memory: a carveout rounds up to the next supported size", "[sh
   CHECK(compute("7.5", launch).shared_memory.per_sm_bytes == 32 * 1024);
 }
 
-TEST_CASE("shared memory: a carveout too small for one block grows to the smallest that fits", "[shared_memory][carveout]") {
+TEST_CASE("shared memory: a carveout too small for one block grows to the smallest that fits",
+          "[shared_memory][carveout]") {
   auto launch = kernel(32, 0, 10000);
   launch.carveout_percent = 0;
   const auto r = compute("7.0", launch);
@@ -240,7 +240,7 @@ TEST_CASE("shared memory: the cache preference stands for a carveout on Volta an
   CHECK(compute("9.0", launch).shared_memory.per_sm_bytes == 8 * 1024);
   launch.cache = cache_preference::equal;
   CHECK(compute("9.0", launch).shared_memory.per_sm_bytes == 132 * 1024);  // 50% of 228 = 114 -> 132
-  launch.carveout_percent = 100;  // an explicit carveout wins
+  launch.carveout_percent = 100;                                           // an explicit carveout wins
   CHECK(compute("9.0", launch).shared_memory.per_sm_bytes == 228 * 1024);
 }
 
@@ -257,7 +257,8 @@ TEST_CASE("shared memory: Kepler's cache preference picks 16, 32 or 48 KiB", "[s
   CHECK(compute("3.7", launch).shared_memory.per_sm_bytes == 80 * 1024);
 }
 
-TEST_CASE("shared memory: a preference too small for a block falls back to the largest on Kepler", "[shared_memory][cache]") {
+TEST_CASE("shared memory: a preference too small for a block falls back to the largest on Kepler",
+          "[shared_memory][cache]") {
   auto launch = kernel(32, 0, 20000);
   launch.cache = cache_preference::l1;
   // Not the 32 KiB that would fit: cuda_occupancy.h uses the full 48 KiB.

@@ -4,14 +4,14 @@
 
 #include <string>
 
+#include "analysis/kernel_report.hpp"
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
-#include "analysis/kernel_report.hpp"
 #include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/sweep.hpp"
+#include "occcalc/common/waves.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/sweep.hpp"
-#include "occcalc/common/waves.hpp"
 #include "test_tables.hpp"
 
 using occcalc::resource;
@@ -19,8 +19,7 @@ using occcalc::test::arch;
 
 namespace {
 
-occcalc::launch_config kernel(std::int64_t threads, std::int64_t regs, std::int64_t smem = 0,
-                              std::int64_t dyn = 0) {
+occcalc::launch_config kernel(std::int64_t threads, std::int64_t regs, std::int64_t smem = 0, std::int64_t dyn = 0) {
   occcalc::launch_config l;
   l.threads_per_block = threads;
   l.registers_per_thread = regs;
@@ -166,13 +165,13 @@ TEST_CASE("suggest: next steps gain a block, and one step short does not", "[sug
     const std::int64_t unit = step.limiter == resource::shared_memory ? a.shared_memory_allocation_unit_bytes
                               : step.limiter == resource::warps       ? a.warp_size_threads
                                                                       : 1;
-    auto short_launch = occcalc::with_value(
-        c.launch,
-        step.limiter == resource::registers ? occcalc::sweep_variable::registers
-        : step.limiter == resource::shared_memory ? occcalc::sweep_variable::shared_memory
-        : step.limiter == resource::warps ? occcalc::sweep_variable::threads
-                                          : occcalc::sweep_variable::barriers,
-        step.needed + unit);
+    auto short_launch =
+        occcalc::with_value(c.launch,
+                            step.limiter == resource::registers       ? occcalc::sweep_variable::registers
+                            : step.limiter == resource::shared_memory ? occcalc::sweep_variable::shared_memory
+                            : step.limiter == resource::warps         ? occcalc::sweep_variable::threads
+                                                                      : occcalc::sweep_variable::barriers,
+                            step.needed + unit);
     if (occcalc::value_of(short_launch, occcalc::sweep_variable::shared_memory) >= 0) {
       CHECK(occcalc::compute_occupancy(a, short_launch).limit(step.limiter).blocks.value_or(1 << 30) <=
             now.blocks_per_sm);

@@ -8,15 +8,23 @@
 #include "occcalc/request/request.hpp"
 #include "test_tables.hpp"
 
-using occcalc::input_error;
 using Catch::Matchers::Contains;
 using Catch::Matchers::StartsWith;
+using occcalc::input_error;
 
 TEST_CASE("compute capabilities parse in every accepted spelling", "[parse]") {
   using row = std::tuple<std::string, int, int>;
   const auto [text, major, minor] = GENERATE(table<std::string, int, int>({
-      row{"7.0", 7, 0}, row{"70", 7, 0}, row{"sm_70", 7, 0}, row{"compute_70", 7, 0}, row{"SM_86", 8, 6},
-      row{"sm_90a", 9, 0}, row{"sm_100f", 10, 0}, row{"10.3", 10, 3}, row{"120", 12, 0}, row{"7", 7, 0},
+      row{"7.0", 7, 0},
+      row{"70", 7, 0},
+      row{"sm_70", 7, 0},
+      row{"compute_70", 7, 0},
+      row{"SM_86", 8, 6},
+      row{"sm_90a", 9, 0},
+      row{"sm_100f", 10, 0},
+      row{"10.3", 10, 3},
+      row{"120", 12, 0},
+      row{"7", 7, 0},
       row{" 12.1 ", 12, 1},
   }));
   CAPTURE(text);
@@ -64,9 +72,9 @@ TEST_CASE("bare two-digit compute capabilities from 10 to 19 are refused, naming
 }
 
 TEST_CASE("an unknown compute capability lists the supported ones", "[lookup]") {
-  REQUIRE_THROWS_WITH(occcalc::require_arch(occcalc::test::default_tables(), "cc", "7.7"),
-                      Contains("'7.7' is not a supported compute capability; supported: 1.0, 1.1,") &&
-                          Contains("12.1"));
+  REQUIRE_THROWS_WITH(
+      occcalc::require_arch(occcalc::test::default_tables(), "cc", "7.7"),
+      Contains("'7.7' is not a supported compute capability; supported: 1.0, 1.1,") && Contains("12.1"));
 }
 
 TEST_CASE("sizes take bytes, K or KiB", "[parse]") {
@@ -78,8 +86,7 @@ TEST_CASE("sizes take bytes, K or KiB", "[parse]") {
   CHECK(occcalc::parse_bytes("smem", "100 B", range) == 100);
   REQUIRE_THROWS_WITH(occcalc::parse_bytes("smem", "48M", range), Contains("'48M' is not a size"));
   REQUIRE_THROWS_WITH(occcalc::parse_bytes("smem", "-1", range), "-1 is outside [0, 2147483647] bytes");
-  REQUIRE_THROWS_WITH(occcalc::parse_bytes("smem", "2097152K", range),
-                      "2097152K is outside [0, 2147483647] bytes");
+  REQUIRE_THROWS_WITH(occcalc::parse_bytes("smem", "2097152K", range), "2097152K is outside [0, 2147483647] bytes");
 }
 
 TEST_CASE("counts reject non-numbers, negatives and values out of range", "[parse]") {
@@ -89,8 +96,7 @@ TEST_CASE("counts reject non-numbers, negatives and values out of range", "[pars
   REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "-5", range), "-5 is outside [1, 2147483647]");
   REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "12abc", range),
                       "'12abc' is not an integer; expected an integer in [1, 2147483647]");
-  REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "99999999999999999999", range),
-                      Contains("is not an integer"));
+  REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "99999999999999999999", range), Contains("is not an integer"));
   REQUIRE_THROWS_WITH(occcalc::parse_count("threads", "1.5", range), Contains("is not an integer"));
 }
 
@@ -196,8 +202,7 @@ TEST_CASE("field values: a batch integer is checked as the number it is, with th
   CHECK(occcalc::parse_bytes("smem", field_value::of_integer(4096), {0, 49152}) == 4096);
   CHECK(occcalc::parse_carveout("carveout", field_value::of_integer(50)) == 50);
   // The same message as the text "0", "70000" and "150".
-  CHECK_THROWS_WITH(occcalc::parse_count("threads", field_value::of_integer(0), {1, 1024}),
-                    "0 is outside [1, 1024]");
+  CHECK_THROWS_WITH(occcalc::parse_count("threads", field_value::of_integer(0), {1, 1024}), "0 is outside [1, 1024]");
   CHECK_THROWS_WITH(occcalc::parse_count("threads", field_value("0"), {1, 1024}), "0 is outside [1, 1024]");
   CHECK_THROWS_WITH(occcalc::parse_bytes("smem", field_value::of_integer(70000), {0, 49152}),
                     "70000 is outside [0, 49152] bytes");

@@ -4,8 +4,8 @@
 #include <string>
 
 #include "cli/embedded_tables.hpp"
-#include "occcalc/tables/load.hpp"
 #include "occcalc/request/lookup.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace occcalc::test {
 

@@ -31,9 +31,7 @@ std::string replace(std::string text, const std::string& from, const std::string
   return text.replace(at, from.size(), to);
 }
 
-void load(const std::string& json) {
-  occcalc::load_tables({{"test.json", json}});
-}
+void load(const std::string& json) { occcalc::load_tables({{"test.json", json}}); }
 
 }  // namespace
 
@@ -43,8 +41,8 @@ TEST_CASE("the default tables cover every compute capability from 1.0 to 12.1", 
     ids.insert(arch.compute_capability());
     CHECK_FALSE(arch.sources.empty());
   }
-  const std::set<std::string> expected = {"1.0", "1.1", "1.2", "1.3", "2.0", "2.1", "3.0", "3.2", "3.5", "3.7",
-                                          "5.0", "5.2", "5.3", "6.0", "6.1", "6.2", "7.0", "7.2", "7.5", "8.0",
+  const std::set<std::string> expected = {"1.0", "1.1", "1.2", "1.3", "2.0",  "2.1",  "3.0",  "3.2",  "3.5", "3.7",
+                                          "5.0", "5.2", "5.3", "6.0", "6.1",  "6.2",  "7.0",  "7.2",  "7.5", "8.0",
                                           "8.6", "8.7", "8.9", "9.0", "10.0", "10.3", "11.0", "12.0", "12.1"};
   CHECK(ids == expected);
 }
@@ -97,13 +95,16 @@ TEST_CASE("the loader rejects bad tables, naming file, entry and field", "[table
   }
   SECTION("a field of the other register scope") {
     REQUIRE_THROWS_WITH(
-        load(replace(good, R"("register_file_partitions": 4)", R"("register_file_partitions": 4, "register_warp_allocation_multiple": 2)")),
+        load(replace(good, R"("register_file_partitions": 4)",
+                     R"("register_file_partitions": 4, "register_warp_allocation_multiple": 2)")),
         Contains("field 'register_warp_allocation_multiple': does not apply to register_allocation_scope warp"));
   }
   SECTION("carveouts not ascending") {
-    const std::string carveout = replace(good, R"("shared_memory_config": "fixed")",
-                                         R"("shared_memory_config": "carveout", "shared_memory_carveout_sizes_bytes": [0, 65536, 32768, 102400])");
-    REQUIRE_THROWS_WITH(load(carveout), Contains("field 'shared_memory_carveout_sizes_bytes': must be strictly ascending"));
+    const std::string carveout = replace(
+        good, R"("shared_memory_config": "fixed")",
+        R"("shared_memory_config": "carveout", "shared_memory_carveout_sizes_bytes": [0, 65536, 32768, 102400])");
+    REQUIRE_THROWS_WITH(load(carveout),
+                        Contains("field 'shared_memory_carveout_sizes_bytes': must be strictly ascending"));
   }
   SECTION("unknown source") {
     REQUIRE_THROWS_WITH(load(replace(good, R"("sources": ["S"])", R"("sources": ["NOPE"])")),
@@ -123,8 +124,9 @@ TEST_CASE("ids must be unique across table files", "[table]") {
                             replace(replace(minimal_arch, "sm_99", "sm_70"), "9.9", "7.0") + "]}";
   std::vector<occcalc::table_text> texts = occcalc::cli::embedded_tables();
   texts.push_back({"mine.json", extra});
-  REQUIRE_THROWS_WITH(occcalc::load_tables(texts),
-                      Contains("mine.json: architecture 'sm_70' is already defined in embedded:nvidia-architectures.json"));
+  REQUIRE_THROWS_WITH(
+      occcalc::load_tables(texts),
+      Contains("mine.json: architecture 'sm_70' is already defined in embedded:nvidia-architectures.json"));
 }
 
 TEST_CASE("a user's GPU may use a built-in architecture; an unknown one is rejected", "[table]") {
@@ -167,9 +169,9 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
                     Contains("field 'rcp': is required exactly when models name rcp"));
   CHECK_THROWS_WITH(load(replace(good, R"(["llvm", "hip"])", R"(["llvm", "cuda"])")),
                     Contains("field 'models': 'cuda' is not a model: llvm, hip or rcp"));
-  CHECK_THROWS_WITH(load(replace(good, R"("max_lds_per_work_group_bytes": 65536)",
-                                 R"("max_lds_per_work_group_bytes": 65537)")),
-                    Contains("field 'max_lds_per_work_group_bytes': 65537 is outside [1, 65536]"));
+  CHECK_THROWS_WITH(
+      load(replace(good, R"("max_lds_per_work_group_bytes": 65536)", R"("max_lds_per_work_group_bytes": 65537)")),
+      Contains("field 'max_lds_per_work_group_bytes': 65537 is outside [1, 65536]"));
   CHECK_THROWS_WITH(load(replace(good, R"("target": "gfx999")", R"("target": "gfx998")")),
                     Contains("AMD GPU 'test-gpu': field 'target': 'gfx998' is not a known AMD target id"));
   // VLIW parts keep their R600 names.

@@ -8,9 +8,9 @@
 #include <cstdint>
 #include <optional>
 
-#include "occcalc/amd/target.hpp"
 #include "occcalc/amd/kernel.hpp"
 #include "occcalc/amd/result.hpp"
+#include "occcalc/amd/target.hpp"
 #include "occcalc/common/math.hpp"
 
 namespace occcalc {
@@ -41,8 +41,7 @@ inline const amd_vgpr_file& vgpr_file(const amd_target& t, std::int64_t wave_siz
 /// the VGPRs to 4; separate files charge the larger of the two.
 constexpr std::int64_t amd_total_vgprs(const amd_target& t, const amd_kernel& k) noexcept {
   constexpr std::int64_t unified_vgpr_alignment = 4;  // AGPRs start on a 4-register boundary
-  return t.unified_vgpr_file ? detail::round_up(k.vgprs, unified_vgpr_alignment) + k.agprs
-                             : std::max(k.vgprs, k.agprs);
+  return t.unified_vgpr_file ? detail::round_up(k.vgprs, unified_vgpr_alignment) + k.agprs : std::max(k.vgprs, k.agprs);
 }
 
 /// Waves per SIMD the VGPR file allows: the file / the count rounded up to
@@ -51,8 +50,7 @@ constexpr std::int64_t amd_total_vgprs(const amd_target& t, const amd_kernel& k)
 inline std::int64_t amd_vgpr_waves(const amd_target& t, std::int64_t vgprs, std::int64_t wave_size) noexcept {
   const auto& file = detail::vgpr_file(t, wave_size);
   if (vgprs < file.granule) return t.max_waves_per_simd;
-  return std::min(std::max<std::int64_t>(file.total / detail::round_up(vgprs, file.granule), 1),
-                  t.max_waves_per_simd);
+  return std::min(std::max<std::int64_t>(file.total / detail::round_up(vgprs, file.granule), 1), t.max_waves_per_simd);
 }
 
 /// Waves per SIMD the SGPR file allows; no limit without a shared file.
@@ -76,8 +74,7 @@ inline std::int64_t amd_work_group_waves(const amd_target& t, const amd_kernel& 
   const std::int64_t wave_slots = t.max_waves_per_simd * simds;
   const auto waves_at = [&](std::int64_t size) {
     const std::int64_t waves_per_group = detail::divide_round_up(size, mode.wave_size);
-    const std::int64_t groups =
-        waves_per_group == 1 ? wave_slots : std::min(wave_slots / waves_per_group, barriers);
+    const std::int64_t groups = waves_per_group == 1 ? wave_slots : std::min(wave_slots / waves_per_group, barriers);
     return waves_per_group * std::min(groups, groups_by_lds);
   };
   const std::int64_t waves = std::max(waves_at(k.min_work_group_size), waves_at(k.max_work_group_size));
@@ -126,7 +123,9 @@ inline amd_occupancy_result amd_llvm_result(const amd_target& t, const amd_kerne
   };
 
   const auto& file = detail::vgpr_file(t, mode.wave_size);
-  const auto file_terms = [&](std::int64_t count) { return detail::amd_register_terms(file.total, count, file.granule); };
+  const auto file_terms = [&](std::int64_t count) {
+    return detail::amd_register_terms(file.total, count, file.granule);
+  };
   const std::int64_t vgprs = t.unified_vgpr_file ? amd_total_vgprs(t, k) : k.vgprs;
   if (vgprs >= file.granule) set_registers(amd_resource::vgprs, file_terms(vgprs));
   if (!t.unified_vgpr_file && k.agprs >= file.granule) set_registers(amd_resource::agprs, file_terms(k.agprs));

@@ -28,8 +28,8 @@ inline amd_occupancy_result amd_rcp_result(const amd_target& t, const amd_kernel
   const std::int64_t cap = wpg == 1 ? rcp.max_single_wave_work_groups_per_cu : rcp.max_work_groups_per_cu;
   // The denominator: the device's slots, or the waves of `cap` work-groups
   // of the largest size, whichever is fewer.
-  r.max_waves = std::min(cap * detail::divide_round_up(rcp.max_work_group_size, mode.wave_size),
-                         r.max_waves_per_simd * r.simds);
+  r.max_waves =
+      std::min(cap * detail::divide_round_up(rcp.max_work_group_size, mode.wave_size), r.max_waves_per_simd * r.simds);
   const auto set = [&](amd_resource res, std::int64_t groups) { r.limits[static_cast<std::size_t>(res)] = groups; };
   // A register limit: waves per SIMD from its terms, in whole work-groups.
   const auto set_registers = [&](amd_resource res, const amd_limit_terms& terms) {

@@ -11,8 +11,8 @@
 #include <optional>
 #include <string_view>
 
-#include "occcalc/amd/target.hpp"
 #include "occcalc/amd/kernel.hpp"
+#include "occcalc/amd/target.hpp"
 #include "occcalc/common/enum_set.hpp"
 #include "occcalc/common/math.hpp"
 
@@ -39,17 +39,18 @@ enum class amd_resource : std::uint8_t {
 };
 
 inline constexpr std::size_t amd_resource_count = 7;
-static_assert(static_cast<std::size_t>(amd_resource::barriers) + 1 == amd_resource_count, "amd_resource_count is stale");
+static_assert(static_cast<std::size_t>(amd_resource::barriers) + 1 == amd_resource_count,
+              "amd_resource_count is stale");
 
 /// Every AMD resource, in report order.
 inline constexpr std::array<amd_resource, amd_resource_count> amd_resources = {
-    amd_resource::wave_slots, amd_resource::vgprs, amd_resource::agprs,   amd_resource::sgprs,
+    amd_resource::wave_slots, amd_resource::vgprs,       amd_resource::agprs,   amd_resource::sgprs,
     amd_resource::lds,        amd_resource::work_groups, amd_resource::barriers};
 
 /// The resource's name as used in JSON keys.
 constexpr std::string_view to_string(amd_resource r) noexcept {
-  constexpr std::array<std::string_view, amd_resource_count> names = {
-      "wave_slots", "vgprs", "agprs", "sgprs", "lds", "work_groups", "barriers"};
+  constexpr std::array<std::string_view, amd_resource_count> names = {"wave_slots", "vgprs",       "agprs",   "sgprs",
+                                                                      "lds",        "work_groups", "barriers"};
   return names[static_cast<std::size_t>(r)];
 }
 

@@ -21,9 +21,7 @@ inline constexpr std::array<resource_info, amd_resource_count> amd_resource_info
     {"barriers", "barriers"},
 }};
 
-constexpr const resource_info& info(amd_resource r) noexcept {
-  return amd_resource_info[static_cast<std::size_t>(r)];
-}
+constexpr const resource_info& info(amd_resource r) noexcept { return amd_resource_info[static_cast<std::size_t>(r)]; }
 
 inline occupancy_summary summarize(const amd_occupancy_result& r) noexcept {
   occupancy_summary s;

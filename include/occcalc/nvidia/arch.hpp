@@ -11,9 +11,9 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace occcalc {
@@ -152,9 +152,7 @@ struct nvidia_arch {
   /// Resident threads per SM.
   std::int64_t max_threads_per_sm() const noexcept { return max_warps_per_sm * warp_size_threads; }
   /// The compute capability as `MAJOR.MINOR`.
-  std::string compute_capability() const {
-    return std::to_string(cc_major) + "." + std::to_string(cc_minor);
-  }
+  std::string compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
 };
 
 /// A named GPU: a product with its architecture and SM count.

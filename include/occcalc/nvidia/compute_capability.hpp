@@ -42,8 +42,8 @@ inline compute_capability parse_compute_capability(const std::string& field, std
     if (prefixed) throw fail();
     const auto major = detail::parse_decimal(body.substr(0, dot));
     const auto minor = detail::parse_decimal(body.substr(dot + 1));
-    if (!major || !minor || body[0] == '+' || body[0] == '-' || body[dot + 1] == '+' ||
-        body[dot + 1] == '-' || *major > 99 || *minor > 9) {
+    if (!major || !minor || body[0] == '+' || body[0] == '-' || body[dot + 1] == '+' || body[dot + 1] == '-' ||
+        *major > 99 || *minor > 9) {
       throw fail();
     }
     return {static_cast<int>(*major), static_cast<int>(*minor)};
@@ -57,9 +57,9 @@ inline compute_capability parse_compute_capability(const std::string& field, std
   if (!prefixed && body.size() == 2 && body[0] == '1') {
     const std::string old_reading = std::string(1, body[0]) + "." + body[1];
     const std::string new_reading = std::string(body) + ".0";
-    throw input_error(field, detail::quoted(detail::trim(text)) + " is ambiguous: compute capability " +
-                                 old_reading + " or " + new_reading + "; write " + old_reading + " or " +
-                                 new_reading + " (or sm_" + std::string(body) + " for " + old_reading + ")");
+    throw input_error(field, detail::quoted(detail::trim(text)) + " is ambiguous: compute capability " + old_reading +
+                                 " or " + new_reading + "; write " + old_reading + " or " + new_reading + " (or sm_" +
+                                 std::string(body) + " for " + old_reading + ")");
   }
   if (body.size() < 2) throw fail();
   return {static_cast<int>(*digits / 10), static_cast<int>(*digits % 10)};

@@ -36,14 +36,13 @@ inline std::string explain(infeasibility reason, const nvidia_arch& arch, const 
              to_string(arch.register_file_partitions) + " register-file partitions, need more than the " +
              to_string(arch.max_registers_per_block) + "-register per-block maximum of " + arch.id;
     case infeasibility::registers_compat:
-      return "the block's registers would not fit on a " +
-             to_string(arch.register_compat_partitions.value_or(0)) +
+      return "the block's registers would not fit on a " + to_string(arch.register_compat_partitions.value_or(0)) +
              "-partition sibling of " + arch.id + ", so it is not run here either";
     case infeasibility::registers_per_sm:
       return "a block needs more than the " + to_string(arch.registers_per_sm) + " registers of an SM";
     case infeasibility::shared_memory_per_block:
-      return "a block's " + to_string(result.shared_memory.per_block_bytes) + " bytes of shared memory" +
-             reserved + " exceed the " + to_string(shared_memory_per_block_limit_bytes(arch, launch)) +
+      return "a block's " + to_string(result.shared_memory.per_block_bytes) + " bytes of shared memory" + reserved +
+             " exceed the " + to_string(shared_memory_per_block_limit_bytes(arch, launch)) +
              "-byte per-block maximum of " + arch.id;
     case infeasibility::shared_memory_per_sm:
       return "no shared memory configuration of " + arch.id + " holds a block's " +

@@ -21,9 +21,9 @@
 #include <optional>
 #include <string_view>
 
-#include "occcalc/nvidia/arch.hpp"
 #include "occcalc/common/enum_set.hpp"
 #include "occcalc/common/math.hpp"
+#include "occcalc/nvidia/arch.hpp"
 #include "occcalc/nvidia/launch.hpp"
 
 namespace occcalc {
@@ -37,13 +37,12 @@ static_assert(static_cast<std::size_t>(resource::barriers) + 1 == resource_count
 
 /// The resources the NVIDIA model reports, in report order.
 inline constexpr std::array<resource, resource_count> nvidia_resources = {
-    resource::warps, resource::registers, resource::shared_memory, resource::blocks,
-    resource::barriers};
+    resource::warps, resource::registers, resource::shared_memory, resource::blocks, resource::barriers};
 
 /// The resource's name as used in JSON keys (`shared_memory`).
 constexpr std::string_view to_string(resource r) noexcept {
-  constexpr std::array<std::string_view, resource_count> names = {
-      "warps", "registers", "shared_memory", "blocks", "barriers"};
+  constexpr std::array<std::string_view, resource_count> names = {"warps", "registers", "shared_memory", "blocks",
+                                                                  "barriers"};
   return names[static_cast<std::size_t>(r)];
 }
 
@@ -134,14 +133,11 @@ struct occupancy_result {
   shared_memory_usage shared_memory;
 
   /// The limit of resource `r`.
-  constexpr const block_limit& limit(resource r) const noexcept {
-    return limits[static_cast<std::size_t>(r)];
-  }
+  constexpr const block_limit& limit(resource r) const noexcept { return limits[static_cast<std::size_t>(r)]; }
   /// Theoretical occupancy: active warps / maximum warps, in [0, 1].
   double occupancy() const noexcept {
-    return max_warps_per_sm > 0
-               ? static_cast<double>(active_warps_per_sm) / static_cast<double>(max_warps_per_sm)
-               : 0.0;
+    return max_warps_per_sm > 0 ? static_cast<double>(active_warps_per_sm) / static_cast<double>(max_warps_per_sm)
+                                : 0.0;
   }
 };
 
@@ -150,8 +146,7 @@ namespace detail {
 constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
 
 /// The smallest supported carveout that holds `bytes`; empty if none does.
-inline std::optional<std::int64_t> carveout_at_least(const nvidia_arch& arch,
-                                                     std::int64_t bytes) noexcept {
+inline std::optional<std::int64_t> carveout_at_least(const nvidia_arch& arch, std::int64_t bytes) noexcept {
   const auto& sizes = arch.carveout_sizes_bytes;
   const auto it = std::lower_bound(sizes.begin(), sizes.end(), bytes);
   if (it == sizes.end()) return std::nullopt;
@@ -173,8 +168,7 @@ constexpr std::optional<int> effective_carveout_percent(const launch_config& lau
 }
 
 /// Warp-scope register limit with the register file split into `partitions`.
-constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::int64_t per_warp,
-                                                 std::int64_t warps,
+constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::int64_t per_warp, std::int64_t warps,
                                                  std::int64_t partitions) noexcept {
   if (per_warp * round_up(warps, partitions) > arch.max_registers_per_block) {
     return infeasible(infeasibility::registers_per_block_partitioned);
@@ -194,8 +188,7 @@ constexpr std::int64_t warps_per_block(const nvidia_arch& arch, std::int64_t thr
 
 /// Blocks the SM's warp slots hold: max warps per SM / warps per block, or 0
 /// when the block exceeds the architecture's maximum block size.
-constexpr block_limit warps_block_limit(const nvidia_arch& arch,
-                                        const launch_config& launch) noexcept {
+constexpr block_limit warps_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
   if (launch.threads_per_block > arch.max_threads_per_block) {
     return detail::infeasible(infeasibility::block_too_large);
   }
@@ -204,8 +197,7 @@ constexpr block_limit warps_block_limit(const nvidia_arch& arch,
 
 /// Register allocation unit for a register count (the usual unit unless an
 /// override names the count).
-inline std::int64_t register_allocation_unit(const nvidia_arch& arch,
-                                             std::int64_t registers_per_thread) noexcept {
+inline std::int64_t register_allocation_unit(const nvidia_arch& arch, std::int64_t registers_per_thread) noexcept {
   for (const auto& override_unit : arch.register_unit_overrides) {
     const auto& counts = override_unit.registers_per_thread;
     if (std::find(counts.begin(), counts.end(), registers_per_thread) != counts.end()) {
@@ -228,8 +220,7 @@ inline std::int64_t register_allocation_unit(const nvidia_arch& arch,
 /// multiple), unit); limit = floor(registers per SM / per block).
 ///
 /// A kernel with no registers is not limited by them.
-inline register_usage registers_block_limit(const nvidia_arch& arch,
-                                            const launch_config& launch) noexcept {
+inline register_usage registers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
   const std::int64_t regs = launch.registers_per_thread;
   const std::int64_t warps = warps_per_block(arch, launch.threads_per_block);
   const std::int64_t unit = register_allocation_unit(arch, regs);
@@ -254,17 +245,14 @@ inline register_usage registers_block_limit(const nvidia_arch& arch,
   } else if (arch.register_scope == register_allocation_scope::block) {
     if (usage.per_block > 0) {
       const std::int64_t blocks = arch.registers_per_sm / usage.per_block;
-      usage.limit = blocks > 0 ? block_limit{blocks}
-                               : detail::infeasible(infeasibility::registers_per_sm);
+      usage.limit = blocks > 0 ? block_limit{blocks} : detail::infeasible(infeasibility::registers_per_sm);
     }
   } else {
-    usage.limit =
-        detail::partitioned_register_limit(arch, usage.per_warp, warps, arch.register_file_partitions);
+    usage.limit = detail::partitioned_register_limit(arch, usage.per_warp, warps, arch.register_file_partitions);
     const bool fits = usage.limit.blocks != std::int64_t{0};
     if (fits && arch.register_compat_partitions &&
-        detail::partitioned_register_limit(arch, usage.per_warp, warps,
-                                           *arch.register_compat_partitions)
-                .blocks == std::int64_t{0}) {
+        detail::partitioned_register_limit(arch, usage.per_warp, warps, *arch.register_compat_partitions).blocks ==
+            std::int64_t{0}) {
       usage.limit = detail::infeasible(infeasibility::registers_compat);
     }
   }
@@ -278,10 +266,8 @@ constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& ar
                                                            const launch_config& launch) noexcept {
   const std::int64_t reserved = arch.shared_memory_reserved_per_block_bytes;
   const bool opts_in = arch.shared_memory_per_block_optin_bytes &&
-                       launch.requested_shared_memory_bytes() + reserved >
-                           arch.shared_memory_per_block_bytes;
-  return (opts_in ? *arch.shared_memory_per_block_optin_bytes : arch.shared_memory_per_block_bytes) +
-         reserved;
+                       launch.requested_shared_memory_bytes() + reserved > arch.shared_memory_per_block_bytes;
+  return (opts_in ? *arch.shared_memory_per_block_optin_bytes : arch.shared_memory_per_block_bytes) + reserved;
 }
 
 /// The SM's shared memory configuration a launch's cache preference or
@@ -295,9 +281,8 @@ inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch
       return arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(launch.cache)];
     case shared_memory_config::carveout: {
       const auto percent = detail::effective_carveout_percent(launch);
-      const std::int64_t bytes =
-          percent ? *percent * arch.shared_memory_per_sm_bytes / carveout_max_shared_percent
-                  : arch.shared_memory_per_sm_bytes;
+      const std::int64_t bytes = percent ? *percent * arch.shared_memory_per_sm_bytes / carveout_max_shared_percent
+                                         : arch.shared_memory_per_sm_bytes;
       // A percentage never exceeds the largest configuration, which the
       // table loader checks is a carveout.
       return detail::carveout_at_least(arch, bytes).value_or(arch.shared_memory_per_sm_bytes);
@@ -310,13 +295,13 @@ inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch
 /// (`preferred_shared_memory_per_sm_bytes`); if that cannot hold one block,
 /// the smallest carveout that can (carveout model) or the largest
 /// configuration (other models). Empty if no configuration holds the block.
-inline std::optional<std::int64_t> shared_memory_per_sm_config_bytes(
-    const nvidia_arch& arch, const launch_config& launch, std::int64_t per_block_bytes) noexcept {
+inline std::optional<std::int64_t> shared_memory_per_sm_config_bytes(const nvidia_arch& arch,
+                                                                     const launch_config& launch,
+                                                                     std::int64_t per_block_bytes) noexcept {
   const std::optional<std::int64_t> preferred = preferred_shared_memory_per_sm_bytes(arch, launch);
-  const std::optional<std::int64_t> fallback =
-      arch.shared_memory_config_model == shared_memory_config::carveout
-          ? detail::carveout_at_least(arch, per_block_bytes)
-          : std::optional<std::int64_t>(arch.shared_memory_per_sm_bytes);
+  const std::optional<std::int64_t> fallback = arch.shared_memory_config_model == shared_memory_config::carveout
+                                                   ? detail::carveout_at_least(arch, per_block_bytes)
+                                                   : std::optional<std::int64_t>(arch.shared_memory_per_sm_bytes);
   if (preferred && *preferred >= per_block_bytes) return preferred;
   if (fallback && *fallback >= per_block_bytes) return fallback;
   return std::nullopt;
@@ -327,12 +312,11 @@ inline std::optional<std::int64_t> shared_memory_per_sm_config_bytes(
 /// Per block = roundUp(static + dynamic + reserved, unit). No block fits when
 /// that exceeds `shared_memory_per_block_limit_bytes`. Otherwise the limit is
 /// floor(configuration bytes / per block), unlimited when the block uses none.
-inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch,
-                                                     const launch_config& launch) noexcept {
+inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
   shared_memory_usage usage;
-  usage.per_block_bytes = detail::round_up(
-      launch.requested_shared_memory_bytes() + arch.shared_memory_reserved_per_block_bytes,
-      arch.shared_memory_allocation_unit_bytes);
+  usage.per_block_bytes =
+      detail::round_up(launch.requested_shared_memory_bytes() + arch.shared_memory_reserved_per_block_bytes,
+                       arch.shared_memory_allocation_unit_bytes);
   if (usage.per_block_bytes > shared_memory_per_block_limit_bytes(arch, launch)) {
     usage.limit = detail::infeasible(infeasibility::shared_memory_per_block);
     return usage;
@@ -347,22 +331,18 @@ inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch,
 }
 
 /// The architecture's resident-block maximum.
-constexpr block_limit blocks_block_limit(const nvidia_arch& arch) noexcept {
-  return {arch.max_blocks_per_sm};
-}
+constexpr block_limit blocks_block_limit(const nvidia_arch& arch) noexcept { return {arch.max_blocks_per_sm}; }
 
 /// Blocks the SM's barriers hold: barriers per SM / barriers per block, where
 /// the architecture's barriers limit occupancy and the kernel uses any.
-constexpr block_limit barriers_block_limit(const nvidia_arch& arch,
-                                           const launch_config& launch) noexcept {
+constexpr block_limit barriers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
   if (!arch.block_barriers_per_sm || launch.barriers <= 0) return {};
   return {*arch.block_barriers_per_sm / launch.barriers};
 }
 
 /// Resident blocks, warps and threads per SM for `launch` on `arch`, with the
 /// limit of every resource and the ones that bind.
-inline occupancy_result compute_occupancy(const nvidia_arch& arch,
-                                          const launch_config& launch) noexcept {
+inline occupancy_result compute_occupancy(const nvidia_arch& arch, const launch_config& launch) noexcept {
   occupancy_result result;
   result.registers = registers_block_limit(arch, launch);
   result.shared_memory = shared_memory_block_limit(arch, launch);

@@ -102,8 +102,8 @@ inline dynamic_shared_memory_answer available_dynamic_shared_memory(const nvidia
   // kernel may ask for. Below 0 the header's unsigned arithmetic wraps, and
   // the cap then answers.
   const std::int64_t unit = arch.shared_memory_allocation_unit_bytes;
-  const bool opts_in = arch.shared_memory_per_block_optin_bytes &&
-                       arch.shared_memory_per_sm_bytes > arch.shared_memory_per_block_bytes;
+  const bool opts_in =
+      arch.shared_memory_per_block_optin_bytes && arch.shared_memory_per_sm_bytes > arch.shared_memory_per_block_bytes;
   const std::int64_t per_block_limit =
       (opts_in ? *arch.shared_memory_per_block_optin_bytes : arch.shared_memory_per_block_bytes) +
       arch.shared_memory_reserved_per_block_bytes;
@@ -118,9 +118,9 @@ inline dynamic_shared_memory_answer available_dynamic_shared_memory(const nvidia
 
   // The calculator's own answer: per-block allocations from the largest
   // down, each giving the most dynamic bytes that round to it.
-  for (std::int64_t allocation = detail::round_up(per_block_limit, unit) ; allocation >= 0; allocation -= unit) {
-    launch.dynamic_shared_memory_bytes = std::min(
-        cap, allocation - arch.shared_memory_reserved_per_block_bytes - launch.static_shared_memory_bytes);
+  for (std::int64_t allocation = detail::round_up(per_block_limit, unit); allocation >= 0; allocation -= unit) {
+    launch.dynamic_shared_memory_bytes =
+        std::min(cap, allocation - arch.shared_memory_reserved_per_block_bytes - launch.static_shared_memory_bytes);
     if (launch.dynamic_shared_memory_bytes < 0) break;
     if (compute_occupancy(arch, launch).blocks_per_sm >= blocks) {
       answer.resident_bytes = launch.dynamic_shared_memory_bytes;
@@ -227,8 +227,7 @@ inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_c
         break;
       }
       case resource::warps:
-        search(r, launch.threads_per_block,
-               descending((launch.threads_per_block - 1) / warp * warp, warp, warp),
+        search(r, launch.threads_per_block, descending((launch.threads_per_block - 1) / warp * warp, warp, warp),
                [](launch_config& l, std::int64_t v) { l.threads_per_block = v; });
         break;
       case resource::blocks: {

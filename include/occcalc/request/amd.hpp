@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "occcalc/amd/target.hpp"
 #include "occcalc/amd/kernel.hpp"
+#include "occcalc/amd/target.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"
@@ -97,8 +97,8 @@ inline amd_input_ranges input_ranges(const amd_target& t) {
 }
 
 /// `check_count` naming the target in the message, as the parsing path does.
-inline std::int64_t check_amd_count(const std::string& field, std::int64_t value, int_range range,
-                                    const amd_target& t, std::string_view unit = {}) {
+inline std::int64_t check_amd_count(const std::string& field, std::int64_t value, int_range range, const amd_target& t,
+                                    std::string_view unit = {}) {
   return naming_target(t, [&] { return check_count(field, value, range, unit); });
 }
 
@@ -172,7 +172,7 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   for (const auto& field : request_fields) {
     if (field.vendor == field_vendor::nvidia && req.*(field.member)) {
       const std::string key(field.key);
-      const std::string instead = key == "regs" ? "; give vgprs (and sgprs)"
+      const std::string instead = key == "regs"                        ? "; give vgprs (and sgprs)"
                                   : key == "smem" || key == "dyn_smem" ? "; give lds (bytes per work-group)"
                                                                        : "";
       throw input_error(key, "does not apply to AMD targets" + instead);
@@ -214,8 +214,8 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   }
   for (const auto& [key, value] : {std::pair{"cu_mode", cu_mode}, std::pair{"wgp_mode", wgp_mode}}) {
     if (value && !t.has_wgp_mode) {
-      throw input_error(key, "does not apply to " + t.id + " (" + t.family +
-                                 "): CU and WGP modes exist from gfx10 (RDNA) on");
+      throw input_error(
+          key, "does not apply to " + t.id + " (" + t.family + "): CU and WGP modes exist from gfx10 (RDNA) on");
     }
   }
   const bool wants_cu_mode = cu_mode ? *cu_mode : wgp_mode ? !*wgp_mode : false;

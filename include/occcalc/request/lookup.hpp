@@ -12,10 +12,10 @@
 #include <tuple>
 #include <vector>
 
-#include "occcalc/nvidia/arch.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/tables/gpu_names.hpp"
+#include "occcalc/nvidia/arch.hpp"
 #include "occcalc/request/parse.hpp"
+#include "occcalc/tables/gpu_names.hpp"
 #include "occcalc/tables/tables.hpp"
 
 namespace occcalc {
@@ -67,8 +67,7 @@ inline std::string join(const std::vector<std::string>& items, std::string_view 
 
 /// The candidates closest to `query` by edit distance (case and punctuation
 /// ignored), best first; at most `limit`, and only reasonably close ones.
-inline std::vector<std::string> closest_names(std::string_view query,
-                                              const std::vector<std::string>& candidates,
+inline std::vector<std::string> closest_names(std::string_view query, const std::vector<std::string>& candidates,
                                               std::size_t limit = 3) {
   const std::string wanted = detail::normalize_name(query);
   // (distance, letters in common at the start, as negative, name).
@@ -144,8 +143,7 @@ inline const nvidia_arch& require_arch(const table& tables, const std::string& f
   std::vector<std::string> supported;
   for (const auto& arch : tables.architectures) supported.push_back(arch.compute_capability());
   throw input_error(field, detail::quoted(detail::trim(text)) +
-                               " is not a supported compute capability; supported: " +
-                               detail::join(supported, ", "));
+                               " is not a supported compute capability; supported: " + detail::join(supported, ", "));
 }
 
 /// A named GPU of either vendor: exactly one pointer is set.
@@ -220,7 +218,8 @@ inline named_gpu_match require_named_gpu(const table& tables, const std::string&
 /// error here.
 inline const gpu& require_gpu(const table& tables, const std::string& field, std::string_view query) {
   const named_gpu_match match = require_named_gpu(tables, field, query);
-  if (match.amd) throw input_error(field, detail::quoted(detail::trim(query)) + " is an AMD GPU; this needs an NVIDIA one");
+  if (match.amd)
+    throw input_error(field, detail::quoted(detail::trim(query)) + " is an AMD GPU; this needs an NVIDIA one");
   return *match.nvidia;
 }
 

@@ -41,8 +41,8 @@ static_assert(int_range{}.max == max_request_value, "a range holds what a reques
 class field_value {
  public:
   field_value(std::string text) : text_(std::move(text)) {}  // NOLINT: implicit, as the text it holds
-  field_value(const char* text) : text_(text) {}              // NOLINT
-  field_value(std::string_view text) : text_(text) {}         // NOLINT
+  field_value(const char* text) : text_(text) {}             // NOLINT
+  field_value(std::string_view text) : text_(text) {}        // NOLINT
 
   /// A JSON integer.
   static field_value of_integer(std::int64_t value) {
@@ -72,8 +72,8 @@ inline std::int64_t parse_count(const std::string& field, std::string_view text,
   const std::string_view trimmed = detail::trim(text);
   const auto value = detail::parse_decimal(trimmed);
   if (!value) {
-    throw input_error(field, detail::quoted(trimmed) + " is not an integer; expected an integer in " +
-                                 detail::range_text(range));
+    throw input_error(
+        field, detail::quoted(trimmed) + " is not an integer; expected an integer in " + detail::range_text(range));
   }
   if (*value < range.min || *value > range.max) {
     throw input_error(field, std::string(trimmed) + " is outside " + detail::range_text(range));
@@ -174,9 +174,8 @@ inline cache_preference parse_cache(const std::string& field, std::string_view t
   if (low == "shared") return cache_preference::shared;
   if (low == "l1") return cache_preference::l1;
   if (low == "equal") return cache_preference::equal;
-  throw input_error(field, detail::quoted(detail::trim(text)) +
-                               " is not a cache preference; expected none, shared, l1 or equal");
+  throw input_error(
+      field, detail::quoted(detail::trim(text)) + " is not a cache preference; expected none, shared, l1 or equal");
 }
-
 
 }  // namespace occcalc

@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
-#include "occcalc/nvidia/arch.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/nvidia/arch.hpp"
 #include "occcalc/nvidia/launch.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"
@@ -139,8 +139,8 @@ inline void validate_launch(const nvidia_arch& arch, const launch_config& launch
   }
   if (launch.cache != cache_preference::none && model == shared_memory_config::fixed) {
     throw input_error("cache", std::string(to_string(launch.cache)) + " does not apply to " + arch.id +
-                                   ": its shared memory is a fixed " +
-                                   std::to_string(arch.shared_memory_per_sm_bytes) + " bytes per SM");
+                                   ": its shared memory is a fixed " + std::to_string(arch.shared_memory_per_sm_bytes) +
+                                   " bytes per SM");
   }
   if (launch.barriers > arch.max_barriers_per_block) {
     throw input_error("barriers", std::to_string(launch.barriers) + " is outside [0, " +
@@ -178,8 +178,9 @@ inline resolved_request resolve(const table& tables, const request& req) {
   for (const auto& field : request_fields) {
     if (field.vendor == field_vendor::amd && req.*(field.member)) {
       const std::string key(field.key);
-      throw input_error(key, "does not apply to NVIDIA architectures" +
-                                 std::string(key == "vgprs" ? "; give regs" : key == "lds" ? "; give smem" : ""));
+      throw input_error(key, "does not apply to NVIDIA architectures" + std::string(key == "vgprs" ? "; give regs"
+                                                                                    : key == "lds" ? "; give smem"
+                                                                                                   : ""));
     }
   }
   if (req.gpu) {

@@ -55,11 +55,12 @@ inline amd_rcp_params read_amd_rcp(entry_reader& reader) {
 inline amd_target read_amd_target(entry_reader& reader) {
   amd_target t;
   t.id = reader.text("id");
-  const bool gfx_name = t.id.size() > 3 && t.id.rfind("gfx", 0) == 0 &&
-                        std::all_of(t.id.begin() + 3, t.id.end(), [](char c) {
-                          return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
-                        });
-  const bool r600_name = !t.id.empty() && std::all_of(t.id.begin(), t.id.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  const bool gfx_name =
+      t.id.size() > 3 && t.id.rfind("gfx", 0) == 0 && std::all_of(t.id.begin() + 3, t.id.end(), [](char c) {
+        return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
+      });
+  const bool r600_name =
+      !t.id.empty() && std::all_of(t.id.begin(), t.id.end(), [](char c) { return c >= 'a' && c <= 'z'; });
   if (!gfx_name && !r600_name) {
     reader.fail("id", "'" + t.id + "' is not an LLVM processor name (gfxNNN, or an R600 name such as cypress)");
   }
@@ -73,7 +74,8 @@ inline amd_target read_amd_target(entry_reader& reader) {
     entry_reader file(files[i], reader.where() + ": vgpr_files[" + std::to_string(i) + "]");
     amd_vgpr_file f;
     f.wave_size = file.integer("wave_size", {32, 64});
-    if (f.wave_size != 32 && f.wave_size != 64) file.fail("wave_size", std::to_string(f.wave_size) + " is not 32 or 64");
+    if (f.wave_size != 32 && f.wave_size != 64)
+      file.fail("wave_size", std::to_string(f.wave_size) + " is not 32 or 64");
     f.total = file.integer("total", positive);
     f.granule = file.integer("granule", positive);
     file.finish();
@@ -82,8 +84,10 @@ inline amd_target read_amd_target(entry_reader& reader) {
   if (t.vgpr_files.empty()) reader.fail("vgpr_files", "must not be empty");
   t.unified_vgpr_file = reader.optional_boolean("unified_vgpr_file");
   t.sgprs_per_simd = reader.optional_integer("sgprs_per_simd", positive);
-  if (t.sgprs_per_simd) t.sgpr_granule = reader.integer("sgpr_granule", positive);
-  else if (reader.has("sgpr_granule")) reader.fail("sgpr_granule", "applies only with sgprs_per_simd");
+  if (t.sgprs_per_simd)
+    t.sgpr_granule = reader.integer("sgpr_granule", positive);
+  else if (reader.has("sgpr_granule"))
+    reader.fail("sgpr_granule", "applies only with sgprs_per_simd");
   t.lds_per_cu_bytes = reader.integer("lds_per_cu_bytes", positive);
   t.max_barriers_per_cu = reader.integer("max_barriers_per_cu", positive);
   t.has_wgp_mode = reader.optional_boolean("has_wgp_mode");

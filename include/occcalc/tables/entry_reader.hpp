@@ -106,8 +106,7 @@ class entry_reader {
   std::vector<std::int64_t> integers(std::string_view key, int_range range) {
     std::vector<std::int64_t> out;
     for (const auto& item : array(key)) {
-      if (!item.is_number_integer() || item.get<std::int64_t>() < range.min ||
-          item.get<std::int64_t>() > range.max) {
+      if (!item.is_number_integer() || item.get<std::int64_t>() < range.min || item.get<std::int64_t>() > range.max) {
         fail(key, item.dump() + " is not an integer in " + range_text(range));
       }
       out.push_back(item.get<std::int64_t>());

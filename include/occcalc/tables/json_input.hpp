@@ -12,8 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "occcalc/error.hpp"
 #include "occcalc/common/text.hpp"
+#include "occcalc/error.hpp"
 
 namespace occcalc {
 
@@ -24,7 +24,6 @@ inline constexpr int max_json_depth = 64;
 
 /// The most characters of a parser's own message an error repeats.
 inline constexpr std::size_t max_json_message_chars = 160;
-
 
 namespace detail {
 
@@ -52,7 +51,8 @@ class strict_json_builder {
     return true;
   }
   bool key(json::string_t& name) {
-    if (!keys_.back().insert(name).second) throw error("duplicate key " + occcalc::detail::quoted(name) + " in an object");
+    if (!keys_.back().insert(name).second)
+      throw error("duplicate key " + occcalc::detail::quoted(name) + " in an object");
     key_ = std::move(name);
     return true;
   }

@@ -24,13 +24,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "occcalc/tables/tables.hpp"
+#include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
-#include "occcalc/tables/gpu_names.hpp"
 #include "occcalc/tables/amd_entries.hpp"
+#include "occcalc/tables/gpu_names.hpp"
 #include "occcalc/tables/json_input.hpp"
 #include "occcalc/tables/nvidia_entries.hpp"
-#include "occcalc/common/text.hpp"
+#include "occcalc/tables/tables.hpp"
 
 namespace occcalc {
 
@@ -54,8 +54,7 @@ inline nlohmann::json parse_strict(const table_text& text) {
 /// Reads each entry of the array `key` with `read`, naming the entry by index
 /// and id in errors.
 template <typename Entry, typename Read>
-std::vector<Entry> read_entries(entry_reader& top, const std::string& origin, std::string_view key,
-                                Read read) {
+std::vector<Entry> read_entries(entry_reader& top, const std::string& origin, std::string_view key, Read read) {
   std::vector<Entry> out;
   if (!top.has(key)) return out;
   const auto& items = top.array(key);

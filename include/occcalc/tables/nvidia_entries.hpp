@@ -25,10 +25,10 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
   arch.registers_per_sm = reader.integer("registers_per_sm", positive);
   arch.max_registers_per_block = reader.integer("max_registers_per_block", positive);
   arch.max_registers_per_thread = reader.integer("max_registers_per_thread", positive);
-  arch.register_scope = read_enum(reader, "register_allocation_scope",
-                                  std::array<std::pair<std::string_view, register_allocation_scope>, 2>{
-                                      {{"warp", register_allocation_scope::warp},
-                                       {"block", register_allocation_scope::block}}});
+  arch.register_scope =
+      read_enum(reader, "register_allocation_scope",
+                std::array<std::pair<std::string_view, register_allocation_scope>, 2>{
+                    {{"warp", register_allocation_scope::warp}, {"block", register_allocation_scope::block}}});
   arch.register_allocation_unit = reader.integer("register_allocation_unit_registers", positive);
   const bool warp_scope = arch.register_scope == register_allocation_scope::warp;
   const auto forbid = [&](std::string_view key, std::string_view scope) {
@@ -41,8 +41,8 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
     if (reader.has("register_allocation_unit_overrides")) {
       const auto& overrides = reader.array("register_allocation_unit_overrides");
       for (std::size_t i = 0; i < overrides.size(); ++i) {
-        entry_reader item(overrides[i], reader.where() + ": register_allocation_unit_overrides[" +
-                                            std::to_string(i) + "]");
+        entry_reader item(overrides[i],
+                          reader.where() + ": register_allocation_unit_overrides[" + std::to_string(i) + "]");
         register_unit_override o;
         o.registers_per_thread = item.integers("registers_per_thread", non_negative);
         o.unit_registers = item.integer("unit_registers", positive);
@@ -51,8 +51,8 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
       }
     }
   } else {
-    for (const auto key : {"register_file_partitions", "register_compat_partitions",
-                           "register_allocation_unit_overrides"}) {
+    for (const auto key :
+         {"register_file_partitions", "register_compat_partitions", "register_allocation_unit_overrides"}) {
       forbid(key, "block");
     }
     arch.register_warp_allocation_multiple = reader.integer("register_warp_allocation_multiple", positive);
@@ -62,18 +62,15 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
 inline void read_shared_memory_fields(entry_reader& reader, nvidia_arch& arch) {
   arch.shared_memory_per_sm_bytes = reader.integer("shared_memory_per_sm_bytes", positive);
   arch.shared_memory_per_block_bytes = reader.integer("shared_memory_per_block_bytes", positive);
-  arch.shared_memory_per_block_optin_bytes =
-      reader.optional_integer("shared_memory_per_block_optin_bytes", positive);
-  arch.shared_memory_reserved_per_block_bytes =
-      reader.integer("shared_memory_reserved_per_block_bytes", non_negative);
+  arch.shared_memory_per_block_optin_bytes = reader.optional_integer("shared_memory_per_block_optin_bytes", positive);
+  arch.shared_memory_reserved_per_block_bytes = reader.integer("shared_memory_reserved_per_block_bytes", non_negative);
   arch.binary_shared_section_includes_reserved = reader.optional_boolean("binary_shared_section_includes_reserved");
   arch.shared_memory_allocation_unit_bytes = reader.integer("shared_memory_allocation_unit_bytes", positive);
-  arch.shared_memory_config_model =
-      read_enum(reader, "shared_memory_config",
-                std::array<std::pair<std::string_view, shared_memory_config>, 3>{
-                    {{"fixed", shared_memory_config::fixed},
-                     {"cache_config", shared_memory_config::cache_config},
-                     {"carveout", shared_memory_config::carveout}}});
+  arch.shared_memory_config_model = read_enum(reader, "shared_memory_config",
+                                              std::array<std::pair<std::string_view, shared_memory_config>, 3>{
+                                                  {{"fixed", shared_memory_config::fixed},
+                                                   {"cache_config", shared_memory_config::cache_config},
+                                                   {"carveout", shared_memory_config::carveout}}});
   const auto model = arch.shared_memory_config_model;
   const auto sm_bytes = arch.shared_memory_per_sm_bytes;
   const std::string_view carveouts_key = "shared_memory_carveout_sizes_bytes";
@@ -92,8 +89,8 @@ inline void read_shared_memory_fields(entry_reader& reader, nvidia_arch& arch) {
   }
   if (model == shared_memory_config::cache_config) {
     entry_reader cache(reader.object(cache_key), reader.where() + ": " + std::string(cache_key));
-    for (const auto preference : {cache_preference::none, cache_preference::shared, cache_preference::l1,
-                                  cache_preference::equal}) {
+    for (const auto preference :
+         {cache_preference::none, cache_preference::shared, cache_preference::l1, cache_preference::equal}) {
       arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(preference)] =
           cache.integer(to_string(preference), {0, sm_bytes});
     }
@@ -130,8 +127,8 @@ inline nvidia_arch read_arch(entry_reader& reader) {
   arch.cc_minor = parsed.minor;
   const std::string expected_id = "sm_" + std::to_string(parsed.major) + std::to_string(parsed.minor);
   if (arch.id != expected_id || cc != arch.compute_capability()) {
-    reader.fail("id", "'" + arch.id + "' does not match compute_capability '" + cc + "' (expected '" +
-                          expected_id + "' and 'MAJOR.MINOR')");
+    reader.fail("id", "'" + arch.id + "' does not match compute_capability '" + cc + "' (expected '" + expected_id +
+                          "' and 'MAJOR.MINOR')");
   }
   arch.family = reader.text("family");
   arch.sources = reader.texts("sources");
