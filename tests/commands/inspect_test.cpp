@@ -1,0 +1,158 @@
+// occcalc inspect and check, in-process.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using occcalc::cli::exit_status;
+using occcalc::test::run;
+
+namespace {
+
+const std::string fixture_dir = OCCCALC_FIXTURE_DIR;
+const std::string cubin = fixture_dir + "/kernels.sm_80.cubin";
+
+/// Writes `text` to a temporary file and returns its path.
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = std::string(OCCCALC_TEMP_DIR) + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][inspect]") {
+  struct error_case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const auto c = GENERATE(values<error_case>({
+      {{"inspect", "no/such/file.cubin"}, "occcalc: error: no/such/file.cubin: cannot open: No such file"},
+      {{"inspect", "."}, "occcalc: error: .: is a directory"},
+      {{"inspect", "/dev/zero"}, "occcalc: error: /dev/zero: more than 268435456 bytes from a pipe or device"},
+      {{"inspect", cubin, "--regs", "32"}, "occcalc: error: --regs does not apply to inspect"},
+      {{"inspect", cubin, "--cc", "8.0"}, "occcalc: error: --cc does not apply to inspect"},
+      {{"inspect", cubin, "--json", "--csv"}, "occcalc: error: --csv cannot be given together with --json"},
+      {{"inspect", cubin, "--kernel", "("},
+       "occcalc: error: --kernel '(' is not a valid RE2 regular expression: missing )"},
+      {{"inspect", cubin, "--arch", "sm_9x"}, "occcalc: error: --arch 'sm_9x' is not a compute capability"},
+      {{"inspect", cubin, "--threads", "0"}, "occcalc: error: --threads 0 is outside [1, 2147483647]"},
+      {{"inspect", cubin, "--min-occupancy", "50"}, "occcalc: error: --min-occupancy does not apply to inspect"},
+      {{"inspect"}, "occcalc: error: inputs is required"},
+      {{"check", cubin}, "occcalc: error: --policy is required"},
+      {{"check", "--policy", "no/such/policy.json", cubin}, "occcalc: error: no/such/policy.json: cannot read"},
+  }));
+  const auto r = run(c.args);
+  INFO(r.err);
+  CHECK(r.status == exit_status::bad_input);
+  CHECK_THAT(r.err, StartsWith(c.message));
+  CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("cli: check never passes silently", "[cli][inspect]") {
+  const auto policy =
+      temp_file("policy.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
+  SECTION("an input without kernels is an error, not a pass") {
+    const auto log = temp_file("empty.log", "ptxas info    : 0 bytes gmem\n");
+    const auto r = run({"check", "--policy", policy, log});
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("no GPU kernels to check"));
+  }
+  SECTION("a filter that leaves nothing is an error too") {
+    const auto r = run({"check", "--policy", policy, fixture_dir + "/app", "--kernel", "nothing-matches"});
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("no GPU kernels left to check"));
+  }
+  SECTION("a kernel whose occupancy cannot be computed fails an occupancy floor") {
+    const auto log = temp_file("future.log",
+                               "ptxas info    : Compiling entry function '_Z1kv' for 'sm_99'\n"
+                               "ptxas info    : Used 10 registers, used 0 barriers\n");
+    const auto r = run({"check", "--policy", policy, log});
+    CHECK(r.status == exit_status::gate_failed);
+    CHECK_THAT(r.out, Contains("occupancy unknown: sm_99 is not in the architecture table"));
+  }
+  SECTION("unknown policy fields are rejected") {
+    const auto bad = temp_file("bad.json", R"({"schema_version": 1, "defaults": {"min_ocupancy": 10}})");
+    const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("field 'min_ocupancy': is not a known field"));
+  }
+  SECTION("a rule's bad pattern or architecture is rejected") {
+    const auto bad =
+        temp_file("regex.json", R"({"schema_version": 1, "rules": [{"kernel": "(", "min_occupancy": 1}]})");
+    const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("rules[0]: field 'kernel': '(' is not a valid RE2 regular expression"));
+    const auto arch =
+        temp_file("arch.json", R"({"schema_version": 1, "allow": [{"kernel": "k", "arch": "hopper", "reason": "r"}]})");
+    const auto a = run({"check", "--policy", arch, fixture_dir + "/app"});
+    CHECK(a.status == exit_status::bad_input);
+    CHECK_THAT(a.err, Contains("allow[0]: field 'arch': 'hopper' is not a compute capability"));
+  }
+  SECTION("a duplicate key is rejected") {
+    const auto bad = temp_file("dup.json", R"({"schema_version": 1, "schema_version": 1})");
+    const auto r = run({"check", "--policy", bad, fixture_dir + "/app"});
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("duplicate key 'schema_version'"));
+  }
+}
+
+TEST_CASE("cli: inspect reads a log from stdin and notes inputs without kernels", "[cli][inspect]") {
+  const auto r = run({"inspect", "-", "--json"}, "ptxas info    : 0 bytes gmem\n");
+  CHECK(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["schema_version"] == 2);
+  CHECK(j["kernels"].empty());
+  CHECK_THAT(r.err, Contains("-: no GPU kernels found"));
+}
+
+TEST_CASE("cli: inspect computes each kernel's occupancy with the calculator", "[cli][inspect]") {
+  // demo::spilling on sm_80: 32 registers, __launch_bounds__(1024, 2) ->
+  // 2 blocks of 32 warps = 64 warps = 100%. At --threads 96 (3 warps):
+  // 64 / 3 = 21 blocks by warps (registers allow 65536 / 3072 = 21 too),
+  // 63 warps.
+  const auto r = run({"inspect", fixture_dir + "/kernels.sm_80.cubin", "--kernel", "spilling", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out)["kernels"];
+  REQUIRE(j.size() == 1);
+  CHECK(j[0]["block_size"] == 1024);
+  CHECK(j[0]["block_size_from"] == "launch bounds");
+  CHECK(j[0]["occupancy"]["blocks_per_sm"] == 2);
+  CHECK(j[0]["occupancy"]["occupancy"] == 1.0);
+  const auto at96 = nlohmann::json::parse(
+      run({"inspect", fixture_dir + "/kernels.sm_80.cubin", "--kernel", "spilling", "--json", "--threads", "96"})
+          .out)["kernels"];
+  CHECK(at96[0]["block_size_from"] == "--threads");
+  CHECK(at96[0]["occupancy"]["blocks_per_sm"] == 21);
+  CHECK(at96[0]["occupancy"]["active_warps_per_sm"] == 63);
+}
+
+TEST_CASE("cli amd: check gates AMD code objects", "[cli][amd][inspect]") {
+  const std::string amd_fixtures = OCCCALC_AMD_FIXTURE_DIR;
+  const auto policy =
+      temp_file("amd-policy.json", R"({"schema_version": 1, "defaults": {"min_occupancy": 60, "no_spills": true},
+    "rules": [{"kernel": "^wide$", "arch": "gfx90a", "max_registers": 64}]})");
+  const auto r = run({"check", "--policy", policy, amd_fixtures + "/kernels.gfx90a.o", "--json"});
+  CHECK(r.status == exit_status::gate_failed);
+  const auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> failed;
+  for (const auto& v : j["violations"])
+    failed.push_back(v["kernel"].get<std::string>() + ":" + v["check"].get<std::string>());
+  // lds_tile is LDS-limited to 50 %; wide has 67 VGPRs (and 87.5 %); no
+  // kernel spills, which the code object records exactly.
+  CHECK(failed == std::vector<std::string>{"lds_tile:occupancy", "wide:registers"});
+  const auto hip = run({"check", "--policy", policy, amd_fixtures + "/kernels.gfx90a.o", "--model", "hip"});
+  CHECK(hip.status == exit_status::gate_failed);
+  CHECK_THAT(hip.out, Contains("lds_tile"));
+}

@@ -1,0 +1,244 @@
+// The query: exit codes, error lines, the gate, waves, --table.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using Catch::Matchers::Contains;
+using occcalc::cli::exit_status;
+using occcalc::test::run;
+
+TEST_CASE("cli: the main job answers 75% with exit 0", "[cli]") {
+  const auto r = run({"--cc", "7.0", "--threads", "128", "--regs", "37"});
+  CHECK(r.status == exit_status::ok);
+  CHECK_THAT(r.out, Contains("Theoretical occupancy") && Contains("75.0%") && Contains("limited by registers"));
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("cli: bad input is one line naming the field, value and range, exit 2", "[cli][errors]") {
+  using row = std::tuple<std::vector<std::string>, std::string>;
+  const auto [args, message] = GENERATE(table<std::vector<std::string>, std::string>({
+      row{{"--cc", "7.0", "--threads", "0", "--regs", "37"},
+          "occcalc: error: --threads 0 is outside [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "-5", "--regs", "37"},
+          "occcalc: error: --threads -5 is outside [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "abc", "--regs", "37"},
+          "occcalc: error: --threads 'abc' is not an integer; expected an integer in [1, 2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "70000"},
+          "occcalc: error: --regs 70000 is outside [0, 65535]\n"},
+      row{{"--cc", "7.7", "--threads", "128", "--regs", "37"},
+          "occcalc: error: --cc '7.7' is not a supported compute capability; supported: 1.0, 1.1, 1.2, 1.3, 2.0, "
+          "2.1, 3.0, 3.2, 3.5, 3.7, 5.0, 5.2, 5.3, 6.0, 6.1, 6.2, 7.0, 7.2, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, "
+          "10.3, 11.0, 12.0, 12.1\n"},
+      row{{"--cc", "7.0", "--threads", "128"},
+          "occcalc: error: --regs is required: registers per thread, as ptxas -v reports them\n"},
+      row{{"--threads", "128", "--regs", "1"},
+          "occcalc: error: --cc is required (or gpu); e.g. 7.0, sm_70 or a GPU name\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--smem", "1G"},
+          "occcalc: error: --smem '1G' is not a size; expected bytes, or KiB with a K or KiB suffix, in [0, "
+          "2147483647]\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--min-occupancy", "120"},
+          "occcalc: error: --min-occupancy 120 is outside [0, 100]\n"},
+      row{{"--cc", "6.1", "--threads", "128", "--regs", "37", "--carveout", "max-shared"},
+          "occcalc: error: --carveout 100 does not apply to sm_61: its shared memory has no carveout (carveouts start "
+          "with 7.0)\n"},
+      row{{"--cc", "7.0", "--threads", "128", "--regs", "37", "--table", "/nonexistent.json"},
+          "occcalc: error: /nonexistent.json: cannot read the table file\n"},
+  }));
+  CAPTURE(args);
+  const auto r = run(args);
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == message);
+  CHECK(r.out.empty());
+}
+
+TEST_CASE("cli: a launch that cannot run is a result, not an error", "[cli]") {
+  const auto r = run({"--cc", "8.6", "--threads", "2048", "--regs", "32", "--json"});
+  CHECK(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["blocks_per_sm"] == 0);
+  CHECK(j["occupancy"] == 0.0);
+  CHECK(j["limiters"] == nlohmann::json::array({"warps"}));
+  CHECK(j["reasons"]["warps"] == "a block of 2048 threads exceeds the 1024-thread maximum of sm_86");
+}
+
+TEST_CASE("cli: --min-occupancy gates: exit 1 below, 0 at or above", "[cli][gate]") {
+  const std::vector<std::string> query = {"--cc", "7.0", "--threads", "128", "--regs", "37"};
+  auto below = query;
+  below.insert(below.end(), {"--min-occupancy", "80"});
+  const auto failed = run(below);
+  CHECK(failed.status == exit_status::gate_failed);
+  CHECK(failed.err == "occcalc: gate failed: occupancy 75.00% is below --min-occupancy 80\n");
+  auto at = query;
+  at.insert(at.end(), {"--min-occupancy", "75"});
+  CHECK(run(at).status == exit_status::ok);
+}
+
+TEST_CASE("cli: --cc 10, 11 and 12 are refused as ambiguous, naming both readings", "[cli][errors]") {
+  const auto r = run({"--cc", "10", "--threads", "128", "--regs", "37"});
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err ==
+        "occcalc: error: --cc '10' is ambiguous: compute capability 1.0 or 10.0; write 1.0 or 10.0 "
+        "(or sm_10 for 1.0)\n");
+  CHECK(run({"--cc", "12.0", "--threads", "128", "--regs", "37"}).status == exit_status::ok);
+  CHECK(run({"--cc", "sm_12", "--threads", "128", "--regs", "37"}).status == exit_status::ok);
+  const auto batch = run({"batch"}, R"({"cc": 11, "threads": 128, "regs": 37})"
+                                    "\n");
+  CHECK(batch.status == exit_status::bad_input);
+  CHECK_THAT(batch.out, Contains("1.1 or 11.0"));
+}
+
+TEST_CASE("cli: --sm-count gives waves for any GPU and overrides a named one", "[cli][waves]") {
+  const auto plain =
+      run({"--cc", "7.0", "--threads", "256", "--regs", "48", "--grid", "138", "--sm-count", "80", "--json"});
+  REQUIRE(plain.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(plain.out);
+  // The same figures as the V100 from the table (Nsight Compute: 0.35 waves).
+  CHECK(j["blocks_per_wave"] == 400);
+  CHECK(j["input"]["sm_count"] == 80);
+  const auto named = nlohmann::json::parse(
+      run({"--gpu", "Tesla V100-SXM2-16GB", "--threads", "256", "--regs", "48", "--grid", "138", "--json"}).out);
+  CHECK(named["waves_per_sm"] == j["waves_per_sm"]);
+  CHECK(named["input"]["sm_count"] == 80);
+  const auto slice =
+      run({"--gpu", "A100-SXM4-80GB", "--threads", "256", "--regs", "32", "--grid", "1000", "--sm-count", "42"});
+  CHECK_THAT(slice.out, Contains("Waves of 1000 blocks on 42 SMs of A100-SXM4-80GB (--sm-count)"));
+  CHECK_THAT(slice.out, Contains("42 SMs x 8 blocks"));
+  const auto amd =
+      run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--grid", "1000", "--sm-count", "104"});
+  CHECK_THAT(amd.out, Contains("Waves of 1000 work-groups on 104 CUs"));
+  const auto bad = run({"--cc", "7.0", "--threads", "256", "--regs", "48", "--sm-count", "0"});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK(bad.err == "occcalc: error: --sm-count 0 is outside [1, 2147483647]\n");
+  const auto batch = run({"batch"}, R"({"cc": "9.0", "threads": 128, "regs": 32, "grid": 4224, "sm_count": 132})"
+                                    "\n");
+  CHECK(nlohmann::json::parse(batch.out)["full_waves"] == 2);  // 132 SMs x 16 blocks, twice
+}
+
+TEST_CASE("cli amd: a work-group that cannot launch gives reasons, as NVIDIA results do", "[cli][amd]") {
+  const auto r = run({"--gfx", "gfx90a", "--threads", "1024", "--vgprs", "256", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["blocks_per_sm"] == 0);
+  CHECK(j["waves_per_simd"] == 0.0);
+  CHECK(j["limits_waves_per_simd"]["vgprs"] == 2);  // what the compiler's ; Occupancy: prints
+  REQUIRE(j["reasons"].size() == 1);
+  CHECK(j["reasons"]["vgprs"] ==
+        "512 per SIMD / 256 rounded up to 8 = 2 waves per SIMD, x 4 SIMDs / 16 waves per "
+        "work-group: not one work-group of 16 waves fits");
+  const auto fits = nlohmann::json::parse(run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--json"}).out);
+  CHECK(fits["reasons"].empty());
+}
+
+TEST_CASE("cli: --table adds a hypothetical GPU", "[cli][table]") {
+  const std::string path = "occcalc_cli_test_table.json";
+  {
+    std::ofstream file(path);
+    file
+        << R"({"schema_version": 1, "gpus": [{"id": "lab-gpu", "name": "Lab GPU", "arch": "sm_80", "sm_count": 3, "sources": ["PG13"]}]})";
+  }
+  const auto r = run({"--table", path, "--gpu", "lab gpu", "--threads", "128", "--regs", "37", "--json"});
+  std::remove(path.c_str());
+  CHECK(r.status == exit_status::ok);
+  CHECK(nlohmann::json::parse(r.out)["device"]["sm_count"] == 3);
+}
+
+TEST_CASE("cli amd: the issue's three commands", "[cli][amd]") {
+  const auto a =
+      run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--sgprs", "32", "--lds", "16K", "--json"});
+  REQUIRE(a.status == exit_status::ok);
+  const auto ja = nlohmann::json::parse(a.out);
+  CHECK(ja["model"] == "llvm");
+  CHECK(ja["unit"] == "cu");
+  CHECK(ja["blocks_per_sm"] == 4);
+  CHECK(ja["waves_per_simd"] == 4.0);
+  CHECK(ja["limiters"] == nlohmann::json::array({"vgprs", "lds"}));
+  const auto b = run({"--gpu", "Instinct MI300X", "--threads", "1024", "--vgprs", "64", "--agprs", "64", "--json"});
+  REQUIRE(b.status == exit_status::ok);
+  const auto jb = nlohmann::json::parse(b.out);
+  CHECK(jb["input"]["gfx"] == "gfx942");
+  CHECK(jb["device"]["compute_units"] == 304);
+  CHECK(jb["waves_per_simd"] == 4.0);  // 512 / (64 + 64) = 4
+  const auto c =
+      run({"--gfx", "gfx1100", "--wave32", "--wgp-mode", "--threads", "256", "--vgprs", "96", "--lds", "32K"});
+  REQUIRE(c.status == exit_status::ok);
+  CHECK_THAT(c.out, Contains("Work-group limit per WGP") && Contains("50.0%") && Contains("limited by LDS"));
+}
+
+TEST_CASE("cli amd: models, modes and the gate", "[cli][amd]") {
+  const auto hip = run({"--gfx", "gfx906", "--model", "hip", "--threads", "64", "--vgprs", "24", "--json"});
+  CHECK(nlohmann::json::parse(hip.out)["blocks_per_sm"] == 32);
+  const auto cu =
+      run({"--gfx", "gfx1030", "--cu-mode", "--threads", "256", "--vgprs", "16", "--lds", "40000", "--json"});
+  const auto jcu = nlohmann::json::parse(cu.out);
+  CHECK(jcu["unit"] == "cu");
+  CHECK(jcu["waves_per_simd"] == 4.0);  // 1 group x 8 waves over 2 SIMDs (clang-19 agrees)
+  const auto vliw = run({"--gpu", "Radeon HD 5870", "--threads", "64", "--vgprs", "8", "--json"});
+  CHECK(nlohmann::json::parse(vliw.out)["model"] == "rcp");
+  CHECK(nlohmann::json::parse(vliw.out)["occupancy"] == 0.25);
+  // 1024 work-items in wave32 are 32 waves; 256 VGPRs allow 5 per SIMD, 20
+  // per WGP: the work-group does not fit, a result of 0 naming the VGPRs.
+  const auto none =
+      nlohmann::json::parse(run({"--gfx", "gfx1100", "--threads", "1024", "--vgprs", "256", "--json"}).out);
+  CHECK(none["blocks_per_sm"] == 0);
+  CHECK(none["occupancy"] == 0.0);
+  CHECK(none["limiters"] == nlohmann::json::array({"vgprs"}));
+  const auto gate = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--min-occupancy", "60"});
+  CHECK(gate.status == exit_status::gate_failed);
+  CHECK_THAT(gate.err, Contains("gate failed: occupancy 50.00%"));
+}
+
+TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd][errors]") {
+  using row = std::tuple<std::vector<std::string>, std::string>;
+  const auto [args, message] = GENERATE(table<std::vector<std::string>, std::string>({
+      row{{"--gfx", "gfx9999", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --gfx 'gfx9999' is not a known AMD target; did you mean gfx909? "
+          "(occcalc list amd shows them all)\n"},
+      row{{"--gfx", "gfx90a", "--wave32", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --wave32 does not apply to gfx90a: it runs waves of 64 work-items only\n"},
+      row{{"--gfx", "gfx90a", "--cu-mode", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --cu-mode does not apply to gfx90a (CDNA2): CU and WGP modes exist from gfx10 (RDNA) on\n"},
+      row{{"--gfx", "gfx1100", "--agprs", "4", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --agprs does not apply to gfx1100 (RDNA3): AGPRs exist on CDNA only\n"},
+      row{{"--gfx", "cypress", "--sgprs", "4", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --sgprs does not apply to cypress (VLIW5): it has no scalar registers\n"},
+      row{{"--gfx", "gfx90a", "--model", "rcp", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --model rcp does not apply to gfx90a (CDNA2); models for it: llvm, hip\n"},
+      row{{"--gfx", "cypress", "--model", "llvm", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --model llvm does not apply to cypress (VLIW5); models for it: rcp\n"},
+      row{{"--gfx", "gfx90a", "--model", "cuda", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --model 'cuda' is not a model; expected llvm, hip or rcp\n"},
+      row{{"--gfx", "gfx90a", "--threads", "64", "--regs", "8"},
+          "occcalc: error: --regs does not apply to AMD targets; give vgprs (and sgprs)\n"},
+      row{{"--cc", "7.0", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --vgprs does not apply to NVIDIA architectures; give regs\n"},
+      row{{"--gfx", "gfx90a", "--threads", "2048", "--vgprs", "8"},
+          "occcalc: error: --threads 2048 is outside [1, 1024] on gfx90a\n"},
+      row{{"--gfx", "cypress", "--threads", "512", "--vgprs", "8"},
+          "occcalc: error: --threads 512 is outside [1, 256] on cypress\n"},
+      row{{"--gfx", "gfx90a", "--threads", "64", "--vgprs", "300"},
+          "occcalc: error: --vgprs 300 is outside [0, 256] on gfx90a\n"},
+      row{{"--gfx", "gfx1100", "--threads", "64", "--vgprs", "8", "--lds", "65K"},
+          "occcalc: error: --lds 65K is outside [0, 65536] bytes on gfx1100\n"},
+      row{{"--gfx", "gfx1100", "--wave32", "--wave64", "--threads", "64", "--vgprs", "8"},
+          "occcalc: error: --wave64 cannot be given together with wave32\n"},
+      row{{"--gfx", "gfx1100", "--threads", "64"},
+          "occcalc: error: --vgprs is required: VGPRs per work-item, as the compiler reports them\n"},
+      row{{"--vgprs", "8", "--threads", "64"},
+          "occcalc: error: --gfx is required (or an AMD gpu); e.g. gfx90a, gfx1100 or a GPU name\n"},
+      row{{"--gpu", "Instinct MI300X", "--threads", "64", "--vgprs", "8", "--grid", "0"},
+          "occcalc: error: --grid 0 is outside [1, 2147483647]\n"},
+  }));
+  CAPTURE(args);
+  const auto r = run(args);
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == message);
+  CHECK(r.out.empty());
+}
