@@ -7,7 +7,14 @@
 
 namespace occcalc::cli {
 
-/// The contents of data/*.json as they were at build time, in load order.
+/// Which vendor a table describes; the build tags each embedded table.
+enum class table_vendor { nvidia, amd };
+
+/// The contents of one vendor's data/*.json as they were at build time, in
+/// load order.
+const std::vector<occcalc::table_text>& embedded_tables(table_vendor vendor);
+
+/// Every embedded table: NVIDIA's, then AMD's.
 const std::vector<occcalc::table_text>& embedded_tables();
 
 }  // namespace occcalc::cli

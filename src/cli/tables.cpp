@@ -8,8 +8,6 @@ namespace occcalc::cli {
 
 namespace {
 
-bool is_amd_table(const occcalc::table_text& text) { return text.origin.rfind("embedded:amd-", 0) == 0; }
-
 /// Whether `req` gives a field only AMD requests have.
 bool names_amd_field(const occcalc::request& req) {
   for (const auto& field : occcalc::request_fields) {
@@ -28,10 +26,9 @@ bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& r
 }  // namespace
 
 occcalc::table load_tables(const std::vector<std::string>& table_files, table_scope scope) {
-  std::vector<occcalc::table_text> texts;
-  for (const auto& text : embedded_tables()) {
-    if (scope == table_scope::all || (scope == table_scope::amd) == is_amd_table(text)) texts.push_back(text);
-  }
+  std::vector<occcalc::table_text> texts = scope == table_scope::all   ? embedded_tables()
+                                           : scope == table_scope::amd ? embedded_tables(table_vendor::amd)
+                                                                       : embedded_tables(table_vendor::nvidia);
   std::vector<std::string> contents;
   contents.reserve(table_files.size());
   for (const auto& path : table_files) contents.push_back(read_text_file(path, "table file"));
