@@ -3,9 +3,11 @@
 
 #include <string>
 
+#include "cli/embedded_tables.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/request.hpp"
+#include "occcalc/tables/load.hpp"
 #include "test_tables.hpp"
 
 using Catch::Matchers::Contains;

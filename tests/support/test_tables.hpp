@@ -1,22 +1,18 @@
-// The default tables, loaded once for the tests.
+// The default tables, loaded once for the tests. Defined in test_tables.cpp:
+// the loader is header-only, and compiling it into every test file would
+// cost seconds each.
 #pragma once
 
 #include <string>
 
-#include "cli/embedded_tables.hpp"
-#include "occcalc/request/lookup.hpp"
-#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/tables.hpp"
 
 namespace occcalc::test {
 
-inline const occcalc::table& default_tables() {
-  static const occcalc::table tables = occcalc::load_tables(occcalc::cli::embedded_tables());
-  return tables;
-}
+/// The embedded tables, loaded on first use.
+const occcalc::table& default_tables();
 
 /// The architecture of a compute capability such as "7.0".
-inline const occcalc::nvidia_arch& arch(const std::string& cc) {
-  return occcalc::require_arch(default_tables(), "cc", cc);
-}
+const occcalc::nvidia_arch& arch(const std::string& cc);
 
 }  // namespace occcalc::test

@@ -4,6 +4,7 @@
 #include <set>
 #include <string>
 
+#include "cli/embedded_tables.hpp"
 #include "occcalc/tables/load.hpp"
 #include "test_tables.hpp"
 
