@@ -20,6 +20,12 @@ class format_error : public occcalc::error {
   using error::error;
 };
 
+/// `n` rounded up to a multiple of `alignment` (> 0); binary formats pad to
+/// alignments far below 2^63, so it cannot overflow on a checked size.
+constexpr std::uint64_t align_up(std::uint64_t n, std::uint64_t alignment) noexcept {
+  return (n + alignment - 1) / alignment * alignment;
+}
+
 /// A view of bytes whose every read is checked against its bounds: a read
 /// outside throws `format_error` naming the structure (`what`), never reads
 /// past the end. Multi-byte values are little-endian, as in every CUDA binary.

@@ -1,9 +1,10 @@
 #include "inspect/identify.hpp"
 
-#include "inspect/amdgpu.hpp"
+#include "inspect/amdgpu_code_object.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
+#include "inspect/offload_bundle.hpp"
 
 namespace occcalc::inspect {
 

@@ -6,13 +6,14 @@
 #include <optional>
 #include <unordered_map>
 
-#include "inspect/amdgpu.hpp"
+#include "inspect/amdgpu_code_object.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/limits.hpp"
+#include "inspect/offload_bundle.hpp"
 #include "inspect/parallel.hpp"
 
 namespace occcalc::inspect {

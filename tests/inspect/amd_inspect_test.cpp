@@ -14,10 +14,11 @@
 #include <vector>
 
 #include "analysis/kernel_report.hpp"
-#include "inspect/amdgpu.hpp"
+#include "inspect/amdgpu_code_object.hpp"
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/msgpack.hpp"
+#include "inspect/offload_bundle.hpp"
 #include "occcalc/amd/occupancy.hpp"
 #include "test_tables.hpp"
 

@@ -1,30 +1,16 @@
-// AMD GPU code objects (ELF, EM_AMDGPU): each kernel's resources from the
-// AMDGPU metadata note (MessagePack) and its kernel descriptor; and the clang
-// offload bundles that HIP puts them in (`.hip_fatbin`, `.hipfb`), plain or
-// compressed.
+// Clang offload bundles, the containers HIP puts code objects in
+// (`.hip_fatbin`, `.hipfb`), plain or compressed (zstd).
 #pragma once
 
 #include <cstdint>
 #include <functional>
-#include <string>
 #include <string_view>
 #include <vector>
 
 #include "inspect/bytes.hpp"
 #include "inspect/decompress.hpp"
-#include "inspect/elf.hpp"
-#include "inspect/kernel_resources.hpp"
 
 namespace occcalc::inspect {
-
-/// The kernels of an AMDGPU code object (relocatable or linked). Throws
-/// `format_error` when it has no metadata note or the note is malformed.
-std::vector<kernel_resources> read_amdgpu_code_object(const elf_file& elf);
-
-/// The target a code object's `amdhsa.target` or a bundle triple names,
-/// without features: `amdgcn-amd-amdhsa--gfx90a:xnack+` -> `gfx90a`. Empty
-/// if it names none.
-std::string amdgpu_target_of(std::string_view triple);
 
 /// Whether `bytes` begins with a clang offload bundle, plain or compressed.
 bool is_offload_bundle(byte_view bytes) noexcept;
