@@ -88,7 +88,7 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
          fmt::format("does not apply to {}; put a min_occupancy in a policy file for occcalc check", name));
   refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
   auto& command = opts.inspect;
-  command.format = opts.json ? inspect_format::json : opts.csv ? inspect_format::csv : inspect_format::text;
+  command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
   command.overrides = parse_overrides(opts.request);
   return is_check ? run_check(c.tables, command, c.in, c.out, c.colour)
                   : run_inspect(c.tables, command, c.in, c.out, c.err, c.colour);

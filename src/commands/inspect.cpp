@@ -88,11 +88,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel&) {
     return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
   });
-  switch (command.format) {
-    case inspect_format::json: render_inspect_json(out, reports); break;
-    case inspect_format::csv: render_inspect_csv(out, reports); break;
-    case inspect_format::text: render_inspect_text(out, reports, colour); break;
-  }
+  find_renderer(inspect_renderers, command.format)(out, reports, colour);
   out.flush();  // the table before the notes, where both reach one terminal or log
   for (const auto& r : reports) {
     if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {
@@ -122,7 +118,12 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
       ++outcome.kernels_checked;
     }
   }
-  out << (command.format == inspect_format::json ? check_json(outcome) : check_text(outcome, colour));
+  const check_render render = find_renderer(check_renderers, command.format);
+  if (render == nullptr) {
+    throw occcalc::input_error("format", std::string(info(command.format).name) + " is not a format of check; give " +
+                                             format_names(check_renderers));
+  }
+  out << render(outcome, colour);
   return outcome.failed() == 0 ? exit_status::ok : exit_status::gate_failed;
 }
 

@@ -9,12 +9,11 @@
 #include "analysis/kernel_report.hpp"
 #include "commands/exit_status.hpp"
 #include "occcalc/nvidia/arch.hpp"
+#include "render/formats.hpp"
 
 namespace occcalc::cli {
 
 /// Output formats of `inspect`.
-enum class inspect_format { text, json, csv };
-
 /// What `inspect` and `check` were asked.
 struct inspect_command {
   /// Files to read; `-` is standard input (a compiler log).
@@ -23,7 +22,7 @@ struct inspect_command {
   std::string kernel_pattern;
   /// Keep kernels for this architecture (`sm_90`, `9.0`).
   std::string arch;
-  inspect_format format = inspect_format::text;
+  output_format format = output_format::text;
   launch_overrides overrides;
   /// `check`: the policy file.
   std::string policy_file;

@@ -24,12 +24,16 @@ namespace {
 
 constexpr double percent = occcalc::percent_per_unit;
 
-occcalc::sweep_variable parse_variable(const std::string& text) {
-  for (const auto v : {occcalc::sweep_variable::threads, occcalc::sweep_variable::registers,
-                       occcalc::sweep_variable::shared_memory, occcalc::sweep_variable::barriers}) {
-    if (text == occcalc::to_string(v)) return v;
+/// The row of `table` named `text`; throws naming every row otherwise.
+template <typename Table>
+auto parse_variable(const Table& table, const std::string& text, std::string_view vendor_note) {
+  std::string names;
+  for (const auto& row : table) {
+    if (text == row.name) return row.id;
+    names += (names.empty() ? "" : ", ") + std::string(row.name);
   }
-  throw occcalc::input_error("vary", occcalc::detail::quoted(text) + " is not one of threads, regs, smem, barriers");
+  throw occcalc::input_error("vary",
+                             occcalc::detail::quoted(text) + " is not one of " + names + std::string(vendor_note));
 }
 
 /// The most points a sweep may have: every register count, or every block
@@ -72,8 +76,11 @@ sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_summary& r) 
 sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch_config& launch,
                          occcalc::sweep_variable v, occcalc::sweep_range range) {
   const auto points = occcalc::sweep(arch, launch, v, range);
-  sweep_series s{
-      std::string(occcalc::to_string(v)), axis_label(v), {}, occcalc::cliffs(points), occcalc::value_of(launch, v)};
+  sweep_series s{std::string(occcalc::to_string(v)),
+                 std::string(occcalc::info(v).axis),
+                 {},
+                 occcalc::cliffs(points),
+                 occcalc::value_of(launch, v)};
   for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
   return s;
 }
@@ -81,7 +88,7 @@ sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch
 sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_options& options) {
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
-  const auto variable = parse_variable(options.vary);
+  const auto variable = parse_variable(occcalc::sweep_variables, options.vary, "");
   const bool threads = variable == occcalc::sweep_variable::threads;
   sweep_plan plan;
   plan.target_id = arch.id;
@@ -107,27 +114,9 @@ sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_optio
   return plan;
 }
 
-occcalc::amd_sweep_variable parse_amd_variable(const std::string& text) {
-  for (const auto v : {occcalc::amd_sweep_variable::threads, occcalc::amd_sweep_variable::vgprs,
-                       occcalc::amd_sweep_variable::sgprs, occcalc::amd_sweep_variable::lds}) {
-    if (text == occcalc::to_string(v)) return v;
-  }
-  throw occcalc::input_error("vary", occcalc::detail::quoted(text) + " is not one of threads, vgprs, sgprs, lds (AMD)");
-}
-
-std::string amd_axis_label(occcalc::amd_sweep_variable v) {
-  switch (v) {
-    case occcalc::amd_sweep_variable::threads: return "work-items per work-group";
-    case occcalc::amd_sweep_variable::vgprs: return "VGPRs per work-item";
-    case occcalc::amd_sweep_variable::sgprs: return "SGPRs per wave";
-    case occcalc::amd_sweep_variable::lds: return "LDS per work-group (bytes)";
-  }
-  return {};
-}
-
 sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options& options) {
   const auto& t = *r.target;
-  const auto variable = parse_amd_variable(options.vary);
+  const auto variable = parse_variable(occcalc::amd_sweep_variables, options.vary, " (AMD)");
   if (variable == occcalc::amd_sweep_variable::sgprs && t.max_sgprs_per_wave == 0) {
     throw occcalc::input_error("vary",
                                "sgprs does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
@@ -139,7 +128,7 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
     const auto points =
         occcalc::amd_sweep(*r.target, r.kernel, r.mode, r.model, r.work_group_size, v, range, device_waves);
     sweep_series s{std::string(occcalc::to_string(v)),
-                   amd_axis_label(v),
+                   std::string(occcalc::info(v).axis),
                    {},
                    occcalc::cliffs(points),
                    occcalc::value_of(r.kernel, r.work_group_size, v)};

@@ -60,4 +60,9 @@ std::string check_text(const check_outcome& outcome, bool colour) {
   return text;
 }
 
+const std::array<format_renderer<check_render>, 2> check_renderers = {{
+    {output_format::text, check_text},
+    {output_format::json, [](const check_outcome& outcome, bool) { return check_json(outcome); }},
+}};
+
 }  // namespace occcalc::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/policy.hpp"
+#include "render/formats.hpp"
 
 namespace occcalc::cli {
 
@@ -21,5 +22,12 @@ struct check_outcome {
 
 std::string check_text(const check_outcome& outcome, bool colour);
 std::string check_json(const check_outcome& outcome);
+
+/// How `check` prints its outcome in one format.
+using check_render = std::string (*)(const check_outcome& outcome, bool colour);
+
+/// check's formats: text (a line per violation and the verdict) and json
+/// (schema/check.schema.json).
+extern const std::array<format_renderer<check_render>, 2> check_renderers;
 
 }  // namespace occcalc::cli

@@ -220,4 +220,12 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
   out << text;
 }
 
+const std::array<format_renderer<inspect_render>, 3> inspect_renderers = {{
+    {output_format::text, render_inspect_text},
+    {output_format::json,
+     [](std::ostream& out, const std::vector<input_report>& inputs, bool) { render_inspect_json(out, inputs); }},
+    {output_format::csv,
+     [](std::ostream& out, const std::vector<input_report>& inputs, bool) { render_inspect_csv(out, inputs); }},
+}};
+
 }  // namespace occcalc::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analysis/kernel_report.hpp"
+#include "render/formats.hpp"
 
 namespace occcalc::cli {
 
@@ -30,6 +31,12 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
 void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inputs);
 
 /// `256x1x1`.
+/// How `inspect` prints its reports in one format.
+using inspect_render = void (*)(std::ostream& out, const std::vector<input_report>& inputs, bool colour);
+
+/// inspect's formats: text (a table per input), json (schema/inspect.schema.json), csv.
+extern const std::array<format_renderer<inspect_render>, 3> inspect_renderers;
+
 std::string dim3_text(const inspect::dim3& d);
 
 /// `62.5%`, or `-` without a result.

@@ -48,16 +48,6 @@ std::string xml_escape(const std::string& text) {
 
 }  // namespace
 
-std::string axis_label(occcalc::sweep_variable v) {
-  switch (v) {
-    case occcalc::sweep_variable::threads: return "threads per block";
-    case occcalc::sweep_variable::registers: return "registers per thread";
-    case occcalc::sweep_variable::shared_memory: return "shared memory per block (bytes)";
-    case occcalc::sweep_variable::barriers: return "barriers per block";
-  }
-  return {};
-}
-
 std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int columns) {
   static const char* const partial_unicode[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587"};
   const char* full = ascii ? "#" : "\u2588";

@@ -52,9 +52,6 @@ struct sweep_plan {
   std::function<std::vector<sweep_series>()> svg_charts;
 };
 
-/// The axis label of a figure, with its unit.
-std::string axis_label(occcalc::sweep_variable v);
-
 /// A bar chart of occupancy, `rows` lines high, at most `columns` points wide
 /// (evenly sampled), the current value marked under the axis. Unicode block
 /// elements, or ASCII when `ascii`.

@@ -4,6 +4,7 @@
 /// `occcalc::cliffs` (sweep.hpp).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -17,16 +18,27 @@ namespace occcalc {
 /// The kernel figure an AMD sweep varies.
 enum class amd_sweep_variable { threads, vgprs, sgprs, lds };
 
-/// The figure's `--vary` name.
-constexpr std::string_view to_string(amd_sweep_variable v) noexcept {
-  switch (v) {
-    case amd_sweep_variable::threads: return "threads";
-    case amd_sweep_variable::vgprs: return "vgprs";
-    case amd_sweep_variable::sgprs: return "sgprs";
-    case amd_sweep_variable::lds: return "lds";
-  }
-  return "threads";
+/// An AMD sweep variable's `--vary` name and axis label.
+struct amd_sweep_variable_info {
+  amd_sweep_variable id;
+  std::string_view name;
+  std::string_view axis;
+};
+
+/// One row per variable, in `amd_sweep_variable` order.
+inline constexpr std::array<amd_sweep_variable_info, 4> amd_sweep_variables = {{
+    {amd_sweep_variable::threads, "threads", "work-items per work-group"},
+    {amd_sweep_variable::vgprs, "vgprs", "VGPRs per work-item"},
+    {amd_sweep_variable::sgprs, "sgprs", "SGPRs per wave"},
+    {amd_sweep_variable::lds, "lds", "LDS per work-group (bytes)"},
+}};
+
+constexpr const amd_sweep_variable_info& info(amd_sweep_variable v) noexcept {
+  return amd_sweep_variables[static_cast<std::size_t>(v)];
 }
+
+/// The figure's `--vary` name.
+constexpr std::string_view to_string(amd_sweep_variable v) noexcept { return info(v).name; }
 
 /// LDS is swept in steps of this many bytes: no AMD model rounds LDS, and
 /// 256 B is the finest granule any generation allocates (GFX6).

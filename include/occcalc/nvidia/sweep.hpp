@@ -4,6 +4,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -18,15 +19,28 @@ namespace occcalc {
 /// The launch figure a sweep varies.
 enum class sweep_variable { threads, registers, shared_memory, barriers };
 
-constexpr std::string_view to_string(sweep_variable v) noexcept {
-  switch (v) {
-    case sweep_variable::threads: return "threads";
-    case sweep_variable::registers: return "regs";
-    case sweep_variable::shared_memory: return "smem";
-    case sweep_variable::barriers: return "barriers";
-  }
-  return "threads";
+/// A sweep variable's names: `--vary` and JSON spell `name`; charts label
+/// their axis with `axis`, unit included.
+struct sweep_variable_info {
+  sweep_variable id;
+  std::string_view name;
+  std::string_view axis;
+};
+
+/// One row per variable, in `sweep_variable` order: parsing, messages and
+/// charts read it.
+inline constexpr std::array<sweep_variable_info, 4> sweep_variables = {{
+    {sweep_variable::threads, "threads", "threads per block"},
+    {sweep_variable::registers, "regs", "registers per thread"},
+    {sweep_variable::shared_memory, "smem", "shared memory per block (bytes)"},
+    {sweep_variable::barriers, "barriers", "barriers per block"},
+}};
+
+constexpr const sweep_variable_info& info(sweep_variable v) noexcept {
+  return sweep_variables[static_cast<std::size_t>(v)];
 }
+
+constexpr std::string_view to_string(sweep_variable v) noexcept { return info(v).name; }
 
 /// The range each figure is swept over by default: block sizes in warps up
 /// to the maximum, every register count to the maximum, shared memory in

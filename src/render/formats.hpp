@@ -1,0 +1,61 @@
+// The output formats: one row each, so a command's `--format` choices, its
+// messages and its renderers all read one table. Adding a format is a row
+// here and a renderer in the command's render file.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace occcalc::cli {
+
+enum class output_format { text, json, csv };
+
+struct output_format_info {
+  output_format id;
+  /// As `--format` and messages spell it.
+  std::string_view name;
+  /// For programs: never coloured, never wrapped.
+  bool machine;
+};
+
+inline constexpr std::array<output_format_info, 3> output_formats = {{
+    {output_format::text, "text", false},
+    {output_format::json, "json", true},
+    {output_format::csv, "csv", true},
+}};
+
+constexpr const output_format_info& info(output_format f) noexcept {
+  return output_formats[static_cast<std::size_t>(f)];
+}
+
+/// A command's renderer for one format: `Render` is its function type.
+template <typename Render>
+struct format_renderer {
+  output_format format;
+  Render render;
+};
+
+/// The renderer `table` holds for `format`, or null when the command does
+/// not print that format.
+template <typename Render, std::size_t N>
+constexpr Render find_renderer(const std::array<format_renderer<Render>, N>& table, output_format format) noexcept {
+  for (const auto& row : table) {
+    if (row.format == format) return row.render;
+  }
+  return nullptr;
+}
+
+/// The formats `table` prints, for messages: `text, json or csv`.
+template <typename Render, std::size_t N>
+std::string format_names(const std::array<format_renderer<Render>, N>& table) {
+  std::string out;
+  for (std::size_t i = 0; i < N; ++i) {
+    if (i > 0) out += i + 1 == N ? " or " : ", ";
+    out += info(table[i].format).name;
+  }
+  return out;
+}
+
+}  // namespace occcalc::cli
