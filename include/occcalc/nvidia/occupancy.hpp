@@ -169,14 +169,20 @@ constexpr std::optional<int> effective_carveout_percent(const launch_config& lau
 
 /// Warp-scope register limit with the register file split into `partitions`.
 constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::int64_t per_warp, std::int64_t warps,
-                                                 std::int64_t partitions) noexcept {
+                                                 std::int64_t partitions, std::int64_t warps_per_partition) noexcept {
   if (per_warp * round_up(warps, partitions) > arch.max_registers_per_block) {
     return infeasible(infeasibility::registers_per_block_partitioned);
   }
   if (per_warp == 0) return {};
-  const std::int64_t warps_per_partition = arch.registers_per_sm / partitions / per_warp;
   const std::int64_t blocks = warps_per_partition * partitions / warps;
   return blocks > 0 ? block_limit{blocks} : infeasible(infeasibility::registers_per_sm);
+}
+
+/// Warps of `per_warp` registers one of `partitions` register file
+/// partitions holds; 0 without registers.
+constexpr std::int64_t warps_per_register_partition(const nvidia_arch& arch, std::int64_t per_warp,
+                                                    std::int64_t partitions) noexcept {
+  return per_warp > 0 ? arch.registers_per_sm / partitions / per_warp : 0;
 }
 
 }  // namespace detail
@@ -233,9 +239,8 @@ inline register_usage registers_block_limit(const nvidia_arch& arch, const launc
     usage.warps_allocated = warps;
     usage.per_warp = detail::round_up(regs * arch.warp_size_threads, unit);
     usage.per_block = usage.per_warp * warps;
-    if (usage.per_warp > 0) {
-      usage.warps_per_partition = arch.registers_per_sm / arch.register_file_partitions / usage.per_warp;
-    }
+    usage.warps_per_partition =
+        detail::warps_per_register_partition(arch, usage.per_warp, arch.register_file_partitions);
   }
 
   if (regs > arch.max_registers_per_thread) {
@@ -248,11 +253,14 @@ inline register_usage registers_block_limit(const nvidia_arch& arch, const launc
       usage.limit = blocks > 0 ? block_limit{blocks} : detail::infeasible(infeasibility::registers_per_sm);
     }
   } else {
-    usage.limit = detail::partitioned_register_limit(arch, usage.per_warp, warps, arch.register_file_partitions);
+    usage.limit = detail::partitioned_register_limit(arch, usage.per_warp, warps, arch.register_file_partitions,
+                                                     usage.warps_per_partition);
     const bool fits = usage.limit.blocks != std::int64_t{0};
     if (fits && arch.register_compat_partitions &&
-        detail::partitioned_register_limit(arch, usage.per_warp, warps, *arch.register_compat_partitions).blocks ==
-            std::int64_t{0}) {
+        detail::partitioned_register_limit(
+            arch, usage.per_warp, warps, *arch.register_compat_partitions,
+            detail::warps_per_register_partition(arch, usage.per_warp, *arch.register_compat_partitions))
+                .blocks == std::int64_t{0}) {
       usage.limit = detail::infeasible(infeasibility::registers_compat);
     }
   }
