@@ -20,7 +20,7 @@ inline constexpr int result_schema_version = 2;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`.
 inline constexpr int inspect_schema_version = 2;
 /// `check --json` (`check.schema.json`).
-inline constexpr int check_schema_version = 1;
+inline constexpr int check_schema_version = 2;
 /// `list --json` (`list.schema.json`).
 inline constexpr int list_schema_version = 1;
 /// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`

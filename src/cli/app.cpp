@@ -90,7 +90,7 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
   auto& command = opts.inspect;
   command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
   command.overrides = parse_overrides(opts.request);
-  return is_check ? run_check(c.tables, command, c.in, c.out, c.colour)
+  return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.colour)
                   : run_inspect(c.tables, command, c.in, c.out, c.err, c.colour);
 }
 
@@ -135,8 +135,9 @@ void bind_batch(CLI::App&, options&) {}
 void bind_inputs(CLI::App& app, options& opts) {
   app.add_option("inputs", opts.inspect.inputs,
                  "Cubins, fat binaries, AMD code objects, offload bundles, objects, executables, shared "
-                 "libraries, or ptxas/nvlink logs (- for stdin)")
+                 "and static libraries, ptxas/nvlink logs, or directories to search (- for stdin)")
       ->required();
+  app.add_flag("-v,--verbose", opts.inspect.verbose, "List the files of a directory that were skipped");
   app.add_option("--kernel", opts.inspect.kernel_pattern,
                  "Only kernels whose demangled or mangled name matches this regular expression");
   app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)");

@@ -12,8 +12,10 @@
 #include "analysis/kernel_matcher.hpp"
 #include "analysis/policy.hpp"
 #include "inspect/compiler_log.hpp"
+#include "inspect/identify.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
+#include "io/directory.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
@@ -34,10 +36,17 @@ constexpr std::size_t min_parallel_kernels = 1024;
 /// No per-thread state.
 struct stateless {};
 
-inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter) {
+inspect::inspect_options options_for(const kernel_matcher& filter) {
   inspect::inspect_options options;
   options.only_sm = filter.arch_sm;
   options.workers = workers();
+  return options;
+}
+
+/// Reads one input given by name (`-` for standard input). Throws
+/// `occcalc::error` naming it when it cannot be read or is not an input.
+inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter) {
+  inspect::inspect_options options = options_for(filter);
   try {
     if (path == "-") {
       const auto text = inspect::read_stream(in, "standard input");
@@ -51,16 +60,46 @@ inspect::inspection read_input(const std::string& path, std::istream& in, const 
   }
 }
 
-/// Reads every input and reports the kernels that pass the filter, each at
-/// the block size `threads_for` gives.
-template <typename Threads>
-std::vector<input_report> read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                                      Threads&& threads_for) {
-  const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
+/// Reads a file found in a directory: empty when it holds no GPU code (not
+/// a GPU binary or compiler log, or a host file without device code).
+/// Throws `occcalc::error` for one that should but cannot be read.
+std::optional<inspect::inspection> read_found_file(const std::string& path, const kernel_matcher& filter) {
+  const inspect::mapped_file file(path);
+  if (inspect::identify(file.bytes()) == inspect::input_kind::unknown) return std::nullopt;
+  inspect::inspect_options options = options_for(filter);
+  options.done_with = [&file](inspect::byte_view used) { file.release(used); };
+  try {
+    auto inspected = inspect::inspect_bytes(file.bytes(), options);
+    if (inspected.kernels.empty() && inspected.skipped_entries == 0) return std::nullopt;
+    return inspected;
+  } catch (const inspect::format_error& e) {
+    throw occcalc::error(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+/// What reading the inputs gave.
+struct read_result {
+  /// One per explicit input, and one per file of a directory that holds
+  /// kernels.
   std::vector<input_report> reports;
-  for (const auto& path : command.inputs) {
-    auto inspected = read_input(path, in, filter);
-    input_report report{path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, {}};
+  /// Inputs (or files, or directories) that could not be read; each had
+  /// its error line.
+  std::size_t failed = 0;
+};
+
+/// Reads every input and reports the kernels that pass the filter, each at
+/// the block size `threads_for` gives. An input that cannot be read is one
+/// error line on `err`, and the others are still read (grep's convention:
+/// the exit code says so at the end). A directory is searched: what is a GPU
+/// binary or compiler log is read, the rest counted (`verbose` lists it).
+template <typename Threads>
+read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                        std::ostream& err, Threads&& threads_for) {
+  const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
+  read_result result;
+  const auto report = [&](const std::string& path, inspect::inspection inspected) {
+    input_report r{
+        path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, inspected.skipped_members, {}};
     // A library holds tens of thousands of kernels: filter them and compute
     // their occupancy on every core, each into its own slot to keep the order.
     auto& kernels = inspected.kernels;
@@ -71,59 +110,110 @@ std::vector<input_report> read_inputs(const occcalc::table& tables, const inspec
           auto [overrides, from] = threads_for(kernels[i]);
           reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
         });
-    report.kernels.reserve(static_cast<std::size_t>(
-        std::count_if(reported.begin(), reported.end(), [](const auto& r) { return r.has_value(); })));
-    for (auto& r : reported) {
-      if (r) report.kernels.push_back(std::move(*r));
+    r.kernels.reserve(static_cast<std::size_t>(
+        std::count_if(reported.begin(), reported.end(), [](const auto& k) { return k.has_value(); })));
+    for (auto& k : reported) {
+      if (k) r.kernels.push_back(std::move(*k));
     }
-    reports.push_back(std::move(report));
+    return r;
+  };
+  const auto fail = [&](const std::string& message) {
+    err << "occcalc: error: " << message << "\n";
+    ++result.failed;
+  };
+  for (const auto& path : command.inputs) {
+    if (path == "-" || !is_directory(path)) {
+      try {
+        result.reports.push_back(report(path, read_input(path, in, filter)));
+      } catch (const occcalc::error& e) {
+        fail(e.what());
+      }
+      continue;
+    }
+    std::vector<std::string> unreadable;
+    const auto files = files_under(path, unreadable);
+    for (const auto& dir : unreadable) fail(dir + ": cannot read this directory");
+    std::vector<std::string> skipped;
+    std::size_t with_kernels = 0;
+    for (const auto& file : files) {
+      try {
+        auto inspected = read_found_file(file, filter);
+        if (!inspected) {
+          skipped.push_back(file);
+          continue;
+        }
+        auto r = report(file, std::move(*inspected));
+        if (r.kernels.empty()) continue;  // none left after --kernel / --arch
+        ++with_kernels;
+        result.reports.push_back(std::move(r));
+      } catch (const occcalc::error& e) {
+        fail(e.what());
+      }
+    }
+    if (!skipped.empty()) {
+      err << fmt::format("occcalc: note: {}: {} file{} skipped, not GPU binaries or compiler logs{}\n", path,
+                         skipped.size(), skipped.size() == 1 ? "" : "s", command.verbose ? ":" : " (-v lists them)");
+      if (command.verbose) {
+        for (const auto& file : skipped) err << "  " << file << "\n";
+      }
+    }
+    if (with_kernels == 0) {
+      fail(fmt::format("{}: no GPU kernels {}in {} file{}", path,
+                       command.kernel_pattern.empty() && command.arch.empty() ? "" : "left ", files.size(),
+                       files.size() == 1 ? "" : "s"));
+    }
   }
-  return reports;
+  return result;
 }
 
 }  // namespace
 
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& out, std::ostream& err, bool colour) {
-  const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel&) {
+  const auto result = read_inputs(tables, command, in, err, [&](const inspect::inspected_kernel&) {
     return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
   });
-  find_renderer(inspect_renderers, command.format)(out, reports, colour);
+  find_renderer(inspect_renderers, command.format)(out, result.reports, colour);
   out.flush();  // the table before the notes, where both reach one terminal or log
-  for (const auto& r : reports) {
+  for (const auto& r : result.reports) {
     if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {
       err << fmt::format("occcalc: note: {}: no GPU kernels found\n", r.file);
     }
   }
-  return exit_status::ok;
+  return result.failed == 0 ? exit_status::ok : exit_status::bad_input;
 }
 
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,
-                      bool colour) {
+                      std::ostream& err, bool colour) {
   const policy p = parse_policy(command.policy_file, read_text_file(command.policy_file, "policy file"));
-  const auto reports = read_inputs(tables, command, in, [&](const inspect::inspected_kernel& k) {
+  const check_render render = find_renderer(check_renderers, command.format);
+  if (render == nullptr) {
+    throw occcalc::input_error("format", std::string(info(command.format).name) + " is not a format of check; give " +
+                                             format_names(check_renderers));
+  }
+  auto result = read_inputs(tables, command, in, err, [&](const inspect::inspected_kernel& k) {
     const auto applied = limits_for(p, k);
     launch_overrides o = command.overrides;
     if (applied.limits.threads) o.threads = applied.limits.threads;
     return std::pair<launch_overrides, std::string>{o, "policy"};
   });
   check_outcome outcome;
-  for (const auto& r : reports) {
+  for (const auto& r : result.reports) {
     if (r.kernels.empty()) {
-      throw occcalc::error(fmt::format("{}: no GPU kernels {}to check", r.file,
-                                       command.kernel_pattern.empty() && command.arch.empty() ? "" : "left "));
+      // Nothing checked is never a pass.
+      err << fmt::format("occcalc: error: {}: no GPU kernels {}to check\n", r.file,
+                         command.kernel_pattern.empty() && command.arch.empty() ? "" : "left ");
+      ++result.failed;
+      continue;
     }
     for (const auto& k : r.kernels) {
       check_kernel(p, limits_for(p, k.kernel), k, outcome.violations);
       ++outcome.kernels_checked;
     }
   }
-  const check_render render = find_renderer(check_renderers, command.format);
-  if (render == nullptr) {
-    throw occcalc::input_error("format", std::string(info(command.format).name) + " is not a format of check; give " +
-                                             format_names(check_renderers));
-  }
+  outcome.unreadable_inputs = result.failed;
   out << render(outcome, colour);
+  if (result.failed > 0) return exit_status::bad_input;  // never a pass over what could not be read
   return outcome.failed() == 0 ? exit_status::ok : exit_status::gate_failed;
 }
 

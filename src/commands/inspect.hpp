@@ -26,6 +26,8 @@ struct inspect_command {
   launch_overrides overrides;
   /// `check`: the policy file.
   std::string policy_file;
+  /// -v: list the files a directory held that were skipped.
+  bool verbose = false;
 };
 
 /// Prints every kernel of every input. Throws `occcalc::error` for an
@@ -34,9 +36,10 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
                         std::ostream& out, std::ostream& err, bool colour);
 
 /// Checks every kernel of every input against the policy: ok when all pass,
-/// gate_failed on any violation not allowed. Throws `occcalc::error` for a
-/// bad policy, an unreadable input or an input without kernels.
+/// gate_failed on any violation not allowed, bad_input when an input could
+/// not be read or held no kernels (each named on `err`; the others are
+/// still checked and reported). Throws `occcalc::error` for a bad policy.
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,
-                      bool colour);
+                      std::ostream& err, bool colour);
 
 }  // namespace occcalc::cli

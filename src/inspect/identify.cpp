@@ -1,6 +1,7 @@
 #include "inspect/identify.hpp"
 
 #include "inspect/amdgpu_code_object.hpp"
+#include "inspect/ar_archive.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
@@ -9,8 +10,6 @@
 namespace occcalc::inspect {
 
 namespace {
-
-constexpr std::string_view archive_magic = "!<arch>\n";
 
 /// `e_machine` of an ELF header (offset 0x12, little-endian as every GPU
 /// binary); 0 when the header is too short to hold it.
@@ -32,7 +31,7 @@ input_kind identify(byte_view bytes) noexcept {
   }
   if (is_offload_bundle(bytes)) return input_kind::offload_bundle;
   if (is_fatbin(bytes)) return input_kind::fatbin;
-  if (bytes.as_text().substr(0, archive_magic.size()) == archive_magic) return input_kind::ar_archive;
+  if (is_ar_archive(bytes)) return input_kind::ar_archive;
   if (is_compiler_log(bytes.as_text())) return input_kind::compiler_log;
   return input_kind::unknown;
 }

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "inspect/amdgpu_code_object.hpp"
+#include "inspect/ar_archive.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
@@ -278,6 +279,11 @@ void plan_host_elf(const elf_file& host, const inspect_options& options, std::ve
   }
 }
 
+/// Reads every member of a static library as its own input, its kernels'
+/// origins naming the member. Members that hold no GPU code (host objects
+/// without a fat binary, text) are counted in `skipped_members`.
+void read_archive(byte_view bytes, const inspect_options& options, inspection& out);
+
 }  // namespace
 
 inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
@@ -294,8 +300,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       return out;
     case input_kind::offload_bundle: add_bundled_kernels(bytes, "", out); return out;
     case input_kind::compiler_log: out.kernels = with_names(read_compiler_log(bytes.as_text()), ""); return out;
-    case input_kind::ar_archive:
-      throw format_error("a static library (ar archive); extract its objects with 'ar x' and inspect those");
+    case input_kind::ar_archive: read_archive(bytes, options, out); return out;
     case input_kind::unknown:
       throw format_error(
           "not a cubin, fat binary, AMD code object, offload bundle, ELF file, or ptxas / nvlink output");
@@ -329,5 +334,33 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   read_in_parallel(embedded_items, {}, duplicates, options, out);
   return out;
 }
+
+namespace {
+
+void read_archive(byte_view bytes, const inspect_options& options, inspection& out) {
+  for (const auto& member : ar_members(bytes)) {
+    const input_kind kind = identify(member.contents);
+    if (kind == input_kind::unknown || kind == input_kind::ar_archive || kind == input_kind::compiler_log) {
+      ++out.skipped_members;
+      continue;
+    }
+    inspection inner;
+    try {
+      inner = inspect_bytes(member.contents, options);
+    } catch (const format_error& e) {
+      throw format_error(fmt::format("member {}: {}", member.name, e.what()));
+    }
+    if (inner.kernels.empty()) ++out.skipped_members;
+    out.skipped_entries += inner.skipped_entries;
+    out.duplicate_entries += inner.duplicate_entries;
+    for (auto& k : inner.kernels) {
+      auto& origin = k.resources.origin;
+      origin = origin.empty() ? member.name : member.name + ", " + origin;
+      out.kernels.push_back(std::move(k));
+    }
+  }
+}
+
+}  // namespace
 
 }  // namespace occcalc::inspect

@@ -31,6 +31,9 @@ struct inspection {
   /// Cubin entries identical to an earlier one, byte for byte: read and
   /// listed once.
   std::size_t duplicate_entries = 0;
+  /// Members of a static library without GPU code (host objects without a
+  /// fat binary, anything else).
+  std::size_t skipped_members = 0;
 };
 
 /// How to read an input.

@@ -32,6 +32,10 @@ inline constexpr std::uint64_t max_elf_symbols = 2'000'000;
 /// record is built.
 inline constexpr std::uint64_t max_kernels_per_code_object = 100'000;
 
+/// The most members an archive may hold: libraries with GPU code have
+/// hundreds to a few thousand objects.
+inline constexpr std::size_t max_archive_members = 1'000'000;
+
 /// The most values one AMDGPU metadata note may hold (about 40 per kernel).
 inline constexpr std::uint64_t max_metadata_values = 2'000'000;
 

@@ -19,8 +19,9 @@ std::size_t check_outcome::failed() const noexcept {
 std::string check_json(const check_outcome& outcome) {
   nlohmann::ordered_json j;
   j["schema_version"] = occcalc::check_schema_version;
-  j["passed"] = outcome.failed() == 0;
+  j["passed"] = outcome.passed();
   j["kernels_checked"] = outcome.kernels_checked;
+  j["unreadable_inputs"] = outcome.unreadable_inputs;
   j["violations"] = nlohmann::ordered_json::array();
   for (const auto& v : outcome.violations) {
     nlohmann::ordered_json item;
@@ -52,10 +53,13 @@ std::string check_text(const check_outcome& outcome, bool colour) {
   const std::size_t checked = outcome.kernels_checked;
   const std::size_t failed = outcome.failed();
   const std::size_t allowed = outcome.violations.size() - failed;
-  text += paint(fmt::format("{}: {} kernel{} checked, {} violation{}{}", failed == 0 ? "passed" : "failed", checked,
-                            checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s",
-                            allowed > 0 ? fmt::format(", {} allowed", allowed) : ""),
-                failed == 0 ? style::good : style::bad, colour) +
+  const std::size_t unreadable = outcome.unreadable_inputs;
+  text += paint(fmt::format(
+                    "{}: {} kernel{} checked, {} violation{}{}{}", outcome.passed() ? "passed" : "failed", checked,
+                    checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s",
+                    allowed > 0 ? fmt::format(", {} allowed", allowed) : "",
+                    unreadable > 0 ? fmt::format(", {} input{} not read", unreadable, unreadable == 1 ? "" : "s") : ""),
+                outcome.passed() ? style::good : style::bad, colour) +
           "\n";
   return text;
 }

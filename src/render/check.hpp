@@ -16,8 +16,13 @@ namespace occcalc::cli {
 struct check_outcome {
   std::size_t kernels_checked = 0;
   std::vector<violation> violations;
+  /// Inputs that could not be read: the check did not pass, whatever the
+  /// kernels it read say.
+  std::size_t unreadable_inputs = 0;
   /// The violations no allowance excuses.
   std::size_t failed() const noexcept;
+  /// No violation stands and every input was read.
+  bool passed() const noexcept { return failed() == 0 && unreadable_inputs == 0; }
 };
 
 std::string check_text(const check_outcome& outcome, bool colour);

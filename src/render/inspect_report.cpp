@@ -89,6 +89,10 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
     }
     if (input.skipped_entries > 0)
       heading += fmt::format("; {} PTX or other non-cubin entries not read", input.skipped_entries);
+    if (input.skipped_members > 0) {
+      heading +=
+          fmt::format("; {} member{} without GPU code", input.skipped_members, input.skipped_members == 1 ? "" : "s");
+    }
     text += paint(heading, style::bold, colour) + "\n";
     if (input.kernels.empty()) continue;
     text += paint(fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}", "arch",

@@ -1,6 +1,8 @@
 // occcalc inspect and check, in-process.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+
 #include <fstream>
 
 #include <algorithm>
@@ -31,6 +33,13 @@ std::string temp_file(const std::string& name, const std::string& text) {
 
 }  // namespace
 
+/// An empty directory under the test build directory.
+std::string empty_dir() {
+  const std::string path = std::string(OCCCALC_TEMP_DIR) + "/empty_dir";
+  std::filesystem::create_directories(path);
+  return path;
+}
+
 TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][inspect]") {
   struct error_case {
     std::vector<std::string> args;
@@ -38,7 +47,7 @@ TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][in
   };
   const auto c = GENERATE(values<error_case>({
       {{"inspect", "no/such/file.cubin"}, "occcalc: error: no/such/file.cubin: cannot open: No such file"},
-      {{"inspect", "."}, "occcalc: error: .: is a directory"},
+      {{"inspect", empty_dir()}, "occcalc: error: " + empty_dir() + ": no GPU kernels in 0 files"},
       {{"inspect", "/dev/zero"}, "occcalc: error: /dev/zero: more than 268435456 bytes from a pipe or device"},
       {{"inspect", cubin, "--regs", "32"}, "occcalc: error: --regs does not apply to inspect"},
       {{"inspect", cubin, "--cc", "8.0"}, "occcalc: error: --cc does not apply to inspect"},
@@ -155,4 +164,54 @@ TEST_CASE("cli amd: check gates AMD code objects", "[cli][amd][inspect]") {
   const auto hip = run({"check", "--policy", policy, amd_fixtures + "/kernels.gfx90a.o", "--model", "hip"});
   CHECK(hip.status == exit_status::gate_failed);
   CHECK_THAT(hip.out, Contains("lds_tile"));
+}
+
+TEST_CASE("cli: inputs that cannot be read are named, and the others still read", "[cli][inspect]") {
+  // grep's convention: every input is tried, the exit code tells at the end.
+  const auto r = run({"inspect", "no/such/file.cubin", cubin, "--csv"});
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == "occcalc: error: no/such/file.cubin: cannot open: No such file or directory\n");
+  CHECK_THAT(r.out, Contains("kernels.sm_80.cubin"));
+  // check never passes when an input was not read, even with no violation.
+  const std::string policy =
+      temp_file("lenient.json", R"({"schema_version": 1, "defaults": {"threads": 128, "max_registers": 255}})");
+  const auto c = run({"check", "--policy", policy, cubin, "no/such/file.cubin", "--json"});
+  CHECK(c.status == exit_status::bad_input);
+  const auto j = nlohmann::json::parse(c.out);
+  CHECK(j["passed"] == false);
+  CHECK(j["unreadable_inputs"] == 1);
+  CHECK(j["kernels_checked"].get<int>() > 0);
+}
+
+TEST_CASE("cli: a directory is searched; what is not GPU code is counted, -v lists it", "[cli][inspect]") {
+  namespace fs = std::filesystem;
+  const fs::path tree = fs::path(OCCCALC_TEMP_DIR) / "build_tree";
+  fs::remove_all(tree);
+  fs::create_directories(tree / "lib" / "deep");
+  fs::create_directories(tree / "docs");
+  fs::copy_file(cubin, tree / "lib" / "kernels.sm_80.cubin");
+  fs::copy_file(fixture_dir + "/libkernels.a", tree / "lib" / "deep" / "libkernels.a");
+  fs::copy_file(fixture_dir + "/kernels.sm_90.log", tree / "build.log");
+  std::ofstream(tree / "docs" / "README.txt") << "not a kernel\n";
+  std::ofstream(tree / "CMakeCache.txt") << "CMAKE_BUILD_TYPE:STRING=Release\n";
+  const auto r = run({"inspect", tree.string()});
+  INFO(r.err);
+  CHECK(r.status == exit_status::ok);
+  CHECK_THAT(r.out, Contains("build.log (compiler log)"));
+  CHECK_THAT(r.out, Contains("kernels.sm_80.cubin (cubin)"));
+  CHECK_THAT(r.out, Contains("libkernels.a (static library): 40 kernels; 2 members without GPU code"));
+  CHECK(r.err ==
+        "occcalc: note: " + tree.string() + ": 2 files skipped, not GPU binaries or compiler logs (-v lists them)\n");
+  const auto verbose = run({"inspect", tree.string(), "-v"});
+  CHECK_THAT(verbose.err, Contains((tree / "CMakeCache.txt").string()));
+  CHECK_THAT(verbose.err, Contains((tree / "docs" / "README.txt").string()));
+  // A corrupt GPU binary among them is an error; the rest are still read.
+  std::ofstream(tree / "lib" / "broken.cubin", std::ios::binary) << std::string(
+      "\x7f"
+      "ELF",
+      4);
+  const auto broken = run({"inspect", tree.string()});
+  CHECK(broken.status == exit_status::bad_input);
+  CHECK_THAT(broken.err, Contains("occcalc: error: " + (tree / "lib" / "broken.cubin").string()));
+  CHECK_THAT(broken.out, Contains("libkernels.a"));
 }
