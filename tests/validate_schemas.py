@@ -108,6 +108,10 @@ run(["inspect", "-", "--json"], "inspect.schema.json", stdin="ptxas info    : 0 
 run(["check", "--policy", "examples/occupancy-policy.json", f"{FX}/app", "--json"], "check.schema.json")
 run(["check", "--policy", "tests/golden/strict-policy.json", f"{FX}/kernels.sm_90.log", "--json"],
     "check.schema.json", rc=1)
+# An unreadable input and the block_size check; a static library.
+run(["check", "--policy", "tests/golden/declared-policy.json", f"{FX}/kernels.sm_80.cubin", "no/such/input", "--json"],
+    "check.schema.json", rc=2)
+run(["inspect", f"{FX}/libkernels.a", "--json"], "inspect.schema.json")
 for what in ["archs", "gpus", "amd", "all"]:
     run(["list", what, "--json"], "list.schema.json")
 run(["suggest", "--gpu", "A100-SXM4-80GB", "--regs", "37", "--threads", "128", "--blocks", "2", "--json"],

@@ -18,7 +18,7 @@ inline constexpr const char* version_string = "0.1.0";
 /// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines.
 inline constexpr int result_schema_version = 2;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`.
-inline constexpr int inspect_schema_version = 2;
+inline constexpr int inspect_schema_version = 3;
 /// `check --json` (`check.schema.json`).
 inline constexpr int check_schema_version = 2;
 /// `list --json` (`list.schema.json`).

@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include "inspect/compiler_log.hpp"
+#include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"
@@ -23,11 +25,7 @@ const occcalc::nvidia_arch* arch_of(const occcalc::table& tables, int sm) {
 /// adds them.
 void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides& overrides, kernel_report& r) {
   const auto& k = r.kernel.resources;
-  if (!r.block_size) {
-    r.unavailable = "no work-group size known: give --threads";
-    return;
-  }
-  if (k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
+  if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("work-group size {} (from {}) exceeds the kernel's maximum of {} work-items",
                                 *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
     return;
@@ -52,6 +50,17 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
     mode.wave_size = k.wave_size.value_or(target.default_wave_size());
     mode.wgp_mode = k.wgp_mode.value_or(true);
     const occcalc::amd_model model = overrides.model.value_or(target.models.front());
+    if (!r.block_size) {
+      // No size declared or given: the one AMD's tools pick, HIP's search
+      // (what `occcalc suggest` answers).
+      const std::int64_t suggested = occcalc::amd_hip_max_potential_block_size(target, kernel, mode, 0).block_size;
+      if (suggested <= 0) {
+        r.unavailable = "no work-group size can run with these resources";
+        return;
+      }
+      r.block_size = suggested;
+      r.block_size_from = suggested_block_size;
+    }
     r.evaluation = evaluate_amd(occcalc::resolve_amd_kernel(target, model, mode, kernel, *r.block_size));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
@@ -135,9 +144,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   if (arch == nullptr) {
     r.unavailable = k.arch.empty() ? "the log does not name the architecture"
                                    : fmt::format("{} is not in the architecture table", k.arch);
-  } else if (!r.block_size) {
-    r.unavailable = "no block size known: give --threads (the kernel declares no launch bounds)";
-  } else if (k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
+  } else if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("block size {} (from {}) exceeds the kernel's launch bounds of {} threads per block",
                                 *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
   } else if (!k.registers) {
@@ -153,12 +160,25 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   // user's overrides were parsed once, before any kernel was read.
   try {
     occcalc::launch_config launch;
-    launch.threads_per_block = *r.block_size;
+    launch.threads_per_block = r.block_size.value_or(arch->warp_size_threads);
     launch.registers_per_thread = *k.registers;
     launch.static_shared_memory_bytes = *k.static_shared_memory_bytes;
     launch.dynamic_shared_memory_bytes = overrides.dyn_smem_bytes.value_or(0);
     launch.carveout_percent = overrides.carveout_percent;
     launch.barriers = k.barriers.value_or(1);
+    if (!r.block_size) {
+      // No size declared or given: the one cudaOccMaxPotentialOccupancyBlockSize
+      // picks (what `occcalc suggest` answers), with the same dynamic
+      // shared memory.
+      const occcalc::dynamic_shared_memory_rule rule{launch.dynamic_shared_memory_bytes, 0};
+      const std::int64_t suggested = occcalc::max_potential_block_size(*arch, launch, rule, 0).block_size;
+      if (suggested <= 0) {
+        r.unavailable = "no block size can run with these resources";
+        return r;
+      }
+      r.block_size = launch.threads_per_block = suggested;
+      r.block_size_from = suggested_block_size;
+    }
     r.evaluation = evaluate(occcalc::resolve_launch(*arch, launch));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());

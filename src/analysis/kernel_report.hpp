@@ -29,14 +29,18 @@ struct launch_overrides {
   std::optional<occcalc::amd_model> model;
 };
 
+/// `block_size_from` of a kernel that declares no block size and was given
+/// none: the size `occcalc suggest` picks for it.
+inline constexpr const char* suggested_block_size = "suggested";
+
 /// One kernel of one input, and its occupancy if it can be computed.
 struct kernel_report {
   /// The input file as given (`-` for standard input).
   std::string file;
   inspect::inspected_kernel kernel;
   /// The block size occupancy was computed at, and where it came from:
-  /// `--threads`, `policy`, `required` (`.reqntid`) or `launch bounds`
-  /// (`.maxntid`).
+  /// `--threads`, `policy`, `required` (`.reqntid`), `launch bounds`
+  /// (`.maxntid`) or `suggested`.
   std::optional<std::int64_t> block_size;
   std::string block_size_from;
   /// The calculator's result, NVIDIA's or an AMD model's (one variant: a
@@ -69,7 +73,8 @@ launch_overrides parse_overrides(const occcalc::request& typed);
 
 /// Computes the occupancy of `kernel` at its required block size if it has
 /// one, else at `threads` (if given; no occupancy when it exceeds the launch
-/// bounds), else at its launch bounds' maximum.
+/// bounds), else at its launch bounds' maximum, else at the block size
+/// `occcalc suggest` picks for it (`suggested`).
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
                             const launch_overrides& overrides, const std::string& threads_from = "--threads");
 

@@ -36,6 +36,9 @@ policy_limits read_limits(entry_reader& reader) {
   l.max_registers = reader.optional_integer("max_registers", {0, occcalc::max_request_registers});
   l.max_stack_bytes = reader.optional_integer("max_stack_bytes", {0, occcalc::max_request_value});
   if (reader.has("no_spills")) l.no_spills = reader.optional_boolean("no_spills");
+  if (reader.has("require_declared_block_size")) {
+    l.require_declared_block_size = reader.optional_boolean("require_declared_block_size");
+  }
   return l;
 }
 
@@ -79,7 +82,9 @@ policy parse_policy(const std::string& origin, const std::string& json) {
       a.check = reader.optional_text("check");
       if (!a.check.empty() &&
           std::find(std::begin(policy_checks), std::end(policy_checks), a.check) == std::end(policy_checks)) {
-        reader.fail("check", "'" + a.check + "' is not one of occupancy, registers, stack, spills");
+        std::string names;
+        for (const auto name : policy_checks) names += (names.empty() ? "" : ", ") + std::string(name);
+        reader.fail("check", "'" + a.check + "' is not one of " + names);
       }
       a.reason = reader.text("reason");
       a.label = fmt::format("allow[{}] ({})", i, a.match.pattern);
@@ -90,15 +95,17 @@ policy parse_policy(const std::string& origin, const std::string& json) {
   top.finish();
   // A gate that checks nothing would pass every build: never a silent pass.
   const auto sets_a_check = [](const policy_limits& l) {
-    return l.min_occupancy_percent || l.max_registers || l.max_stack_bytes || l.no_spills.value_or(false);
+    return l.min_occupancy_percent || l.max_registers || l.max_stack_bytes || l.no_spills.value_or(false) ||
+           l.require_declared_block_size.value_or(false);
   };
   const bool any = sets_a_check(p.defaults) || std::any_of(p.rules.begin(), p.rules.end(), [&](const policy_rule& r) {
                      return sets_a_check(r.limits);
                    });
   if (!any) {
     throw occcalc::table_error(origin +
-                               ": the policy sets no limit (min_occupancy, max_registers, max_stack_bytes or "
-                               "no_spills, in defaults or a rule), so it would pass every kernel");
+                               ": the policy sets no limit (min_occupancy, max_registers, max_stack_bytes, "
+                               "no_spills or require_declared_block_size, in defaults or a rule), so it would pass "
+                               "every kernel");
   }
   return p;
 }
@@ -112,6 +119,7 @@ applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kern
     take(a.limits.max_registers, a.registers_rule, l.max_registers, label);
     take(a.limits.max_stack_bytes, a.stack_rule, l.max_stack_bytes, label);
     take(a.limits.no_spills, a.spills_rule, l.no_spills, label);
+    take(a.limits.require_declared_block_size, a.block_size_rule, l.require_declared_block_size, label);
   };
   apply(p.defaults, defaults);
   for (const auto& rule : p.rules) {
@@ -160,6 +168,15 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
       add("stack", fmt::format("{} bytes of stack per thread exceeds {}", *stack, *l.max_stack_bytes),
           applied.stack_rule);
     }
+  }
+  if (l.require_declared_block_size.value_or(false) && !k.required_threads && !k.max_threads) {
+    add("block_size",
+        report.block_size_from == suggested_block_size
+            ? fmt::format("declares no block size (__launch_bounds__ or a required size); its occupancy is at the "
+                          "{} threads suggest picks",
+                          *report.block_size)
+            : "declares no block size (__launch_bounds__ or a required size)",
+        applied.block_size_rule);
   }
   if (l.no_spills && *l.no_spills) {
     if (k.vgpr_spills || k.sgpr_spills) {

@@ -23,6 +23,10 @@ struct policy_limits {
   std::optional<std::int64_t> max_stack_bytes;
   /// Whether any register spill is a violation.
   std::optional<bool> no_spills;
+  /// Whether a kernel must declare its block size (`__launch_bounds__`, a
+  /// required size; AMD: a maximum work-group size): one that does not is
+  /// evaluated at the size `suggest` picks, which its launches may not use.
+  std::optional<bool> require_declared_block_size;
 };
 
 /// A rule: limits for the kernels it matches.
@@ -51,7 +55,7 @@ struct policy {
 };
 
 /// The checks a policy can make, as violations name them.
-inline constexpr std::string_view policy_checks[] = {"occupancy", "registers", "stack", "spills"};
+inline constexpr std::string_view policy_checks[] = {"occupancy", "registers", "stack", "spills", "block_size"};
 
 /// Parses a policy file's text. Throws `occcalc::table_error` naming the
 /// file, the entry and the field for anything malformed or unknown.
@@ -75,7 +79,7 @@ struct violation {
 /// field by each matching rule in file order; and where each came from.
 struct applied_limits {
   policy_limits limits;
-  std::string threads_rule, occupancy_rule, registers_rule, stack_rule, spills_rule;
+  std::string threads_rule, occupancy_rule, registers_rule, stack_rule, spills_rule, block_size_rule;
 };
 applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kernel);
 

@@ -39,6 +39,7 @@ std::string limiters_text(const std::optional<occcalc::occupancy_summary>& summa
 std::string block_text(const kernel_report& r) {
   if (!r.block_size) return "?";
   if (r.block_size_from == "launch bounds") return fmt::format("{} (bounds)", *r.block_size);
+  if (r.block_size_from == suggested_block_size) return fmt::format("{} (suggest)", *r.block_size);
   if (r.block_size_from == "required") {
     return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
   }

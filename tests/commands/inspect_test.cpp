@@ -121,7 +121,7 @@ TEST_CASE("cli: inspect reads a log from stdin and notes inputs without kernels"
   const auto r = run({"inspect", "-", "--json"}, "ptxas info    : 0 bytes gmem\n");
   CHECK(r.status == exit_status::ok);
   const auto j = nlohmann::json::parse(r.out);
-  CHECK(j["schema_version"] == 2);
+  CHECK(j["schema_version"] == 3);
   CHECK(j["kernels"].empty());
   CHECK_THAT(r.err, Contains("-: no GPU kernels found"));
 }
@@ -214,4 +214,35 @@ TEST_CASE("cli: a directory is searched; what is not GPU code is counted, -v lis
   CHECK(broken.status == exit_status::bad_input);
   CHECK_THAT(broken.err, Contains("occcalc: error: " + (tree / "lib" / "broken.cubin").string()));
   CHECK_THAT(broken.out, Contains("libkernels.a"));
+}
+
+TEST_CASE("cli: a kernel without a declared block size is evaluated at suggest's, and a policy can require one",
+          "[cli][inspect]") {
+  // demo::static_smem declares no __launch_bounds__: 8 registers and 4 KiB
+  // on sm_80, where cudaOccMaxPotentialOccupancyBlockSize picks 1024
+  // threads (occcalc suggest --cc 8.0 --regs 8 --smem 4096).
+  const auto r = run({"inspect", cubin, "--kernel", "static_smem", "--json"});
+  const auto k = nlohmann::json::parse(r.out)["kernels"][0];
+  CHECK(k["block_size"] == 1024);
+  CHECK(k["block_size_from"] == "suggested");
+  CHECK(k["occupancy"]["blocks_per_sm"] == 2);
+  CHECK_THAT(run({"inspect", cubin, "--kernel", "static_smem"}).out, Contains("1024 (suggest)"));
+  // --threads still wins, and a kernel's launch bounds too.
+  CHECK(nlohmann::json::parse(run({"inspect", cubin, "--kernel", "static_smem", "--threads", "128", "--json"})
+                                  .out)["kernels"][0]["block_size_from"] == "--threads");
+  const std::string policy =
+      temp_file("declared.json", R"({"schema_version": 1, "defaults": {"require_declared_block_size": true},
+        "allow": [{"kernel": "plain_c", "check": "block_size", "reason": "launched by a harness at 32 threads"}]})");
+  const auto c = run({"check", "--policy", policy, cubin, "--json"});
+  CHECK(c.status == exit_status::gate_failed);
+  const auto j = nlohmann::json::parse(c.out);
+  std::vector<std::string> flagged;
+  for (const auto& v : j["violations"]) {
+    CHECK(v["check"] == "block_size");
+    if (!v["allowed"].get<bool>()) flagged.push_back(v["kernel"]);
+  }
+  // The six kernels of kernels.cu without __launch_bounds__ (plain_c is allowed).
+  CHECK(flagged.size() == 6);
+  CHECK(std::find(flagged.begin(), flagged.end(), "_ZN4demo11static_smemEPKfPfi") != flagged.end());
+  CHECK(std::find(flagged.begin(), flagged.end(), "_ZN4demo7boundedEPKfPfi") == flagged.end());
 }
