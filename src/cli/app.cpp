@@ -23,6 +23,7 @@
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/load.hpp"
 #include "occcalc/version.hpp"
+#include "render/check.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
@@ -39,6 +40,8 @@ struct options {
   std::string list_what = "all";
   inspect_command inspect;
   bool csv = false;
+  /// check's --format.
+  std::string format;
   suggest_options suggest;
   sweep_options sweep;
 };
@@ -89,6 +92,15 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
   refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
   auto& command = opts.inspect;
   command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
+  if (!opts.format.empty()) {
+    refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
+    const auto format = find_output_format(opts.format);
+    if (!format || !find_renderer(check_renderers, *format)) {
+      throw occcalc::input_error(
+          "format", occcalc::detail::quoted(opts.format) + " is not one of " + format_names(check_renderers));
+    }
+    command.format = *format;
+  }
   command.overrides = parse_overrides(opts.request);
   return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.colour)
                   : run_inspect(c.tables, command, c.in, c.out, c.err, c.colour);
@@ -154,6 +166,9 @@ void bind_inspect(CLI::App& app, options& opts) {
 
 void bind_check(CLI::App& app, options& opts) {
   app.add_option("--policy", opts.inspect.policy_file, "The policy file (JSON; see examples/)")->required();
+  app.add_option("--format", opts.format,
+                 "text (default), json, github (annotations, and a summary when GITHUB_STEP_SUMMARY is set), "
+                 "sarif (code scanning) or markdown");
   bind_inputs(app, opts);
   app.footer("Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
 }

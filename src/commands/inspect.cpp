@@ -1,5 +1,6 @@
 #include "commands/inspect.hpp"
 
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <optional>
@@ -212,7 +213,18 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     }
   }
   outcome.unreadable_inputs = result.failed;
-  out << render(outcome, colour);
+  out << render(outcome, colour && !info(command.format).machine);
+  if (command.format == output_format::github) {
+    // The step summary: a table on the run's page.
+    const char* summary = std::getenv("GITHUB_STEP_SUMMARY");
+    if (summary != nullptr && *summary != '\0') {
+      std::ofstream file(summary, std::ios::app | std::ios::binary);
+      if (!(file << check_markdown(outcome)) || !file.flush()) {
+        err << fmt::format("occcalc: error: GITHUB_STEP_SUMMARY {}: cannot append the summary\n", summary);
+        return exit_status::bad_input;
+      }
+    }
+  }
   if (result.failed > 0) return exit_status::bad_input;  // never a pass over what could not be read
   return outcome.failed() == 0 ? exit_status::ok : exit_status::gate_failed;
 }

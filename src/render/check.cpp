@@ -64,9 +64,12 @@ std::string check_text(const check_outcome& outcome, bool colour) {
   return text;
 }
 
-const std::array<format_renderer<check_render>, 2> check_renderers = {{
+const std::array<format_renderer<check_render>, 5> check_renderers = {{
     {output_format::text, check_text},
     {output_format::json, [](const check_outcome& outcome, bool) { return check_json(outcome); }},
+    {output_format::github, [](const check_outcome& outcome, bool) { return check_github(outcome); }},
+    {output_format::sarif, [](const check_outcome& outcome, bool) { return check_sarif(outcome); }},
+    {output_format::markdown, [](const check_outcome& outcome, bool) { return check_markdown(outcome); }},
 }};
 
 }  // namespace occcalc::cli

@@ -27,12 +27,20 @@ struct check_outcome {
 
 std::string check_text(const check_outcome& outcome, bool colour);
 std::string check_json(const check_outcome& outcome);
+/// GitHub Actions workflow commands: `::error` per violation, `::warning`
+/// per allowed one (annotations on the pull request), then the verdict.
+std::string check_github(const check_outcome& outcome);
+/// A SARIF 2.1.0 log for code scanning: one rule per check, one result per
+/// violation (allowed ones as suppressed notes), kernel and arch in properties.
+std::string check_sarif(const check_outcome& outcome);
+/// The verdict and a table of violations, for a step summary or a comment.
+std::string check_markdown(const check_outcome& outcome);
 
 /// How `check` prints its outcome in one format.
 using check_render = std::string (*)(const check_outcome& outcome, bool colour);
 
-/// check's formats: text (a line per violation and the verdict) and json
-/// (schema/check.schema.json).
-extern const std::array<format_renderer<check_render>, 2> check_renderers;
+/// check's formats: text (a line per violation and the verdict), json
+/// (schema/check.schema.json), github, sarif and markdown.
+extern const std::array<format_renderer<check_render>, 5> check_renderers;
 
 }  // namespace occcalc::cli

@@ -10,7 +10,7 @@
 
 namespace occcalc::cli {
 
-enum class output_format { text, json, csv };
+enum class output_format { text, json, csv, github, sarif, markdown };
 
 struct output_format_info {
   output_format id;
@@ -20,11 +20,22 @@ struct output_format_info {
   bool machine;
 };
 
-inline constexpr std::array<output_format_info, 3> output_formats = {{
+inline constexpr std::array<output_format_info, 6> output_formats = {{
     {output_format::text, "text", false},
     {output_format::json, "json", true},
     {output_format::csv, "csv", true},
+    {output_format::github, "github", true},
+    {output_format::sarif, "sarif", true},
+    {output_format::markdown, "markdown", true},
 }};
+
+/// The format named `name` exactly, if any.
+constexpr std::optional<output_format> find_output_format(std::string_view name) noexcept {
+  for (const auto& f : output_formats) {
+    if (f.name == name) return f.id;
+  }
+  return std::nullopt;
+}
 
 constexpr const output_format_info& info(output_format f) noexcept {
   return output_formats[static_cast<std::size_t>(f)];

@@ -1,0 +1,209 @@
+// check's CI formats: GitHub workflow commands, SARIF 2.1.0 for code
+// scanning, and a Markdown table for step summaries and pull requests.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "occcalc/version.hpp"
+#include "render/check.hpp"
+#include "render/result_json.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+/// What each check means, for SARIF's rules and the Markdown legend.
+struct check_rule {
+  std::string_view id;
+  std::string_view description;
+};
+
+constexpr check_rule check_rules[] = {
+    {"occupancy", "Theoretical occupancy at the policy's block size is below the policy's floor."},
+    {"registers", "Registers per thread exceed the policy's maximum."},
+    {"stack", "Stack per thread exceeds the policy's maximum."},
+    {"spills", "The kernel spills registers, or may (a binary records its stack frame, not its spills)."},
+    {"block_size", "The kernel declares no block size (__launch_bounds__ or a required size)."},
+};
+
+/// GitHub workflow command data: `%`, CR and LF escaped.
+std::string command_data(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    switch (c) {
+      case '%': out += "%25"; break;
+      case '\r': out += "%0D"; break;
+      case '\n': out += "%0A"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+/// A workflow command property value: the data escapes, and `:` and `,`.
+std::string command_property(std::string_view text) {
+  std::string out;
+  for (const char c : command_data(text)) {
+    if (c == ':') {
+      out += "%3A";
+    } else if (c == ',') {
+      out += "%2C";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// A path as a SARIF artifact URI (RFC 3986): relative paths stay relative
+/// (code scanning resolves them against the checkout), absolute ones become
+/// `file://` URIs; every byte outside the unreserved set and `/` is
+/// percent-encoded.
+std::string artifact_uri(std::string_view path) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out = !path.empty() && path.front() == '/' ? "file://" : "";
+  for (const char c : path) {
+    const auto byte = static_cast<unsigned char>(c);
+    const bool unreserved = (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z') ||
+                            (byte >= '0' && byte <= '9') || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
+    if (unreserved) {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[byte >> 4];
+      out += hex[byte & 0xf];
+    }
+  }
+  return out;
+}
+
+/// The one-line description of a violation every CI format shows.
+std::string violation_text(const violation& v) {
+  const auto& k = v.kernel->kernel;
+  std::string text = fmt::format("{} ({}): {} [{}]", k.demangled, k.resources.arch, v.message, v.rule);
+  if (v.allowed_by) text += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
+  return text;
+}
+
+/// A Markdown table cell: pipes escaped, lines joined.
+std::string cell(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') {
+      out += "\\|";
+    } else if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// Inline code in a Markdown cell, so `<` in a template name is text.
+std::string code(std::string_view text) {
+  const bool has_tick = text.find('`') != std::string_view::npos;
+  const std::string fence = has_tick ? "`` " : "`";
+  const std::string close = has_tick ? " ``" : "`";
+  return fence + cell(text) + close;
+}
+
+std::string verdict_line(const check_outcome& outcome) {
+  const std::size_t failed = outcome.failed();
+  const std::size_t allowed = outcome.violations.size() - failed;
+  std::string line =
+      fmt::format("{}: {} kernel{} checked, {} violation{}", outcome.passed() ? "passed" : "failed",
+                  outcome.kernels_checked, outcome.kernels_checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
+  if (allowed > 0) line += fmt::format(", {} allowed", allowed);
+  if (outcome.unreadable_inputs > 0) {
+    line += fmt::format(", {} input{} not read", outcome.unreadable_inputs, outcome.unreadable_inputs == 1 ? "" : "s");
+  }
+  return line;
+}
+
+}  // namespace
+
+std::string check_github(const check_outcome& outcome) {
+  std::string out;
+  for (const auto& v : outcome.violations) {
+    out +=
+        fmt::format("::{} file={},title={}::{}\n", v.allowed_by ? "warning" : "error", command_property(v.kernel->file),
+                    command_property("occcalc check: " + v.check), command_data(violation_text(v)));
+  }
+  if (outcome.unreadable_inputs > 0) {
+    out += fmt::format("::error title={}::{}\n", command_property("occcalc check: unreadable inputs"),
+                       command_data(fmt::format("{} input{} could not be read; see the log", outcome.unreadable_inputs,
+                                                outcome.unreadable_inputs == 1 ? "" : "s")));
+  }
+  out += verdict_line(outcome) + "\n";
+  return out;
+}
+
+std::string check_markdown(const check_outcome& outcome) {
+  std::string out = fmt::format("### occcalc check: {}\n\n", outcome.passed() ? "passed" : "failed");
+  out += verdict_line(outcome) + ".\n";
+  if (outcome.violations.empty()) return out;
+  out += "\n| | file | arch | kernel | check | finding | rule |\n|---|---|---|---|---|---|---|\n";
+  for (const auto& v : outcome.violations) {
+    const auto& k = v.kernel->kernel;
+    std::string finding = cell(v.message);
+    if (v.allowed_by) finding += " (allowed: " + cell(v.allowed_by->reason) + ")";
+    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", v.allowed_by ? "allowed" : "**fail**",
+                       code(v.kernel->file), cell(k.resources.arch), code(k.demangled), cell(v.check), finding,
+                       cell(v.rule));
+  }
+  return out;
+}
+
+std::string check_sarif(const check_outcome& outcome) {
+  nlohmann::ordered_json rules = nlohmann::ordered_json::array();
+  for (const auto& rule : check_rules) {
+    rules.push_back({{"id", rule.id},
+                     {"name", rule.id},
+                     {"shortDescription", {{"text", rule.description}}},
+                     {"defaultConfiguration", {{"level", "error"}}}});
+  }
+  const auto rule_index = [](std::string_view id) {
+    for (std::size_t i = 0; i < std::size(check_rules); ++i) {
+      if (check_rules[i].id == id) return static_cast<std::int64_t>(i);
+    }
+    return std::int64_t{-1};
+  };
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const auto& v : outcome.violations) {
+    const auto& k = v.kernel->kernel;
+    nlohmann::ordered_json result;
+    result["ruleId"] = v.check;
+    result["ruleIndex"] = rule_index(v.check);
+    result["level"] = v.allowed_by ? "note" : "error";
+    result["message"] = {{"text", violation_text(v)}};
+    result["locations"] = nlohmann::ordered_json::array(
+        {{{"physicalLocation", {{"artifactLocation", {{"uri", artifact_uri(v.kernel->file)}}}}},
+          {"logicalLocations",
+           nlohmann::ordered_json::array(
+               {{{"name", k.demangled}, {"fullyQualifiedName", k.resources.name}, {"kind", "function"}}})}}});
+    // Code scanning tells results apart by these: one per kernel, arch and check.
+    result["partialFingerprints"] = {
+        {"occcalcKernel/v1", fmt::format("{}:{}:{}", k.resources.name, k.resources.arch, v.check)}};
+    if (v.allowed_by) {
+      result["suppressions"] =
+          nlohmann::ordered_json::array({{{"kind", "external"}, {"justification", v.allowed_by->reason}}});
+    }
+    result["properties"] = {
+        {"kernel", k.resources.name}, {"name", k.demangled}, {"arch", k.resources.arch}, {"rule", v.rule}};
+    results.push_back(std::move(result));
+  }
+  nlohmann::ordered_json run;
+  run["tool"] = {{"driver", {{"name", "occcalc"}, {"version", occcalc::version_string}, {"rules", std::move(rules)}}}};
+  run["results"] = std::move(results);
+  run["invocations"] = nlohmann::ordered_json::array(
+      {{{"executionSuccessful", outcome.unreadable_inputs == 0},
+        {"properties",
+         {{"kernelsChecked", outcome.kernels_checked}, {"unreadableInputs", outcome.unreadable_inputs}}}}});
+  nlohmann::ordered_json log;
+  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
+  log["version"] = "2.1.0";
+  log["runs"] = nlohmann::ordered_json::array({std::move(run)});
+  return json_text(log, 2) + "\n";
+}
+
+}  // namespace occcalc::cli

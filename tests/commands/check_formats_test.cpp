@@ -1,0 +1,128 @@
+// check's CI formats: GitHub workflow commands with their escapes and the
+// step summary, SARIF 2.1.0 with the structure code scanning reads, and the
+// Markdown table.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::StartsWith;
+using occcalc::cli::exit_status;
+using occcalc::test::run;
+
+namespace {
+
+const std::string log_fixture = std::string(OCCCALC_FIXTURE_DIR) + "/kernels.sm_90.log";
+const std::string strict = std::string(OCCCALC_SOURCE_DIR) + "/tests/golden/strict-policy.json";
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("check --format github: one workflow command per violation, escaped as GitHub requires", "[cli][check]") {
+  const auto r = run({"check", "--policy", strict, log_fixture, "--kernel", "static_smem|spill", "--format", "github"});
+  CHECK(r.status == exit_status::gate_failed);
+  const auto lines = lines_of(r.out);
+  REQUIRE(lines.size() == 4);
+  // ::error file=F,title=T::MESSAGE; in properties ':' and ',' are %3A and
+  // %2C, and in every part '%' is %25 (https://docs.github.com/actions,
+  // "Workflow commands").
+  const std::regex command(R"(^::(error|warning) file=[^,:]*,title=[^,:]*::.+$)");
+  for (std::size_t i = 0; i < 3; ++i) CHECK(std::regex_match(lines[i], command));
+  CHECK(lines[0] ==
+        "::error file=" + log_fixture +
+            ",title=occcalc check%3A registers::demo::spilling(float const*, float*, int, int) (sm_90): 32 registers "
+            "per thread exceeds 16 [defaults]");
+  CHECK(lines[2] ==
+        "::error file=" + log_fixture +
+            ",title=occcalc check%3A occupancy::demo::static_smem(float const*, float*, int) (sm_90): occupancy "
+            "50.0%25 at 32 threads is below 75%25 (limited by blocks) [defaults]");
+  CHECK(lines[3] == "failed: 2 kernels checked, 3 violations");
+}
+
+TEST_CASE("check --format github appends a Markdown summary where GITHUB_STEP_SUMMARY points", "[cli][check]") {
+  const std::string summary = std::string(OCCCALC_TEMP_DIR) + "/step_summary.md";
+  std::ofstream(summary) << "earlier step\n";
+  ::setenv("GITHUB_STEP_SUMMARY", summary.c_str(), 1);
+  const auto r = run({"check", "--policy", strict, log_fixture, "--kernel", "spill", "--format", "github"});
+  ::unsetenv("GITHUB_STEP_SUMMARY");
+  CHECK(r.status == exit_status::gate_failed);
+  std::ifstream in(summary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, StartsWith("earlier step\n### occcalc check: failed\n"));
+  CHECK_THAT(text, Contains("| **fail** | `" + log_fixture +
+                            "` | sm_90 | `demo::spilling(float const*, float*, int, int)` | registers | 32 registers "
+                            "per thread exceeds 16 | defaults |"));
+}
+
+TEST_CASE("check --format sarif: a SARIF 2.1.0 log code scanning accepts", "[cli][check]") {
+  const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/sarif-policy.json";
+  std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"max_registers": 16, "no_spills": true},
+    "allow": [{"kernel": "spilling", "check": "registers", "reason": "unrolled by design"}]})";
+  const auto r = run({"check", "--policy", policy, log_fixture, "--format", "sarif"});
+  CHECK(r.status == exit_status::gate_failed);
+  const auto log = nlohmann::json::parse(r.out);
+  // The structure SARIF 2.1.0 requires and GitHub code scanning reads.
+  CHECK(log["version"] == "2.1.0");
+  CHECK(log["$schema"] == "https://json.schemastore.org/sarif-2.1.0.json");
+  REQUIRE(log["runs"].size() == 1);
+  const auto& run0 = log["runs"][0];
+  CHECK(run0["tool"]["driver"]["name"] == "occcalc");
+  std::set<std::string> rule_ids;
+  for (const auto& rule : run0["tool"]["driver"]["rules"]) {
+    CHECK(rule_ids.insert(rule["id"].get<std::string>()).second);
+    CHECK_FALSE(rule["shortDescription"]["text"].get<std::string>().empty());
+  }
+  CHECK(rule_ids == std::set<std::string>{"occupancy", "registers", "stack", "spills", "block_size"});
+  REQUIRE(run0["results"].size() == 2);
+  for (const auto& result : run0["results"]) {
+    const auto& rules = run0["tool"]["driver"]["rules"];
+    CHECK(rules[result["ruleIndex"].get<std::size_t>()]["id"] == result["ruleId"]);
+    CHECK(std::set<std::string>{"error", "warning", "note", "none"}.count(result["level"].get<std::string>()) == 1);
+    CHECK_FALSE(result["message"]["text"].get<std::string>().empty());
+    // An absolute path is a file URI.
+    CHECK(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "file://" + log_fixture);
+    CHECK(result["properties"]["arch"] == "sm_90");
+    CHECK_FALSE(result["partialFingerprints"]["occcalcKernel/v1"].get<std::string>().empty());
+  }
+  // The allowed violation is a suppressed note with its reason.
+  const auto& allowed = run0["results"][0];
+  CHECK(allowed["ruleId"] == "registers");
+  CHECK(allowed["level"] == "note");
+  CHECK(allowed["suppressions"][0]["justification"] == "unrolled by design");
+  CHECK(run0["results"][1]["ruleId"] == "spills");
+  CHECK(run0["results"][1]["level"] == "error");
+  CHECK(run0["invocations"][0]["executionSuccessful"] == true);
+  // A path outside the URI's unreserved characters is percent-encoded.
+  const std::string spaced = std::string(OCCCALC_TEMP_DIR) + "/a dir,1.log";
+  std::ofstream(spaced, std::ios::binary) << std::ifstream(log_fixture, std::ios::binary).rdbuf();
+  const auto encoded = nlohmann::json::parse(run({"check", "--policy", policy, spaced, "--format", "sarif"}).out);
+  CHECK(encoded["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
+        "file://" + std::string(OCCCALC_TEMP_DIR) + "/a%20dir%2C1.log");
+}
+
+TEST_CASE("check --format: markdown, and the names it refuses", "[cli][check]") {
+  const auto md = run({"check", "--policy", strict, log_fixture, "--kernel", "static_smem", "--format", "markdown"});
+  CHECK(md.status == exit_status::gate_failed);
+  CHECK_THAT(md.out, StartsWith("### occcalc check: failed\n\nfailed: 1 kernel checked, 1 violation.\n\n"
+                                "| | file | arch | kernel | check | finding | rule |\n"));
+  const auto bad = run({"check", "--policy", strict, log_fixture, "--format", "csv"});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK(bad.err == "occcalc: error: --format 'csv' is not one of text, json, github, sarif or markdown\n");
+  const auto both = run({"check", "--policy", strict, log_fixture, "--format", "json", "--json"});
+  CHECK(both.status == exit_status::bad_input);
+}
