@@ -167,6 +167,26 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
   return result;
 }
 
+/// The policy's rules that matched no kernel and allow entries that excused
+/// no violation, by label.
+std::vector<std::string> unused_entries(const policy& p, const std::vector<input_report>& reports,
+                                        const std::vector<violation>& violations) {
+  std::vector<std::string> unused;
+  for (const auto& rule : p.rules) {
+    const bool used = std::any_of(reports.begin(), reports.end(), [&](const input_report& r) {
+      return std::any_of(r.kernels.begin(), r.kernels.end(),
+                         [&](const kernel_report& k) { return rule.match.matches(k.kernel); });
+    });
+    if (!used) unused.push_back(rule.label + " matched no kernel");
+  }
+  for (const auto& allowance : p.allow) {
+    const bool used = std::any_of(violations.begin(), violations.end(),
+                                  [&](const violation& v) { return v.allowed_by == &allowance; });
+    if (!used) unused.push_back(allowance.label + " excused no violation");
+  }
+  return unused;
+}
+
 }  // namespace
 
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
@@ -213,6 +233,10 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     }
   }
   outcome.unreadable_inputs = result.failed;
+  // With --kernel or --arch, entries for the kernels left out are not stale.
+  if (command.kernel_pattern.empty() && command.arch.empty()) {
+    outcome.unused_policy_entries = unused_entries(p, result.reports, outcome.violations);
+  }
   out << render(outcome, colour && !info(command.format).machine);
   if (command.format == output_format::github) {
     // The step summary: a table on the run's page.

@@ -22,6 +22,7 @@ std::string check_json(const check_outcome& outcome) {
   j["passed"] = outcome.passed();
   j["kernels_checked"] = outcome.kernels_checked;
   j["unreadable_inputs"] = outcome.unreadable_inputs;
+  j["unused_policy_entries"] = outcome.unused_policy_entries;
   j["violations"] = nlohmann::ordered_json::array();
   for (const auto& v : outcome.violations) {
     nlohmann::ordered_json item;
@@ -49,6 +50,9 @@ std::string check_text(const check_outcome& outcome, bool colour) {
                         v.kernel->file, k.resources.arch, k.demangled, v.message, v.rule);
     if (v.allowed_by) text += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
     text += "\n";
+  }
+  for (const auto& entry : outcome.unused_policy_entries) {
+    text += paint("note: " + entry + " (a stale policy entry?)", style::dim, colour) + "\n";
   }
   const std::size_t checked = outcome.kernels_checked;
   const std::size_t failed = outcome.failed();

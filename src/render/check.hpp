@@ -19,6 +19,10 @@ struct check_outcome {
   /// Inputs that could not be read: the check did not pass, whatever the
   /// kernels it read say.
   std::size_t unreadable_inputs = 0;
+  /// Policy entries that did nothing in this run: rules that matched no
+  /// kernel, allow entries that excused no violation (a policy that rots).
+  /// Reported, not failed: a --kernel filter or a partial build leaves some.
+  std::vector<std::string> unused_policy_entries;
   /// The violations no allowance excuses.
   std::size_t failed() const noexcept;
   /// No violation stands and every input was read.

@@ -129,6 +129,10 @@ std::string check_github(const check_outcome& outcome) {
         fmt::format("::{} file={},title={}::{}\n", v.allowed_by ? "warning" : "error", command_property(v.kernel->file),
                     command_property("occcalc check: " + v.check), command_data(violation_text(v)));
   }
+  for (const auto& entry : outcome.unused_policy_entries) {
+    out += fmt::format("::warning title={}::{}\n", command_property("occcalc check: unused policy entry"),
+                       command_data(entry));
+  }
   if (outcome.unreadable_inputs > 0) {
     out += fmt::format("::error title={}::{}\n", command_property("occcalc check: unreadable inputs"),
                        command_data(fmt::format("{} input{} could not be read; see the log", outcome.unreadable_inputs,
@@ -141,6 +145,8 @@ std::string check_github(const check_outcome& outcome) {
 std::string check_markdown(const check_outcome& outcome) {
   std::string out = fmt::format("### occcalc check: {}\n\n", outcome.passed() ? "passed" : "failed");
   out += verdict_line(outcome) + ".\n";
+  for (const auto& entry : outcome.unused_policy_entries) out += "\n- unused policy entry: " + cell(entry);
+  if (!outcome.unused_policy_entries.empty()) out += "\n";
   if (outcome.violations.empty()) return out;
   out += "\n| | file | arch | kernel | check | finding | rule |\n|---|---|---|---|---|---|---|\n";
   for (const auto& v : outcome.violations) {

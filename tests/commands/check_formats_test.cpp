@@ -126,3 +126,31 @@ TEST_CASE("check --format: markdown, and the names it refuses", "[cli][check]") 
   const auto both = run({"check", "--policy", strict, log_fixture, "--format", "json", "--json"});
   CHECK(both.status == exit_status::bad_input);
 }
+
+TEST_CASE("check names policy entries that did nothing, and a misspelt field gets a did-you-mean", "[cli][check]") {
+  const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/stale-policy.json";
+  std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"max_registers": 255},
+    "rules": [{"kernel": "spilling", "max_registers": 64}, {"kernel": "no_such_kernel", "max_registers": 8}],
+    "allow": [{"kernel": "spilling", "check": "registers", "reason": "excuses nothing: 32 <= 64"}]})";
+  const auto r = run({"check", "--policy", policy, log_fixture, "--json"});
+  CHECK(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["unused_policy_entries"] == nlohmann::json::array({"rules[1] (no_such_kernel) matched no kernel",
+                                                             "allow[0] (spilling) excused no violation"}));
+  const auto text = run({"check", "--policy", policy, log_fixture});
+  CHECK_THAT(text.out, Contains("note: rules[1] (no_such_kernel) matched no kernel (a stale policy entry?)\n"));
+  // With a filter, entries for the kernels left out are not stale.
+  CHECK(nlohmann::json::parse(
+            run({"check", "--policy", policy, log_fixture, "--kernel", "spill", "--json"}).out)["unused_policy_entries"]
+            .empty());
+  const std::string typo = std::string(OCCCALC_TEMP_DIR) + "/typo-policy.json";
+  std::ofstream(typo) << R"({"schema_version": 1, "defaults": {"min_ocupancy": 50}})";
+  const auto t = run({"check", "--policy", typo, log_fixture});
+  CHECK(t.status == exit_status::bad_input);
+  CHECK(t.err == "occcalc: error: " + typo +
+                     ": defaults: field 'min_ocupancy': is not a known field; did you mean 'min_occupancy'?\n");
+  std::ofstream(typo) << R"({"schema_version": 1, "defaults": {"min_occupancy": 50}, "rules": [{"kernal": "x"}]})";
+  CHECK(run({"check", "--policy", typo, log_fixture}).err ==
+        "occcalc: error: " + typo +
+            ": rules[0]: field 'kernel': is missing; 'kernal' looks like a misspelling of it\n");
+}

@@ -3,6 +3,7 @@
 /// decimal reader, and values quoted on one line for error messages.
 #pragma once
 
+#include <algorithm>
 #include <cctype>
 #include <cstddef>
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace occcalc {
 
@@ -88,6 +90,42 @@ inline std::string quoted(std::string_view text) {
   std::string out = "'" + one_line(text.substr(0, max_quoted_chars), max_quoted_chars) + "'";
   if (text.size() > max_quoted_chars) out += "... (" + std::to_string(text.size()) + " bytes)";
   return out;
+}
+
+/// Levenshtein distance between two strings.
+inline std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+/// The one of `candidates` closest to `word` by edit distance, if it is
+/// within a typo (two edits, or a third of the longer word; at most
+/// `max_edits` when given): the did-you-mean of a misspelt key.
+inline std::optional<std::string_view> closest_word(std::string_view word,
+                                                    const std::vector<std::string_view>& candidates,
+                                                    std::size_t max_edits = SIZE_MAX) {
+  std::optional<std::string_view> best;
+  std::size_t best_distance = 0;
+  for (const auto candidate : candidates) {
+    const std::size_t tolerance =
+        std::min(max_edits, std::max<std::size_t>(2, std::max(word.size(), candidate.size()) / 3));
+    const std::size_t distance = edit_distance(word, candidate);
+    if (distance <= tolerance && (!best || distance < best_distance)) {
+      best = candidate;
+      best_distance = distance;
+    }
+  }
+  return best;
 }
 
 }  // namespace detail

@@ -45,7 +45,10 @@ class entry_reader {
   }
   [[noreturn]] void fail_entry(const std::string& problem) const { throw table_error(where_ + ": " + problem); }
 
-  bool has(std::string_view key) const { return object_.find(key) != object_.end(); }
+  bool has(std::string_view key) const {
+    if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.push_back(key);
+    return object_.find(key) != object_.end();
+  }
 
   std::int64_t integer(std::string_view key, int_range range) {
     const auto& value = require(key);
@@ -131,7 +134,10 @@ class entry_reader {
   void finish() const {
     if (read_.size() == object_.size()) return;  // every field was read once
     for (const auto& item : object_.items()) {
-      if (std::find(read_.begin(), read_.end(), item.key()) == read_.end()) fail(item.key(), "is not a known field");
+      if (std::find(read_.begin(), read_.end(), item.key()) != read_.end()) continue;
+      const auto close = detail::closest_word(item.key(), known_);
+      fail(item.key(), close ? "is not a known field; did you mean '" + std::string(*close) + "'?"
+                             : std::string("is not a known field"));
     }
   }
 
@@ -140,8 +146,18 @@ class entry_reader {
  private:
   const nlohmann::json& require(std::string_view key) {
     const auto it = object_.find(key);
-    if (it == object_.end()) fail(key, "is missing");
+    if (it == object_.end()) {
+      // A misspelling of it among the fields given is the likely cause:
+      // within two edits, so another real field is not taken for one.
+      std::vector<std::string_view> given;
+      for (const auto& item : object_.items()) given.push_back(item.key());
+      constexpr std::size_t typo_edits = 2;
+      const auto typo = detail::closest_word(key, given, typo_edits);
+      fail(key, typo ? "is missing; '" + std::string(*typo) + "' looks like a misspelling of it"
+                     : std::string("is missing"));
+    }
     if (std::find(read_.begin(), read_.end(), key) == read_.end()) read_.push_back(key);
+    if (std::find(known_.begin(), known_.end(), key) == known_.end()) known_.push_back(key);
     return *it;
   }
 
@@ -149,6 +165,8 @@ class entry_reader {
   std::string where_;
   /// Fields read so far (the keys are the callers' literals).
   std::vector<std::string_view> read_;
+  /// Every key asked for, read or not: the candidates of a did-you-mean.
+  mutable std::vector<std::string_view> known_;
 };
 
 inline constexpr int_range positive{1, max_table_value};
