@@ -1,22 +1,14 @@
 #include "commands/inspect.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
-#include <optional>
 #include <ostream>
-#include <sstream>
-#include <thread>
 
 #include <fmt/format.h>
 
-#include "analysis/kernel_matcher.hpp"
 #include "analysis/policy.hpp"
-#include "inspect/compiler_log.hpp"
-#include "inspect/identify.hpp"
-#include "inspect/mapped_file.hpp"
-#include "inspect/parallel.hpp"
-#include "io/directory.hpp"
+#include "commands/read_inputs.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
@@ -27,145 +19,6 @@
 namespace occcalc::cli {
 
 namespace {
-
-/// Threads to read and report with.
-unsigned workers() { return std::max(1u, std::thread::hardware_concurrency()); }
-
-/// Fewest kernels worth more threads than one.
-constexpr std::size_t min_parallel_kernels = 1024;
-
-/// No per-thread state.
-struct stateless {};
-
-inspect::inspect_options options_for(const kernel_matcher& filter) {
-  inspect::inspect_options options;
-  options.only_sm = filter.arch_sm;
-  options.workers = workers();
-  return options;
-}
-
-/// Reads one input given by name (`-` for standard input). Throws
-/// `occcalc::error` naming it when it cannot be read or is not an input.
-inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter) {
-  inspect::inspect_options options = options_for(filter);
-  try {
-    if (path == "-") {
-      const auto text = inspect::read_stream(in, "standard input");
-      return inspect::inspect_bytes({text.data(), text.size()}, options);
-    }
-    const inspect::mapped_file file(path);
-    options.done_with = [&file](inspect::byte_view used) { file.release(used); };
-    return inspect::inspect_bytes(file.bytes(), options);
-  } catch (const inspect::format_error& e) {
-    throw occcalc::error(fmt::format("{}: {}", path == "-" ? "standard input" : path, e.what()));
-  }
-}
-
-/// Reads a file found in a directory: empty when it holds no GPU code (not
-/// a GPU binary or compiler log, or a host file without device code).
-/// Throws `occcalc::error` for one that should but cannot be read.
-std::optional<inspect::inspection> read_found_file(const std::string& path, const kernel_matcher& filter) {
-  const inspect::mapped_file file(path);
-  if (inspect::identify(file.bytes()) == inspect::input_kind::unknown) return std::nullopt;
-  inspect::inspect_options options = options_for(filter);
-  options.done_with = [&file](inspect::byte_view used) { file.release(used); };
-  try {
-    auto inspected = inspect::inspect_bytes(file.bytes(), options);
-    if (inspected.kernels.empty() && inspected.skipped_entries == 0) return std::nullopt;
-    return inspected;
-  } catch (const inspect::format_error& e) {
-    throw occcalc::error(fmt::format("{}: {}", path, e.what()));
-  }
-}
-
-/// What reading the inputs gave.
-struct read_result {
-  /// One per explicit input, and one per file of a directory that holds
-  /// kernels.
-  std::vector<input_report> reports;
-  /// Inputs (or files, or directories) that could not be read; each had
-  /// its error line.
-  std::size_t failed = 0;
-};
-
-/// Reads every input and reports the kernels that pass the filter, each at
-/// the block size `threads_for` gives. An input that cannot be read is one
-/// error line on `err`, and the others are still read (grep's convention:
-/// the exit code says so at the end). A directory is searched: what is a GPU
-/// binary or compiler log is read, the rest counted (`verbose` lists it).
-template <typename Threads>
-read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                        std::ostream& err, Threads&& threads_for) {
-  const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
-  read_result result;
-  const auto report = [&](const std::string& path, inspect::inspection inspected) {
-    input_report r{
-        path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, inspected.skipped_members, {}};
-    // A library holds tens of thousands of kernels: filter them and compute
-    // their occupancy on every core, each into its own slot to keep the order.
-    auto& kernels = inspected.kernels;
-    std::vector<std::optional<kernel_report>> reported(kernels.size());
-    inspect::parallel_for<stateless>(
-        kernels.size(), kernels.size() >= min_parallel_kernels ? workers() : 1, [&](std::size_t i, stateless&) {
-          if (!filter.matches(kernels[i])) return;
-          auto [overrides, from] = threads_for(kernels[i]);
-          reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
-        });
-    r.kernels.reserve(static_cast<std::size_t>(
-        std::count_if(reported.begin(), reported.end(), [](const auto& k) { return k.has_value(); })));
-    for (auto& k : reported) {
-      if (k) r.kernels.push_back(std::move(*k));
-    }
-    return r;
-  };
-  const auto fail = [&](const std::string& message) {
-    err << "occcalc: error: " << message << "\n";
-    ++result.failed;
-  };
-  for (const auto& path : command.inputs) {
-    if (path == "-" || !is_directory(path)) {
-      try {
-        result.reports.push_back(report(path, read_input(path, in, filter)));
-      } catch (const occcalc::error& e) {
-        fail(e.what());
-      }
-      continue;
-    }
-    std::vector<std::string> unreadable;
-    const auto files = files_under(path, unreadable);
-    for (const auto& dir : unreadable) fail(dir + ": cannot read this directory");
-    std::vector<std::string> skipped;
-    std::size_t with_kernels = 0;
-    for (const auto& file : files) {
-      try {
-        auto inspected = read_found_file(file, filter);
-        if (!inspected) {
-          skipped.push_back(file);
-          continue;
-        }
-        auto r = report(file, std::move(*inspected));
-        if (r.kernels.empty()) continue;  // none left after --kernel / --arch
-        ++with_kernels;
-        result.reports.push_back(std::move(r));
-      } catch (const occcalc::error& e) {
-        fail(e.what());
-      }
-    }
-    if (!skipped.empty()) {
-      err << fmt::format("occcalc: note: {}: {} file{} skipped, not GPU binaries or compiler logs{}\n", path,
-                         skipped.size(), skipped.size() == 1 ? "" : "s", command.verbose ? ":" : " (-v lists them)");
-      if (command.verbose) {
-        for (const auto& file : skipped) err << "  " << file << "\n";
-      }
-    }
-    if (with_kernels == 0) {
-      fail(fmt::format("{}: no GPU kernels {}in {} file{}", path,
-                       command.kernel_pattern.empty() && command.arch.empty() ? "" : "left ", files.size(),
-                       files.size() == 1 ? "" : "s"));
-    }
-  }
-  return result;
-}
 
 /// The policy's rules that matched no kernel and allow entries that excused
 /// no violation, by label.

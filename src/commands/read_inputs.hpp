@@ -1,0 +1,40 @@
+// Reading inspect's and check's inputs: files, standard input, static
+// libraries and directories, each kernel reported at its block size; an
+// input that cannot be read is one error line and the others are still read.
+#pragma once
+
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "analysis/kernel_report.hpp"
+#include "commands/inspect.hpp"
+#include "render/inspect_report.hpp"
+
+namespace occcalc::cli {
+
+/// What reading the inputs gave.
+struct read_result {
+  /// One per explicit input, and one per file of a directory that holds
+  /// kernels.
+  std::vector<input_report> reports;
+  /// Inputs (or files, or directories) that could not be read; each had
+  /// its error line.
+  std::size_t failed = 0;
+};
+
+/// The launch overrides a kernel is reported with, and where its block size
+/// comes from (`--threads`, `policy`).
+using block_size_for = std::function<std::pair<launch_overrides, std::string>(const inspect::inspected_kernel&)>;
+
+/// Reads every input and reports the kernels that pass the filter, each at
+/// the block size `threads_for` gives. An input that cannot be read is one
+/// error line on `err`, and the others are still read (grep's convention:
+/// the exit code says so at the end). A directory is searched: what is a GPU
+/// binary or compiler log is read, the rest counted (`verbose` lists it).
+read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                        std::ostream& err, const block_size_for& threads_for);
+
+}  // namespace occcalc::cli
