@@ -112,6 +112,8 @@ run(["check", "--policy", "tests/golden/strict-policy.json", f"{FX}/kernels.sm_9
 run(["check", "--policy", "tests/golden/declared-policy.json", f"{FX}/kernels.sm_80.cubin", "no/such/input", "--json"],
     "check.schema.json", rc=2)
 run(["inspect", f"{FX}/libkernels.a", "--json"], "inspect.schema.json")
+run(["diff", f"{FX}/diff_old.sm_80.cubin", f"{FX}/diff_new.sm_80.cubin", "--json"], "diff.schema.json")
+run(["diff", f"{FX}/kernels.sm_80.cubin", f"{FX}/kernels.sm_90.log", "--threads", "128", "--json"], "diff.schema.json")
 for what in ["archs", "gpus", "amd", "all"]:
     run(["list", what, "--json"], "list.schema.json")
 run(["suggest", "--gpu", "A100-SXM4-80GB", "--regs", "37", "--threads", "128", "--blocks", "2", "--json"],

@@ -17,9 +17,11 @@ inline constexpr const char* version_string = "0.1.0";
 /// became strings (the entries moved to `architecture` and `device`),
 /// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines.
 inline constexpr int result_schema_version = 2;
-/// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`.
+/// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
+/// 3: `block_size_from` may be `suggested`.
 inline constexpr int inspect_schema_version = 3;
-/// `check --json` (`check.schema.json`).
+/// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
+/// `unused_policy_entries` and the `block_size` check.
 inline constexpr int check_schema_version = 2;
 /// `list --json` (`list.schema.json`).
 inline constexpr int list_schema_version = 1;
@@ -28,5 +30,7 @@ inline constexpr int list_schema_version = 1;
 inline constexpr int suggest_schema_version = 2;
 /// `sweep --json` (`sweep.schema.json`).
 inline constexpr int sweep_schema_version = 1;
+/// `diff --json` (`diff.schema.json`).
+inline constexpr int diff_schema_version = 1;
 
 }  // namespace occcalc

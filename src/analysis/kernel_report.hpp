@@ -59,6 +59,16 @@ struct kernel_report {
   std::optional<occcalc::occupancy_summary> summary() const noexcept;
 };
 
+/// One input's kernels, as read and reported.
+struct input_report {
+  std::string file;
+  std::string kind;
+  std::size_t skipped_entries = 0;
+  std::size_t duplicate_entries = 0;
+  std::size_t skipped_members = 0;
+  std::vector<kernel_report> kernels;
+};
+
 /// Makes `k.static_shared_memory_bytes` ptxas's figure: takes the bytes the
 /// driver reserves per block out of a section figure that holds them
 /// (`k.shared_memory_read_as`), with the architecture table's reserve. The

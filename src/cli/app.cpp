@@ -10,8 +10,10 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/run_commands.hpp"
 #include "cli/tables.hpp"
 #include "commands/batch.hpp"
+#include "commands/diff.hpp"
 #include "commands/gate.hpp"
 #include "commands/inspect.hpp"
 #include "commands/list.hpp"
@@ -29,111 +31,6 @@
 namespace occcalc::cli {
 
 namespace {
-
-/// What the command line asked for, filled by CLI11.
-struct options {
-  occcalc::request request;
-  std::vector<std::string> table_files;
-  std::string min_occupancy;
-  std::string colour = "auto";
-  bool json = false;
-  std::string list_what = "all";
-  inspect_command inspect;
-  bool csv = false;
-  /// check's --format.
-  std::string format;
-  suggest_options suggest;
-  sweep_options sweep;
-};
-
-/// What a command's run function gets once the command line is parsed.
-struct context {
-  options& opts;
-  /// The request flags' CLI11 options, in `request_fields` order: which were given.
-  const std::vector<CLI::Option*>& request_options;
-  const occcalc::table& tables;
-  std::istream& in;
-  std::ostream& out;
-  std::ostream& err;
-  /// Whether the text output is coloured (--color, NO_COLOR, the terminal).
-  bool colour = false;
-};
-
-/// The request fields `inspect` and `check` take from the command line; the
-/// others come from the input.
-constexpr std::string_view inspect_fields[] = {"threads", "dyn_smem", "carveout", "model"};
-
-/// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
-std::string flag_name(std::string_view key) {
-  std::string flag = "--" + std::string(key);
-  for (char& c : flag) c = c == '_' ? '-' : c;
-  return flag;
-}
-
-/// Refuses a query-only flag that a command does not take.
-void refuse(bool given, const char* key, const std::string& why) {
-  if (given) throw occcalc::input_error(key, why);
-}
-
-exit_status run_inspect_or_check(context& c, bool is_check) {
-  auto& opts = c.opts;
-  const std::string_view name = is_check ? "check" : "inspect";
-  for (std::size_t i = 0; i < std::size(occcalc::request_fields); ++i) {
-    const auto key = occcalc::request_fields[i].key;
-    if (c.request_options[i]->count() == 0 ||
-        std::find(std::begin(inspect_fields), std::end(inspect_fields), key) != std::end(inspect_fields)) {
-      continue;
-    }
-    throw occcalc::input_error(std::string(key),
-                               fmt::format("does not apply to {}: it comes from each kernel of the input", name));
-  }
-  refuse(!opts.min_occupancy.empty(), "min_occupancy",
-         fmt::format("does not apply to {}; put a min_occupancy in a policy file for occcalc check", name));
-  refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
-  auto& command = opts.inspect;
-  command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
-  if (!opts.format.empty()) {
-    refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
-    const auto format = find_output_format(opts.format);
-    if (!format || !find_renderer(check_renderers, *format)) {
-      throw occcalc::input_error(
-          "format", occcalc::detail::quoted(opts.format) + " is not one of " + format_names(check_renderers));
-    }
-    command.format = *format;
-  }
-  command.overrides = parse_overrides(opts.request);
-  return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.colour)
-                  : run_inspect(c.tables, command, c.in, c.out, c.err, c.colour);
-}
-
-exit_status run_query_command(context& c) {
-  return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.colour}, c.out, c.err);
-}
-
-exit_status run_list_command(context& c) {
-  return run_list(c.tables, {c.opts.list_what, c.opts.json, c.colour}, c.out);
-}
-
-exit_status run_batch_command(context& c) {
-  return run_batch(c.tables, parse_min_occupancy(c.opts.min_occupancy), c.in, c.out);
-}
-
-exit_status run_inspect_command(context& c) { return run_inspect_or_check(c, false); }
-exit_status run_check_command(context& c) { return run_inspect_or_check(c, true); }
-
-exit_status run_suggest_command(context& c) {
-  refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to suggest");
-  refuse(c.opts.request.grid.has_value(), "grid", "does not apply to suggest; min grid size needs --gpu or --sm-count");
-  return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.json, c.out, c.colour);
-}
-
-exit_status run_sweep_command(context& c) {
-  refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to sweep");
-  refuse(c.opts.request.grid.has_value(), "grid", "does not apply to sweep");
-  refuse(c.opts.request.sm_count.has_value(), "sm_count", "does not apply to sweep");
-  if (!utf8_locale()) c.opts.sweep.ascii = true;  // the terminal may not show block elements
-  return run_sweep(c.tables, c.opts.request, c.opts.sweep, c.opts.json, c.out, c.colour);
-}
 
 void bind_list(CLI::App& app, options& opts) {
   app.add_option("what", opts.list_what,
@@ -166,11 +63,33 @@ void bind_inspect(CLI::App& app, options& opts) {
 
 void bind_check(CLI::App& app, options& opts) {
   app.add_option("--policy", opts.inspect.policy_file, "The policy file (JSON; see examples/)")->required();
+  app.add_option("--baseline", opts.inspect.baseline,
+                 "A build output or saved inspect --json: apply the policy only to kernels that are new or got worse");
   app.add_option("--format", opts.format,
                  "text (default), json, github (annotations, and a summary when GITHUB_STEP_SUMMARY is set), "
                  "sarif (code scanning) or markdown");
   bind_inputs(app, opts);
   app.footer("Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
+}
+
+void bind_diff(CLI::App& app, options& opts) {
+  app.add_option("old", opts.diff_old, "The baseline: a build output (as inspect reads) or a saved inspect --json")
+      ->required();
+  app.add_option("new", opts.diff_new, "The build to compare with it, the same way")->required();
+  app.add_flag("--fail-on-regression", opts.fail_on_regression,
+               "Exit 1 when a kernel got worse: more registers, spills or stack, or lower occupancy");
+  app.add_option("--max-register-increase", opts.max_register_increase,
+                 "Registers per thread a kernel may gain before it counts as a regression (default 0)");
+  app.add_option("--max-stack-increase", opts.max_stack_increase,
+                 "Stack bytes per thread a kernel may gain before it counts as a regression (default 0)");
+  app.add_option("--max-occupancy-drop", opts.max_occupancy_drop,
+                 "Occupancy (percentage points) a kernel may lose before it counts as a regression (default 0)");
+  app.add_option("--kernel", opts.inspect.kernel_pattern,
+                 "Only kernels whose demangled or mangled name matches this regular expression");
+  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)");
+  app.footer(
+      "Also --threads, --dyn-smem, --carveout, --model (as for inspect) and --json (schema/diff.schema.json).\n"
+      "Exit 0, or 1 with --fail-on-regression when a kernel regressed; 2 when a side cannot be read.");
 }
 
 void bind_suggest(CLI::App& app, options& opts) {
@@ -225,6 +144,8 @@ constexpr command_info commands[] = {
      "ptxas/nvlink logs",
      true, bind_inspect, run_inspect_command},
     {"check", "CI gate: check the kernels of build outputs against a policy file", true, bind_check, run_check_command},
+    {"diff", "Compare two builds kernel by kernel: registers, spills, stack, shared memory, occupancy", true, bind_diff,
+     run_diff_command},
     {"suggest",
      "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N "
      "blocks (AMD: HIP's block size search)",
@@ -338,7 +259,9 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
   try {
     const occcalc::table tables = chosen && chosen->all_tables ? load_tables(opts.table_files, table_scope::all)
                                                                : load_tables_for(opts.table_files, opts.request);
-    context c{opts, request_options, tables, in, out, err, use_colour(colour_mode_from(opts.colour), stdout)};
+    std::vector<bool> request_given;
+    for (const CLI::Option* option : request_options) request_given.push_back(option->count() > 0);
+    context c{opts, request_given, tables, in, out, err, use_colour(colour_mode_from(opts.colour), stdout)};
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
     err << "occcalc: error: " << flag_name(e.field()) << " " << e.what() << "\n";

@@ -10,6 +10,10 @@ namespace occcalc::cli {
 
 std::optional<double> parse_min_occupancy(const std::string& text) {
   if (text.empty()) return std::nullopt;
+  return parse_percent("min_occupancy", text);
+}
+
+double parse_percent(const std::string& field, const std::string& text) {
   std::size_t used = 0;
   double value = 0.0;
   try {
@@ -18,10 +22,10 @@ std::optional<double> parse_min_occupancy(const std::string& text) {
     used = 0;
   }
   if (used != text.size() || !std::isfinite(value)) {
-    throw occcalc::input_error("min_occupancy",
+    throw occcalc::input_error(field,
                                occcalc::detail::quoted(text) + " is not a number; expected a percentage in [0, 100]");
   }
-  if (value < 0.0 || value > 100.0) throw occcalc::input_error("min_occupancy", text + " is outside [0, 100]");
+  if (value < 0.0 || value > 100.0) throw occcalc::input_error(field, text + " is outside [0, 100]");
   return value;
 }
 

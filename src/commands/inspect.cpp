@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <ostream>
 
 #include <fmt/format.h>
 
 #include "analysis/policy.hpp"
+#include "commands/diff.hpp"
 #include "commands/read_inputs.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
@@ -71,6 +73,19 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     if (applied.limits.threads) o.threads = applied.limits.threads;
     return std::pair<launch_overrides, std::string>{o, "policy"};
   });
+  // With a baseline, the policy applies to what regressed against it (and
+  // to new kernels): a violation of a kernel no worse than before is
+  // excused, with the baseline as the reason.
+  std::map<std::pair<std::string, std::string>, kernel_figures> baseline;
+  const policy_allowance by_baseline{{}, {}, "no worse than in the baseline " + command.baseline, "baseline"};
+  if (!command.baseline.empty()) {
+    inspect_command read = command;
+    read.kernel_pattern.clear();
+    read.arch.clear();
+    for (auto& f : read_side(tables, command.baseline, read, in, err)) {
+      baseline.emplace(std::make_pair(f.kernel, f.arch), std::move(f));
+    }
+  }
   check_outcome outcome;
   for (const auto& r : result.reports) {
     if (r.kernels.empty()) {
@@ -80,9 +95,18 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
       ++result.failed;
       continue;
     }
-    for (const auto& k : r.kernels) {
+    const auto figures = baseline.empty() ? std::vector<kernel_figures>{} : figures_of({r});
+    for (std::size_t i = 0; i < r.kernels.size(); ++i) {
+      const auto& k = r.kernels[i];
+      const std::size_t first = outcome.violations.size();
       check_kernel(p, limits_for(p, k.kernel), k, outcome.violations);
       ++outcome.kernels_checked;
+      if (baseline.empty() || first == outcome.violations.size()) continue;
+      const auto old = baseline.find({k.kernel.resources.name, k.kernel.resources.arch});
+      if (old == baseline.end() || !regressions_of(old->second, figures[i], {}).empty()) continue;
+      for (std::size_t v = first; v < outcome.violations.size(); ++v) {
+        if (outcome.violations[v].allowed_by == nullptr) outcome.violations[v].allowed_by = &by_baseline;
+      }
     }
   }
   outcome.unreadable_inputs = result.failed;

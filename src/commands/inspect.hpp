@@ -28,6 +28,9 @@ struct inspect_command {
   std::string policy_file;
   /// -v: list the files a directory held that were skipped.
   bool verbose = false;
+  /// check --baseline: a build output or saved inspect --json whose kernels
+  /// the policy is not applied to unless they got worse.
+  std::string baseline;
 };
 
 /// Prints every kernel of every input. Throws `occcalc::error` for an

@@ -11,16 +11,6 @@
 
 namespace occcalc::cli {
 
-/// One input's kernels, as read and reported.
-struct input_report {
-  std::string file;
-  std::string kind;
-  std::size_t skipped_entries = 0;
-  std::size_t duplicate_entries = 0;
-  std::size_t skipped_members = 0;
-  std::vector<kernel_report> kernels;
-};
-
 /// The table: one row per kernel, grouped by input, then why some kernels
 /// have no occupancy.
 void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour);

@@ -1,0 +1,136 @@
+#include "cli/run_commands.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "commands/batch.hpp"
+#include "commands/diff.hpp"
+#include "commands/gate.hpp"
+#include "commands/list.hpp"
+#include "commands/query.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/request/parse.hpp"
+#include "render/check.hpp"
+#include "render/formats.hpp"
+#include "render/terminal.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+/// The request fields `inspect` and `check` take from the command line; the
+/// others come from the input.
+constexpr std::string_view inspect_fields[] = {"threads", "dyn_smem", "carveout", "model"};
+
+}  // namespace
+
+/// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
+std::string flag_name(std::string_view key) {
+  std::string flag = "--" + std::string(key);
+  for (char& c : flag) c = c == '_' ? '-' : c;
+  return flag;
+}
+
+/// Refuses a query-only flag that a command does not take.
+void refuse(bool given, const char* key, const std::string& why) {
+  if (given) throw occcalc::input_error(key, why);
+}
+
+/// Refuses the request flags a command that reads kernels from its inputs
+/// does not take.
+void refuse_kernel_fields(const context& c, std::string_view name) {
+  for (std::size_t i = 0; i < std::size(occcalc::request_fields); ++i) {
+    const auto key = occcalc::request_fields[i].key;
+    if (!c.request_given[i] ||
+        std::find(std::begin(inspect_fields), std::end(inspect_fields), key) != std::end(inspect_fields)) {
+      continue;
+    }
+    throw occcalc::input_error(std::string(key),
+                               fmt::format("does not apply to {}: it comes from each kernel of the input", name));
+  }
+}
+
+namespace {
+
+exit_status run_inspect_or_check(context& c, bool is_check) {
+  auto& opts = c.opts;
+  const std::string_view name = is_check ? "check" : "inspect";
+  refuse_kernel_fields(c, name);
+  refuse(!opts.min_occupancy.empty(), "min_occupancy",
+         fmt::format("does not apply to {}; put a min_occupancy in a policy file for occcalc check", name));
+  refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
+  auto& command = opts.inspect;
+  command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
+  if (!opts.format.empty()) {
+    refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
+    const auto format = find_output_format(opts.format);
+    if (!format || !find_renderer(check_renderers, *format)) {
+      throw occcalc::input_error(
+          "format", occcalc::detail::quoted(opts.format) + " is not one of " + format_names(check_renderers));
+    }
+    command.format = *format;
+  }
+  command.overrides = parse_overrides(opts.request);
+  return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.colour)
+                  : run_inspect(c.tables, command, c.in, c.out, c.err, c.colour);
+}
+
+}  // namespace
+
+exit_status run_diff_command(context& c) {
+  auto& opts = c.opts;
+  refuse_kernel_fields(c, "diff");
+  refuse(!opts.min_occupancy.empty(), "min_occupancy", "does not apply to diff; use --max-occupancy-drop");
+  diff_options o;
+  o.old_input = opts.diff_old;
+  o.new_input = opts.diff_new;
+  o.read = opts.inspect;
+  o.read.format = opts.json ? output_format::json : output_format::text;
+  o.read.overrides = parse_overrides(opts.request);
+  if (!opts.max_register_increase.empty()) {
+    o.thresholds.registers =
+        occcalc::parse_count("max_register_increase", opts.max_register_increase, {0, occcalc::max_request_registers});
+  }
+  if (!opts.max_stack_increase.empty()) {
+    o.thresholds.stack_bytes =
+        occcalc::parse_bytes("max_stack_increase", opts.max_stack_increase, {0, occcalc::max_request_value});
+  }
+  if (!opts.max_occupancy_drop.empty()) {
+    o.thresholds.occupancy_points = parse_percent("max_occupancy_drop", opts.max_occupancy_drop);
+  }
+  o.fail_on_regression = opts.fail_on_regression;
+  return run_diff(c.tables, o, c.in, c.out, c.err, c.colour);
+}
+
+exit_status run_query_command(context& c) {
+  return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.colour}, c.out, c.err);
+}
+
+exit_status run_list_command(context& c) {
+  return run_list(c.tables, {c.opts.list_what, c.opts.json, c.colour}, c.out);
+}
+
+exit_status run_batch_command(context& c) {
+  return run_batch(c.tables, parse_min_occupancy(c.opts.min_occupancy), c.in, c.out);
+}
+
+exit_status run_inspect_command(context& c) { return run_inspect_or_check(c, false); }
+exit_status run_check_command(context& c) { return run_inspect_or_check(c, true); }
+
+exit_status run_suggest_command(context& c) {
+  refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to suggest");
+  refuse(c.opts.request.grid.has_value(), "grid", "does not apply to suggest; min grid size needs --gpu or --sm-count");
+  return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.json, c.out, c.colour);
+}
+
+exit_status run_sweep_command(context& c) {
+  refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to sweep");
+  refuse(c.opts.request.grid.has_value(), "grid", "does not apply to sweep");
+  refuse(c.opts.request.sm_count.has_value(), "sm_count", "does not apply to sweep");
+  if (!utf8_locale()) c.opts.sweep.ascii = true;  // the terminal may not show block elements
+  return run_sweep(c.tables, c.opts.request, c.opts.sweep, c.opts.json, c.out, c.colour);
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,63 @@
+// What each command's row in the command table runs, once the command line
+// is parsed: the checks of which flags apply, then the command. No CLI11
+// here (cli/app.cpp binds the options).
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "commands/exit_status.hpp"
+#include "commands/inspect.hpp"
+#include "commands/suggest.hpp"
+#include "commands/sweep.hpp"
+#include "occcalc/request/request.hpp"
+#include "occcalc/tables/tables.hpp"
+
+namespace occcalc::cli {
+
+/// What the command line asked for, filled by CLI11.
+struct options {
+  occcalc::request request;
+  std::vector<std::string> table_files;
+  std::string min_occupancy;
+  std::string colour = "auto";
+  bool json = false;
+  std::string list_what = "all";
+  inspect_command inspect;
+  bool csv = false;
+  /// check's --format.
+  std::string format;
+  /// diff's sides and thresholds (as typed).
+  std::string diff_old, diff_new, max_register_increase, max_stack_increase, max_occupancy_drop;
+  bool fail_on_regression = false;
+  suggest_options suggest;
+  sweep_options sweep;
+};
+
+/// What a command's run function gets once the command line is parsed.
+struct context {
+  options& opts;
+  /// Which request flags were given, in `request_fields` order.
+  const std::vector<bool>& request_given;
+  const occcalc::table& tables;
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+  /// Whether the text output is coloured (--color, NO_COLOR, the terminal).
+  bool colour = false;
+};
+
+/// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
+std::string flag_name(std::string_view key);
+
+exit_status run_inspect_command(context& c);
+exit_status run_check_command(context& c);
+exit_status run_diff_command(context& c);
+exit_status run_query_command(context& c);
+exit_status run_list_command(context& c);
+exit_status run_batch_command(context& c);
+exit_status run_suggest_command(context& c);
+exit_status run_sweep_command(context& c);
+
+}  // namespace occcalc::cli

@@ -1,0 +1,32 @@
+// `occcalc diff OLD NEW`: two builds compared kernel by kernel.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "analysis/baseline.hpp"
+#include "commands/exit_status.hpp"
+#include "commands/inspect.hpp"
+
+namespace occcalc::cli {
+
+struct diff_options {
+  std::string old_input, new_input;
+  /// Kernel filters and the launch overrides every kernel is reported with,
+  /// as for inspect.
+  inspect_command read;
+  regression_thresholds thresholds;
+  bool fail_on_regression = false;
+};
+
+/// The figures of one side: a saved `inspect --json`, or a build output
+/// read as inspect reads it. Throws `occcalc::error` naming it.
+std::vector<kernel_figures> read_side(const occcalc::table& tables, const std::string& path,
+                                      const inspect_command& read, std::istream& in, std::ostream& err);
+
+/// Prints the comparison; exit 1 with `fail_on_regression` when a kernel
+/// got worse, 2 when a side could not be read.
+exit_status run_diff(const occcalc::table& tables, const diff_options& options, std::istream& in, std::ostream& out,
+                     std::ostream& err, bool colour);
+
+}  // namespace occcalc::cli

@@ -1,0 +1,84 @@
+// occcalc diff and check --baseline: two builds of diff.cu (make-fixtures.sh),
+// the new one keeping more values live: reduce_live goes from 14 to 32
+// registers (ptxas -v says so for each build), only_old is removed, only_new
+// added, unchanged unchanged.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+
+using Catch::Matchers::Contains;
+using occcalc::cli::exit_status;
+using occcalc::test::run;
+
+namespace {
+
+const std::string fixtures = OCCCALC_FIXTURE_DIR;
+const std::string old_build = fixtures + "/diff_old.sm_80.cubin";
+const std::string new_build = fixtures + "/diff_new.sm_80.cubin";
+
+}  // namespace
+
+TEST_CASE("diff: each kernel's change, new and removed kernels, and the gate", "[cli][diff]") {
+  const auto r = run({"diff", old_build, new_build});
+  CHECK(r.status == exit_status::ok);
+  CHECK(r.out ==
+        "REGRESSED sm_80 reduce_live: registers 14 -> 32\n"
+        "new       sm_80 only_new: 8 registers, occupancy 100.0%\n"
+        "removed   sm_80 only_old\n" +
+            old_build + " -> " + new_build +
+            ": 1 regressed, 1 new, 1 removed, 0 improved, 0 changed otherwise, 1 unchanged\n");
+  CHECK(run({"diff", old_build, new_build, "--fail-on-regression"}).status == exit_status::gate_failed);
+  // A threshold lets some growth through; the other way round it improved.
+  CHECK(run({"diff", old_build, new_build, "--fail-on-regression", "--max-register-increase", "18"}).status ==
+        exit_status::ok);
+  const auto back = run({"diff", new_build, old_build, "--fail-on-regression"});
+  CHECK(back.status == exit_status::ok);
+  CHECK_THAT(back.out, Contains("improved  sm_80 reduce_live: registers 32 -> 14\n"));
+}
+
+TEST_CASE("diff: a side may be a saved inspect --json, and JSON output has the schema's shape", "[cli][diff]") {
+  const std::string saved = std::string(OCCCALC_TEMP_DIR) + "/old-build.json";
+  std::ofstream(saved) << run({"inspect", old_build, "--json"}).out;
+  const auto r = run({"diff", saved, new_build, "--json"});
+  CHECK(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["schema_version"] == 1);
+  CHECK(j["regressed"] == true);
+  CHECK(j["counts"] ==
+        nlohmann::json(
+            {{"regressed", 1}, {"new", 1}, {"removed", 1}, {"improved", 0}, {"changed", 0}, {"unchanged", 1}}));
+  const auto& first = j["kernels"][0];
+  CHECK(first["kernel"] == "reduce_live");
+  CHECK(first["status"] == "regressed");
+  CHECK(first["old"]["registers"] == 14);
+  CHECK(first["new"]["registers"] == 32);
+  CHECK(first["regressions"] == nlohmann::json::array({"registers 14 -> 32"}));
+  // A JSON file that is not a saved inspect is refused, naming it.
+  const std::string other = std::string(OCCCALC_TEMP_DIR) + "/not-inspect.json";
+  std::ofstream(other) << R"({"schema_version": 2, "passed": true})";
+  const auto bad = run({"diff", other, new_build});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK_THAT(bad.err, Contains(other + ": not a saved 'occcalc inspect --json'"));
+}
+
+TEST_CASE("check --baseline applies the policy only to what is new or got worse", "[cli][check][diff]") {
+  const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/max10.json";
+  std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"max_registers": 10}})";
+  // reduce_live has 14 registers in the old build: a violation, but the
+  // baseline holds it already.
+  const auto same = run({"check", "--policy", policy, old_build, "--baseline", old_build});
+  CHECK(same.status == exit_status::ok);
+  CHECK_THAT(same.out, Contains("(allowed by baseline: no worse than in the baseline " + old_build + ")"));
+  // In the new build it has 32: a regression, so the policy applies.
+  const auto worse = run({"check", "--policy", policy, new_build, "--baseline", old_build, "--json"});
+  CHECK(worse.status == exit_status::gate_failed);
+  const auto j = nlohmann::json::parse(worse.out);
+  REQUIRE(j["violations"].size() == 1);
+  CHECK(j["violations"][0]["kernel"] == "reduce_live");
+  CHECK(j["violations"][0]["allowed"] == false);
+}
