@@ -33,6 +33,10 @@ struct launch_overrides {
 /// none: the size `occcalc suggest` picks for it.
 inline constexpr const char* suggested_block_size = "suggested";
 
+/// `block_size_from` of a kernel from a Triton cache: its metadata's
+/// `num_warps` x the warp size, the launch Triton's launcher makes.
+inline constexpr const char* triton_block_size = "triton";
+
 /// One kernel of one input, and its occupancy if it can be computed.
 struct kernel_report {
   /// The input file as given (`-` for standard input).

@@ -1,17 +1,21 @@
 #include "commands/read_inputs.hpp"
 
 #include <algorithm>
+#include <map>
 #include <optional>
 #include <ostream>
+#include <set>
 #include <thread>
 
 #include <fmt/format.h>
 
 #include "analysis/kernel_matcher.hpp"
+#include "analysis/triton.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
 #include "io/directory.hpp"
+#include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 
 namespace occcalc::cli {
@@ -68,13 +72,55 @@ std::optional<inspect::inspection> read_found_file(const std::string& path, cons
   }
 }
 
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// A path without its last extension (`cache/ab12/add_kernel`).
+std::string stem_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  const auto dot = path.find_last_of('.');
+  return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? path : path.substr(0, dot);
+}
+
+std::string file_name(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+/// The Triton kernels among `files`, by stem: a `<stem>.json` that is
+/// Triton's metadata beside a `<stem>.cubin` or `<stem>.hsaco`. A Triton
+/// file with a bad value is an error (`fail`), its kernel then read alone.
+template <typename Fail>
+std::map<std::string, triton_metadata> triton_kernels(const std::vector<std::string>& files, Fail&& fail) {
+  const std::set<std::string> present(files.begin(), files.end());
+  std::map<std::string, triton_metadata> found;
+  for (const auto& file : files) {
+    if (!ends_with(file, ".json")) continue;
+    const std::string stem = stem_of(file);
+    if (!present.count(stem + ".cubin") && !present.count(stem + ".hsaco")) continue;
+    try {
+      if (auto meta = read_triton_metadata(file, read_text_file(file, "Triton metadata"))) {
+        found.emplace(stem, std::move(*meta));
+      }
+    } catch (const occcalc::error& e) {
+      fail(e.what());
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& err, const block_size_for& threads_for) {
   const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
   read_result result;
-  const auto report = [&](const std::string& path, inspect::inspection inspected) {
+  // `triton`: the Triton metadata of the file, whose launch (block size and
+  // dynamic shared memory) wins over --threads and the policy, as a required
+  // size does: it is how the launcher runs the kernel.
+  const auto report = [&](const std::string& path, inspect::inspection inspected,
+                          const triton_metadata* triton = nullptr) {
     input_report r{
         path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, inspected.skipped_members, {}};
     // A library holds tens of thousands of kernels: filter them and compute
@@ -85,6 +131,15 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
         kernels.size(), kernels.size() >= min_parallel_kernels ? workers() : 1, [&](std::size_t i, stateless&) {
           if (!filter.matches(kernels[i])) return;
           auto [overrides, from] = threads_for(kernels[i]);
+          if (triton != nullptr) {
+            overrides.threads = triton->block_size();
+            overrides.dyn_smem_bytes = triton->shared_bytes;
+            from = triton_block_size;
+            auto& origin = kernels[i].resources.origin;
+            origin = fmt::format("{}.json: num_warps {}, shared {} B, num_ctas {}, cluster {}x{}x{}{}", stem_of(path),
+                                 triton->num_warps, triton->shared_bytes, triton->num_ctas, triton->cluster_dims[0],
+                                 triton->cluster_dims[1], triton->cluster_dims[2], origin.empty() ? "" : "; " + origin);
+          }
           reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
         });
     r.kernels.reserve(static_cast<std::size_t>(
@@ -112,14 +167,19 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
     for (const auto& dir : unreadable) fail(dir + ": cannot read this directory");
     std::vector<std::string> skipped;
     std::size_t with_kernels = 0;
+    const auto triton = triton_kernels(files, fail);
     for (const auto& file : files) {
       try {
+        const auto meta = triton.find(stem_of(file));
+        const bool kernel_binary = ends_with(file, ".cubin") || ends_with(file, ".hsaco");
+        if (meta != triton.end() && !kernel_binary) continue;  // Triton's other stages of a kernel read
+        if (!triton.empty() && file_name(file).rfind("__grp__", 0) == 0) continue;  // Triton's group index
         auto inspected = read_found_file(file, filter);
         if (!inspected) {
           skipped.push_back(file);
           continue;
         }
-        auto r = report(file, std::move(*inspected));
+        auto r = report(file, std::move(*inspected), meta == triton.end() ? nullptr : &meta->second);
         if (r.kernels.empty()) continue;  // none left after --kernel / --arch
         ++with_kernels;
         result.reports.push_back(std::move(r));

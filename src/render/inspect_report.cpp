@@ -40,6 +40,7 @@ std::string block_text(const kernel_report& r) {
   if (!r.block_size) return "?";
   if (r.block_size_from == "launch bounds") return fmt::format("{} (bounds)", *r.block_size);
   if (r.block_size_from == suggested_block_size) return fmt::format("{} (suggest)", *r.block_size);
+  if (r.block_size_from == triton_block_size) return fmt::format("{} (triton)", *r.block_size);
   if (r.block_size_from == "required") {
     return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
   }

@@ -246,3 +246,37 @@ TEST_CASE("cli: a kernel without a declared block size is evaluated at suggest's
   CHECK(std::find(flagged.begin(), flagged.end(), "_ZN4demo11static_smemEPKfPfi") != flagged.end());
   CHECK(std::find(flagged.begin(), flagged.end(), "_ZN4demo7boundedEPKfPfi") == flagged.end());
 }
+
+TEST_CASE("cli: a Triton cache is read with each kernel's launch from its metadata", "[cli][inspect][triton]") {
+  // tests/fixtures/triton/make-fixtures.sh: add_kernel (num_warps 4, shared
+  // 0) and matmul_kernel (num_warps 8, shared 1024), sm_80.
+  const std::string cache = std::string(OCCCALC_SOURCE_DIR) + "/tests/fixtures/triton/cache";
+  const auto r = run({"inspect", cache, "--json"});
+  INFO(r.err);
+  CHECK(r.status == exit_status::ok);
+  CHECK(r.err.empty());  // the metadata, PTX and group index are Triton's, not skipped junk
+  const auto kernels = nlohmann::json::parse(r.out)["kernels"];
+  REQUIRE(kernels.size() == 2);
+  const auto& matmul = kernels[0];
+  CHECK(matmul["kernel"] == "matmul_kernel");
+  CHECK(matmul["block_size"] == 256);  // 8 warps of 32
+  CHECK(matmul["block_size_from"] == "triton");
+  CHECK_THAT(matmul["origin"].get<std::string>(),
+             Contains("matmul_kernel.json: num_warps 8, shared 1024 B, num_ctas 1, cluster 1x1x1"));
+  // 40 registers x 256 threads: 65536 / 10240 = 6 blocks; the 1 KiB of
+  // dynamic shared memory allows more.
+  CHECK(matmul["occupancy"]["blocks_per_sm"] == 6);
+  CHECK(matmul["occupancy"]["input"]["dyn_smem"] == 1024);
+  CHECK(kernels[1]["kernel"] == "add_kernel");
+  CHECK(kernels[1]["block_size"] == 128);
+  // A Triton file with an impossible value is named; the kernel is still read.
+  namespace fs = std::filesystem;
+  const fs::path copy = fs::path(OCCCALC_TEMP_DIR) / "triton_bad";
+  fs::remove_all(copy);
+  fs::create_directories(copy);
+  fs::copy(cache + "/9f3c2a7d1e", copy);
+  std::ofstream(copy / "add_kernel.json") << R"({"num_warps": 3000, "shared": 0, "name": "add_kernel"})";
+  const auto bad = run({"inspect", copy.string()});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK_THAT(bad.err, Contains("add_kernel.json: Triton metadata field 'num_warps' is 3000"));
+}
