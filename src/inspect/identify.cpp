@@ -1,5 +1,6 @@
 #include "inspect/identify.hpp"
 
+#include "inspect/amdgpu_assembly.hpp"
 #include "inspect/amdgpu_code_object.hpp"
 #include "inspect/ar_archive.hpp"
 #include "inspect/compiler_log.hpp"
@@ -33,6 +34,7 @@ input_kind identify(byte_view bytes) noexcept {
   if (is_fatbin(bytes)) return input_kind::fatbin;
   if (is_ar_archive(bytes)) return input_kind::ar_archive;
   if (is_compiler_log(bytes.as_text())) return input_kind::compiler_log;
+  if (is_amdgpu_assembly(bytes.as_text())) return input_kind::amdgpu_assembly;
   return input_kind::unknown;
 }
 
@@ -45,6 +47,7 @@ std::string_view to_string(input_kind kind) noexcept {
     case input_kind::offload_bundle: return "offload bundle";
     case input_kind::ar_archive: return "static library";
     case input_kind::compiler_log: return "compiler log";
+    case input_kind::amdgpu_assembly: return "AMD assembly";
     case input_kind::unknown: break;
   }
   return "unknown";

@@ -23,6 +23,8 @@ enum class input_kind {
   ar_archive,
   /// ptxas or nvlink output.
   compiler_log,
+  /// AMDGPU assembly with code object metadata (`clang -S`).
+  amdgpu_assembly,
   unknown,
 };
 

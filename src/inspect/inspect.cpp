@@ -6,6 +6,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "inspect/amdgpu_assembly.hpp"
 #include "inspect/amdgpu_code_object.hpp"
 #include "inspect/ar_archive.hpp"
 #include "inspect/compiler_log.hpp"
@@ -300,10 +301,12 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       return out;
     case input_kind::offload_bundle: add_bundled_kernels(bytes, "", out); return out;
     case input_kind::compiler_log: out.kernels = with_names(read_compiler_log(bytes.as_text()), ""); return out;
+    case input_kind::amdgpu_assembly: out.kernels = with_names(read_amdgpu_assembly(bytes.as_text()), ""); return out;
     case input_kind::ar_archive: read_archive(bytes, options, out); return out;
     case input_kind::unknown:
       throw format_error(
-          "not a cubin, fat binary, AMD code object, offload bundle, ELF file, or ptxas / nvlink output");
+          "not a cubin, fat binary, static library, AMD code object, offload bundle, ELF file, ptxas / nvlink output, "
+          "or AMD assembly");
     case input_kind::host_elf:
       host.emplace(bytes);
       plan_host_elf(*host, options, items, scans, out);
@@ -340,7 +343,8 @@ namespace {
 void read_archive(byte_view bytes, const inspect_options& options, inspection& out) {
   for (const auto& member : ar_members(bytes)) {
     const input_kind kind = identify(member.contents);
-    if (kind == input_kind::unknown || kind == input_kind::ar_archive || kind == input_kind::compiler_log) {
+    if (kind == input_kind::unknown || kind == input_kind::ar_archive || kind == input_kind::compiler_log ||
+        kind == input_kind::amdgpu_assembly) {
       ++out.skipped_members;
       continue;
     }

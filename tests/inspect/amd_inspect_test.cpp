@@ -278,3 +278,34 @@ TEST_CASE("amd inspect: truncated and corrupt inputs are one error, never a cras
   bomb[15] = 0x7f;  // uncompressed size 2 GiB
   CHECK_THROWS_WITH(inspect_bytes(byte_view(bomb.data(), bomb.size()), inspect_options{}), Contains("over the"));
 }
+
+TEST_CASE("amd assembly: clang -S output reads as its code object does", "[amd][inspect]") {
+  // Each fixture's .s and .o come from one compile (make-fixtures.sh): the
+  // metadata in the assembly's YAML must give what the object's MessagePack
+  // gives, kernel for kernel.
+  for (const std::string stem : {"kernels.gfx906", "kernels.gfx90a", "kernels.gfx1030-cu-w64", "kernels.gfx1100",
+                                 "kernels.gfx1201", "mfma.gfx908", "mfma.gfx90a"}) {
+    INFO(stem);
+    const auto object = inspect_fixture(stem + ".o");
+    const occcalc::inspect::mapped_file file(fixtures + "/" + stem + ".s");
+    const auto assembly = occcalc::inspect::inspect_bytes(file.bytes(), {});
+    CHECK(assembly.kind == "AMD assembly");
+    REQUIRE(assembly.kernels.size() == object.kernels.size());
+    for (std::size_t i = 0; i < object.kernels.size(); ++i) {
+      const auto& a = assembly.kernels[i].resources;
+      const auto& o = object.kernels[i].resources;
+      CHECK(a.name == o.name);
+      CHECK(a.arch == o.arch);
+      CHECK(a.registers == o.registers);
+      CHECK(a.agprs == o.agprs);
+      CHECK(a.sgprs == o.sgprs);
+      CHECK(a.static_shared_memory_bytes == o.static_shared_memory_bytes);
+      CHECK(a.stack_size_bytes == o.stack_size_bytes);
+      CHECK(a.wave_size == o.wave_size);
+      CHECK(a.vgpr_spills == o.vgpr_spills);
+      CHECK(a.sgpr_spills == o.sgpr_spills);
+      CHECK(a.max_threads == o.max_threads);
+      CHECK(a.required_threads == o.required_threads);
+    }
+  }
+}

@@ -392,7 +392,7 @@ TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
     const std::string text = "hello\nworld\n";
     const std::vector<unsigned char> bytes(text.begin(), text.end());
     CHECK_THROWS_WITH(inspect_data(bytes),
-                      Contains("not a cubin, fat binary, AMD code object, offload bundle, ELF file"));
+                      Contains("not a cubin, fat binary, static library, AMD code object, offload bundle, ELF file"));
   }
 }
 
