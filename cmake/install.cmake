@@ -5,6 +5,7 @@ install(DIRECTORY include/occcalc DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${OCCCALC_TABLE_FILES} DESTINATION ${CMAKE_INSTALL_DATADIR}/occcalc)
 install(FILES schema/result.schema.json schema/inspect.schema.json schema/check.schema.json
               schema/list.schema.json schema/suggest.schema.json schema/sweep.schema.json
+              schema/diff.schema.json
         DESTINATION ${CMAKE_INSTALL_DATADIR}/occcalc)
 if(TARGET occcalc_cli)
   install(TARGETS occcalc_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
