@@ -13,6 +13,7 @@
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
 #include "render/check.hpp"
+#include "render/diff.hpp"
 #include "render/formats.hpp"
 #include "render/terminal.hpp"
 
@@ -88,6 +89,15 @@ exit_status run_diff_command(context& c) {
   o.new_input = opts.diff_new;
   o.read = opts.inspect;
   o.read.format = opts.json ? output_format::json : output_format::text;
+  if (!opts.format.empty()) {
+    refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
+    const auto format = find_output_format(opts.format);
+    if (!format || !find_renderer(diff_renderers, *format)) {
+      throw occcalc::input_error(
+          "format", occcalc::detail::quoted(opts.format) + " is not one of " + format_names(diff_renderers));
+    }
+    o.read.format = *format;
+  }
   o.read.overrides = parse_overrides(opts.request);
   if (!opts.max_register_increase.empty()) {
     o.thresholds.registers =

@@ -43,7 +43,7 @@ exit_status run_diff(const occcalc::table& tables, const diff_options& options, 
   const auto before = read_side(tables, options.old_input, options.read, in, err);
   const auto after = read_side(tables, options.new_input, options.read, in, err);
   const diff_report report{options.old_input, options.new_input, compare_builds(before, after, options.thresholds)};
-  out << (options.read.format == output_format::json ? diff_json(report) : diff_text(report, colour));
+  out << find_renderer(diff_renderers, options.read.format)(report, colour && !info(options.read.format).machine);
   return options.fail_on_regression && report.diff.regressed() ? exit_status::gate_failed : exit_status::ok;
 }
 

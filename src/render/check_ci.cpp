@@ -5,6 +5,7 @@
 
 #include "occcalc/version.hpp"
 #include "render/check.hpp"
+#include "render/github_commands.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {
@@ -24,35 +25,6 @@ constexpr check_rule check_rules[] = {
     {"spills", "The kernel spills registers, or may (a binary records its stack frame, not its spills)."},
     {"block_size", "The kernel declares no block size (__launch_bounds__ or a required size)."},
 };
-
-/// GitHub workflow command data: `%`, CR and LF escaped.
-std::string command_data(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      default: out += c;
-    }
-  }
-  return out;
-}
-
-/// A workflow command property value: the data escapes, and `:` and `,`.
-std::string command_property(std::string_view text) {
-  std::string out;
-  for (const char c : command_data(text)) {
-    if (c == ':') {
-      out += "%3A";
-    } else if (c == ',') {
-      out += "%2C";
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
 
 /// A path as a SARIF artifact URI (RFC 3986): relative paths stay relative
 /// (code scanning resolves them against the checkout), absolute ones become

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "occcalc/version.hpp"
+#include "render/github_commands.hpp"
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
 
@@ -37,6 +38,27 @@ std::string join(const std::vector<std::string>& items) {
   return out;
 }
 
+/// Everything that changed in one kernel, regressions first.
+std::string changes_text(const kernel_change& c) {
+  if (c.kind == change_kind::added) {
+    const auto& f = *c.after;
+    return fmt::format("{} registers, {}", f.registers ? std::to_string(*f.registers) : "?",
+                       f.occupancy ? fmt::format("occupancy {:.1f}%", *f.occupancy * 100.0) : "no occupancy");
+  }
+  std::vector<std::string> all = c.regressions;
+  all.insert(all.end(), c.improvements.begin(), c.improvements.end());
+  all.insert(all.end(), c.other_changes.begin(), c.other_changes.end());
+  return join(all);
+}
+
+std::string summary_line(const diff_report& report) {
+  const auto& diff = report.diff;
+  return fmt::format("{} -> {}: {} regressed, {} new, {} removed, {} improved, {} changed otherwise, {} unchanged",
+                     report.old_input, report.new_input, diff.count(change_kind::regressed),
+                     diff.count(change_kind::added), diff.count(change_kind::removed),
+                     diff.count(change_kind::improved), diff.count(change_kind::changed), diff.unchanged);
+}
+
 nlohmann::ordered_json figures_json(const std::optional<kernel_figures>& f) {
   if (!f) return nullptr;
   const auto optional = [](const auto& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(); };
@@ -54,32 +76,50 @@ nlohmann::ordered_json figures_json(const std::optional<kernel_figures>& f) {
 }  // namespace
 
 std::string diff_text(const diff_report& report, bool colour) {
-  const auto& diff = report.diff;
   std::string text;
-  for (const auto& c : diff.changes) {
+  for (const auto& c : report.diff.changes) {
     const auto& row = info(c.kind);
     const auto& f = c.after ? *c.after : *c.before;
-    std::string what;
-    if (c.kind == change_kind::added) {
-      what = fmt::format("{} registers, {}", f.registers ? std::to_string(*f.registers) : "?",
-                         f.occupancy ? fmt::format("occupancy {:.1f}%", *f.occupancy * 100.0) : "no occupancy");
-    } else if (c.kind != change_kind::removed) {
-      std::vector<std::string> all = c.regressions;
-      all.insert(all.end(), c.improvements.begin(), c.improvements.end());
-      all.insert(all.end(), c.other_changes.begin(), c.other_changes.end());
-      what = join(all);
-    }
+    const std::string what = c.kind == change_kind::removed ? std::string() : changes_text(c);
     const style s = c.kind == change_kind::regressed  ? style::bad
                     : c.kind == change_kind::improved ? style::good
                                                       : style::dim;
     text += fmt::format("{} {} {}{}\n", paint(fmt::format("{:<9}", row.label), s, colour), f.arch, f.name,
                         what.empty() ? "" : ": " + what);
   }
-  text += fmt::format("{} -> {}: {} regressed, {} new, {} removed, {} improved, {} changed otherwise, {} unchanged\n",
-                      report.old_input, report.new_input, diff.count(change_kind::regressed),
-                      diff.count(change_kind::added), diff.count(change_kind::removed),
-                      diff.count(change_kind::improved), diff.count(change_kind::changed), diff.unchanged);
-  return text;
+  return text + summary_line(report) + "\n";
+}
+
+std::string diff_github(const diff_report& report) {
+  std::string out;
+  for (const auto& c : report.diff.changes) {
+    const auto& f = c.after ? *c.after : *c.before;
+    const char* level = c.kind == change_kind::regressed                                 ? "error"
+                        : c.kind == change_kind::added || c.kind == change_kind::removed ? "notice"
+                                                                                         : nullptr;
+    if (level == nullptr) continue;
+    const std::string what = c.kind == change_kind::removed ? "removed" : changes_text(c);
+    out += fmt::format("::{} file={},title={}::{}\n", level, command_property(f.file),
+                       command_property(fmt::format("occcalc diff: {}", info(c.kind).name)),
+                       command_data(fmt::format("{} ({}): {}", f.name, f.arch, what)));
+  }
+  return out + summary_line(report) + "\n";
+}
+
+std::string diff_markdown(const diff_report& report) {
+  std::string out = fmt::format("### occcalc diff: {}\n\n{}.\n",
+                                report.diff.regressed() ? "regressed" : "no regression", summary_line(report));
+  if (report.diff.changes.empty()) return out;
+  out += "\n| | arch | kernel | change |\n|---|---|---|---|\n";
+  for (const auto& c : report.diff.changes) {
+    const auto& f = c.after ? *c.after : *c.before;
+    std::string name = f.name;
+    for (auto& ch : name) ch = ch == '|' ? '/' : ch;
+    std::string what = c.kind == change_kind::removed ? std::string() : changes_text(c);
+    out += fmt::format("| {} | {} | `{}` | {} |\n",
+                       c.kind == change_kind::regressed ? "**regressed**" : info(c.kind).name, f.arch, name, what);
+  }
+  return out;
 }
 
 std::string diff_json(const diff_report& report) {
@@ -110,5 +150,12 @@ std::string diff_json(const diff_report& report) {
   }
   return json_text(j, 2) + "\n";
 }
+
+const std::array<format_renderer<diff_render>, 4> diff_renderers = {{
+    {output_format::text, diff_text},
+    {output_format::json, [](const diff_report& report, bool) { return diff_json(report); }},
+    {output_format::github, [](const diff_report& report, bool) { return diff_github(report); }},
+    {output_format::markdown, [](const diff_report& report, bool) { return diff_markdown(report); }},
+}};
 
 }  // namespace occcalc::cli

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analysis/baseline.hpp"
+#include "render/formats.hpp"
 
 namespace occcalc::cli {
 
@@ -15,5 +16,16 @@ struct diff_report {
 
 std::string diff_text(const diff_report& report, bool colour);
 std::string diff_json(const diff_report& report);
+/// `::error` per regressed kernel (the file of the new build), `::notice`
+/// per new or removed one, then the summary line.
+std::string diff_github(const diff_report& report);
+/// The summary and a table of the kernels that are not the same.
+std::string diff_markdown(const diff_report& report);
+
+/// How `diff` prints in one format.
+using diff_render = std::string (*)(const diff_report& report, bool colour);
+
+/// diff's formats: text, json, github and markdown.
+extern const std::array<format_renderer<diff_render>, 4> diff_renderers;
 
 }  // namespace occcalc::cli

@@ -82,3 +82,21 @@ TEST_CASE("check --baseline applies the policy only to what is new or got worse"
   CHECK(j["violations"][0]["kernel"] == "reduce_live");
   CHECK(j["violations"][0]["allowed"] == false);
 }
+
+TEST_CASE("diff --format github and markdown", "[cli][diff]") {
+  const auto gh = run({"diff", old_build, new_build, "--format", "github"});
+  CHECK(gh.status == exit_status::ok);
+  CHECK(gh.out == "::error file=" + new_build +
+                      ",title=occcalc diff%3A regressed::reduce_live (sm_80): registers 14 -> 32\n"
+                      "::notice file=" +
+                      new_build +
+                      ",title=occcalc diff%3A new::only_new (sm_80): 8 registers, occupancy 100.0%25\n"
+                      "::notice file=" +
+                      old_build + ",title=occcalc diff%3A removed::only_old (sm_80): removed\n" + old_build + " -> " +
+                      new_build + ": 1 regressed, 1 new, 1 removed, 0 improved, 0 changed otherwise, 1 unchanged\n");
+  const auto md = run({"diff", old_build, new_build, "--format", "markdown"});
+  CHECK_THAT(md.out, Contains("| **regressed** | sm_80 | `reduce_live` | registers 14 -> 32 |\n"));
+  const auto bad = run({"diff", old_build, new_build, "--format", "sarif"});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK(bad.err == "occcalc: error: --format 'sarif' is not one of text, json, github or markdown\n");
+}
