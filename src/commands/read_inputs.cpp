@@ -11,10 +11,12 @@
 
 #include "analysis/kernel_matcher.hpp"
 #include "analysis/triton.hpp"
+#include "inspect/compiler_log.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
 #include "io/directory.hpp"
+#include "io/process.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 
@@ -40,16 +42,60 @@ inspect::inspect_options options_for(const kernel_matcher& filter) {
 
 /// Reads one input given by name (`-` for standard input). Throws
 /// `occcalc::error` naming it when it cannot be read or is not an input.
-inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter) {
+/// The most ptxas output read: its report is a few lines per kernel.
+constexpr std::size_t max_ptxas_output_bytes = std::size_t{64} << 20;
+
+/// PTX leaves registers, shared memory and stack to ptxas: with ptxas on
+/// PATH, its report (`ptxas -v`, read as a compiler log) fills them in;
+/// without it, a note says why the kernels have no occupancy.
+void add_ptxas_figures(const std::string& path, inspect::inspection& in, std::ostream& err) {
+  if (in.kind != inspect::to_string(inspect::input_kind::ptx) || in.kernels.empty()) return;
+  const std::string arch = in.kernels.front().resources.arch;
+  const auto ptxas = find_program("ptxas");
+  if (!ptxas || path == "-" || arch.empty()) {
+    err << fmt::format("occcalc: note: {}: PTX{}: no register counts, so no occupancy\n",
+                       path == "-" ? "standard input" : path,
+                       !ptxas        ? " and ptxas is not on PATH"
+                       : path == "-" ? " from standard input"
+                                     : " without a target");
+    return;
+  }
+  const std::string log =
+      run_program({*ptxas, "-v", "--gpu-name", arch, path, "-o", "/dev/null"}, max_ptxas_output_bytes);
+  const auto reported = inspect::read_compiler_log(log);
+  for (auto& k : in.kernels) {
+    auto& r = k.resources;
+    for (const auto& p : reported) {
+      if (p.name != r.name) continue;
+      r.registers = p.registers;
+      r.static_shared_memory_bytes = p.static_shared_memory_bytes;
+      r.stack_frame_bytes = p.stack_frame_bytes;
+      r.stack_size_bytes = p.stack_size_bytes;
+      r.spill_store_bytes = p.spill_store_bytes;
+      r.spill_load_bytes = p.spill_load_bytes;
+      r.barriers = p.barriers;
+      if (p.register_cap) r.register_cap = p.register_cap;
+      r.origin += ", registers from ptxas -v";
+      break;
+    }
+  }
+}
+
+inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter,
+                               std::ostream& err) {
   inspect::inspect_options options = options_for(filter);
   try {
     if (path == "-") {
       const auto text = inspect::read_stream(in, "standard input");
-      return inspect::inspect_bytes({text.data(), text.size()}, options);
+      auto inspected = inspect::inspect_bytes({text.data(), text.size()}, options);
+      add_ptxas_figures(path, inspected, err);
+      return inspected;
     }
     const inspect::mapped_file file(path);
     options.done_with = [&file](inspect::byte_view used) { file.release(used); };
-    return inspect::inspect_bytes(file.bytes(), options);
+    auto inspected = inspect::inspect_bytes(file.bytes(), options);
+    add_ptxas_figures(path, inspected, err);
+    return inspected;
   } catch (const inspect::format_error& e) {
     throw occcalc::error(fmt::format("{}: {}", path == "-" ? "standard input" : path, e.what()));
   }
@@ -58,7 +104,8 @@ inspect::inspection read_input(const std::string& path, std::istream& in, const 
 /// Reads a file found in a directory: empty when it holds no GPU code (not
 /// a GPU binary or compiler log, or a host file without device code).
 /// Throws `occcalc::error` for one that should but cannot be read.
-std::optional<inspect::inspection> read_found_file(const std::string& path, const kernel_matcher& filter) {
+std::optional<inspect::inspection> read_found_file(const std::string& path, const kernel_matcher& filter,
+                                                   std::ostream& err) {
   const inspect::mapped_file file(path);
   if (inspect::identify(file.bytes()) == inspect::input_kind::unknown) return std::nullopt;
   inspect::inspect_options options = options_for(filter);
@@ -66,6 +113,7 @@ std::optional<inspect::inspection> read_found_file(const std::string& path, cons
   try {
     auto inspected = inspect::inspect_bytes(file.bytes(), options);
     if (inspected.kernels.empty() && inspected.skipped_entries == 0) return std::nullopt;
+    add_ptxas_figures(path, inspected, err);
     return inspected;
   } catch (const inspect::format_error& e) {
     throw occcalc::error(fmt::format("{}: {}", path, e.what()));
@@ -156,7 +204,7 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
   for (const auto& path : command.inputs) {
     if (path == "-" || !is_directory(path)) {
       try {
-        result.reports.push_back(report(path, read_input(path, in, filter)));
+        result.reports.push_back(report(path, read_input(path, in, filter, err)));
       } catch (const occcalc::error& e) {
         fail(e.what());
       }
@@ -174,7 +222,7 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
         const bool kernel_binary = ends_with(file, ".cubin") || ends_with(file, ".hsaco");
         if (meta != triton.end() && !kernel_binary) continue;  // Triton's other stages of a kernel read
         if (!triton.empty() && file_name(file).rfind("__grp__", 0) == 0) continue;  // Triton's group index
-        auto inspected = read_found_file(file, filter);
+        auto inspected = read_found_file(file, filter, err);
         if (!inspected) {
           skipped.push_back(file);
           continue;

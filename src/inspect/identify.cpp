@@ -7,6 +7,7 @@
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/offload_bundle.hpp"
+#include "inspect/ptx.hpp"
 
 namespace occcalc::inspect {
 
@@ -35,6 +36,7 @@ input_kind identify(byte_view bytes) noexcept {
   if (is_ar_archive(bytes)) return input_kind::ar_archive;
   if (is_compiler_log(bytes.as_text())) return input_kind::compiler_log;
   if (is_amdgpu_assembly(bytes.as_text())) return input_kind::amdgpu_assembly;
+  if (is_ptx(bytes.as_text())) return input_kind::ptx;
   return input_kind::unknown;
 }
 
@@ -48,6 +50,7 @@ std::string_view to_string(input_kind kind) noexcept {
     case input_kind::ar_archive: return "static library";
     case input_kind::compiler_log: return "compiler log";
     case input_kind::amdgpu_assembly: return "AMD assembly";
+    case input_kind::ptx: return "PTX";
     case input_kind::unknown: break;
   }
   return "unknown";

@@ -25,6 +25,8 @@ enum class input_kind {
   compiler_log,
   /// AMDGPU assembly with code object metadata (`clang -S`).
   amdgpu_assembly,
+  /// PTX text.
+  ptx,
   unknown,
 };
 

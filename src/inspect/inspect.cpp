@@ -17,6 +17,7 @@
 #include "inspect/limits.hpp"
 #include "inspect/offload_bundle.hpp"
 #include "inspect/parallel.hpp"
+#include "inspect/ptx.hpp"
 
 namespace occcalc::inspect {
 
@@ -302,6 +303,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     case input_kind::offload_bundle: add_bundled_kernels(bytes, "", out); return out;
     case input_kind::compiler_log: out.kernels = with_names(read_compiler_log(bytes.as_text()), ""); return out;
     case input_kind::amdgpu_assembly: out.kernels = with_names(read_amdgpu_assembly(bytes.as_text()), ""); return out;
+    case input_kind::ptx: out.kernels = with_names(read_ptx(bytes.as_text()), ""); return out;
     case input_kind::ar_archive: read_archive(bytes, options, out); return out;
     case input_kind::unknown:
       throw format_error(
@@ -344,7 +346,7 @@ void read_archive(byte_view bytes, const inspect_options& options, inspection& o
   for (const auto& member : ar_members(bytes)) {
     const input_kind kind = identify(member.contents);
     if (kind == input_kind::unknown || kind == input_kind::ar_archive || kind == input_kind::compiler_log ||
-        kind == input_kind::amdgpu_assembly) {
+        kind == input_kind::amdgpu_assembly || kind == input_kind::ptx) {
       ++out.skipped_members;
       continue;
     }

@@ -1,0 +1,108 @@
+#include "inspect/ptx.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "inspect/bytes.hpp"
+#include "inspect/limits.hpp"
+
+namespace occcalc::inspect {
+
+namespace {
+
+/// ptxas's bound on block dimensions and counts; larger is a corrupt file.
+constexpr std::int64_t max_directive_value = 1 << 20;
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == ';')) s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+/// `N` or `X, Y, Z` after a directive.
+std::vector<std::int64_t> numbers(std::string_view text, std::size_t line) {
+  std::vector<std::int64_t> out;
+  while (!text.empty()) {
+    text = trim(text);
+    const auto comma = text.find(',');
+    const std::string_view item = trim(text.substr(0, comma));
+    std::int64_t n = 0;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), n);
+    if (item.empty() || ec != std::errc() || end != item.data() + item.size() || n < 1 || n > max_directive_value ||
+        out.size() == 3) {
+      throw format_error(fmt::format("line {}: '{}' is not a directive's count", line, item));
+    }
+    out.push_back(n);
+    if (comma == std::string_view::npos) break;
+    text = text.substr(comma + 1);
+  }
+  return out;
+}
+
+dim3 dims(const std::vector<std::int64_t>& n) { return {n[0], n.size() > 1 ? n[1] : 1, n.size() > 2 ? n[2] : 1}; }
+
+}  // namespace
+
+bool is_ptx(std::string_view text) noexcept {
+  constexpr std::size_t head_bytes = 4096;
+  const std::string_view head = text.substr(0, head_bytes);
+  return head.find(".version ") != std::string_view::npos && head.find(".target ") != std::string_view::npos;
+}
+
+std::string ptx_target(std::string_view text) {
+  const auto at = text.find("\n.target ");
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = text.substr(at + 9);
+  rest = rest.substr(0, rest.find_first_of(",\n \t\r"));
+  return std::string(rest);
+}
+
+std::vector<kernel_resources> read_ptx(std::string_view text) {
+  const std::string arch = ptx_target(text);
+  std::vector<kernel_resources> out;
+  bool in_header = false;  // between `.entry name(` and the body's `{`
+  std::size_t number = 0;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    const std::string_view raw = text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+    if (raw.size() > max_log_line_bytes) {
+      throw format_error(fmt::format("line {} is longer than {} bytes", number, max_log_line_bytes));
+    }
+    std::string_view line = trim(raw);
+    if (const auto entry = line.find(".entry "); entry != std::string_view::npos && !starts_with(line, "//")) {
+      if (out.size() >= max_kernels_per_code_object) {
+        throw format_error(fmt::format("more than {} entries", max_kernels_per_code_object));
+      }
+      std::string_view name = trim(line.substr(entry + 7));
+      name = name.substr(0, name.find_first_of("( \t"));
+      kernel_resources k;
+      k.name = std::string(name);
+      k.arch = arch;
+      k.origin = fmt::format("PTX line {}", number);
+      out.push_back(std::move(k));
+      in_header = true;
+      continue;
+    }
+    if (!in_header) continue;
+    if (starts_with(line, "{")) {
+      in_header = false;
+      continue;
+    }
+    auto& k = out.back();
+    if (starts_with(line, ".maxntid")) {
+      k.max_threads = dims(numbers(line.substr(8), number));
+    } else if (starts_with(line, ".reqntid")) {
+      k.required_threads = dims(numbers(line.substr(8), number));
+    } else if (starts_with(line, ".maxnreg")) {
+      k.register_cap = numbers(line.substr(8), number).front();
+    }
+  }
+  return out;
+}
+
+}  // namespace occcalc::inspect

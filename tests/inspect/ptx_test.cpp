@@ -1,0 +1,29 @@
+// PTX directives read directly: .maxntid, .reqntid, .maxnreg, the target.
+#include <catch2/catch.hpp>
+
+#include "inspect/identify.hpp"
+#include "inspect/ptx.hpp"
+
+using Catch::Matchers::Contains;
+
+TEST_CASE("ptx: each entry's launch directives and the target", "[inspect][ptx]") {
+  const std::string text =
+      "//\n.version 8.0\n.target sm_90a, texmode_independent\n.address_size 64\n\n"
+      ".visible .entry bounded(\n\t.param .u64 p\n)\n.maxntid 256, 1, 1\n.maxnreg 64\n{\n\tret;\n}\n"
+      ".entry fixed(\n)\n.reqntid 32, 4\n.minnctapersm 2\n{\n\tret;\n}\n"
+      ".entry plain()\n{\n\tret;\n}\n";
+  const occcalc::inspect::byte_view bytes(reinterpret_cast<const unsigned char*>(text.data()), text.size());
+  CHECK(occcalc::inspect::identify(bytes) == occcalc::inspect::input_kind::ptx);
+  const auto kernels = occcalc::inspect::read_ptx(text);
+  REQUIRE(kernels.size() == 3);
+  CHECK(kernels[0].name == "bounded");
+  CHECK(kernels[0].arch == "sm_90a");
+  CHECK(kernels[0].max_threads == occcalc::inspect::dim3{256, 1, 1});
+  CHECK(kernels[0].register_cap == 64);
+  CHECK(kernels[1].required_threads == occcalc::inspect::dim3{32, 4, 1});
+  CHECK_FALSE(kernels[1].max_threads);
+  CHECK_FALSE(kernels[2].max_threads);
+  CHECK_FALSE(kernels[2].registers);  // ptxas's to decide
+  CHECK_THROWS_WITH(occcalc::inspect::read_ptx(".version 8.0\n.target sm_80\n.entry k()\n.maxntid 0\n{\n}\n"),
+                    Contains("line 4: '0' is not a directive's count"));
+}
