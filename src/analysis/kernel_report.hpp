@@ -68,6 +68,7 @@ struct input_report {
   std::string file;
   std::string kind;
   std::size_t skipped_entries = 0;
+  std::size_t lto_entries = 0;
   std::size_t duplicate_entries = 0;
   std::size_t skipped_members = 0;
   std::vector<kernel_report> kernels;

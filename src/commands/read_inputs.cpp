@@ -169,8 +169,13 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
   // size does: it is how the launcher runs the kernel.
   const auto report = [&](const std::string& path, inspect::inspection inspected,
                           const triton_metadata* triton = nullptr) {
-    input_report r{
-        path, inspected.kind, inspected.skipped_entries, inspected.duplicate_entries, inspected.skipped_members, {}};
+    input_report r{path,
+                   inspected.kind,
+                   inspected.skipped_entries,
+                   inspected.lto_entries,
+                   inspected.duplicate_entries,
+                   inspected.skipped_members,
+                   {}};
     // A library holds tens of thousands of kernels: filter them and compute
     // their occupancy on every core, each into its own slot to keep the order.
     auto& kernels = inspected.kernels;

@@ -29,6 +29,9 @@ struct fatbin_entry {
 
 /// The entry kind of a cubin (PTX and LTO-IR entries are counted, not read).
 inline constexpr std::uint16_t fatbin_kind_elf = 2;
+/// The entry kind of LTO IR (`-gencode code=lto_80`; nvcc 13 writes 8):
+/// not machine code, so it has no resources until nvlink -dlto links it.
+inline constexpr std::uint16_t fatbin_kind_lto_ir = 8;
 
 /// Whether `bytes` begins with a fat binary header.
 bool is_fatbin(byte_view bytes) noexcept;

@@ -181,6 +181,7 @@ void add_entries(byte_view region, const std::string& where, const std::optional
     ++index;
     if (entry.kind != fatbin_kind_elf) {
       ++out.skipped_entries;
+      if (entry.kind == fatbin_kind_lto_ir) ++out.lto_entries;
       continue;
     }
     if (only_sm && static_cast<int>(entry.arch) != *only_sm) continue;
@@ -358,6 +359,7 @@ void read_archive(byte_view bytes, const inspect_options& options, inspection& o
     }
     if (inner.kernels.empty()) ++out.skipped_members;
     out.skipped_entries += inner.skipped_entries;
+    out.lto_entries += inner.lto_entries;
     out.duplicate_entries += inner.duplicate_entries;
     for (auto& k : inner.kernels) {
       auto& origin = k.resources.origin;

@@ -28,6 +28,9 @@ struct inspection {
   std::vector<inspected_kernel> kernels;
   /// Fat binary entries that are not cubins (PTX, LTO IR): not read.
   std::size_t skipped_entries = 0;
+  /// Of those, LTO IR entries: their kernels have resources only once
+  /// nvlink -dlto links them.
+  std::size_t lto_entries = 0;
   /// Cubin entries identical to an earlier one, byte for byte: read and
   /// listed once.
   std::size_t duplicate_entries = 0;

@@ -89,8 +89,13 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
       heading += fmt::format("; {} repeated cubin{} listed once", input.duplicate_entries,
                              input.duplicate_entries == 1 ? "" : "s");
     }
-    if (input.skipped_entries > 0)
-      heading += fmt::format("; {} PTX or other non-cubin entries not read", input.skipped_entries);
+    if (input.skipped_entries > input.lto_entries) {
+      heading += fmt::format("; {} PTX or other non-cubin entries not read", input.skipped_entries - input.lto_entries);
+    }
+    if (input.lto_entries > 0) {
+      heading += fmt::format("; {} LTO IR entr{} (no resources until linked: inspect the binary nvlink -dlto makes)",
+                             input.lto_entries, input.lto_entries == 1 ? "y" : "ies");
+    }
     if (input.skipped_members > 0) {
       heading +=
           fmt::format("; {} member{} without GPU code", input.skipped_members, input.skipped_members == 1 ? "" : "s");

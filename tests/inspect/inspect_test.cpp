@@ -528,3 +528,11 @@ TEST_CASE("inspect: a truncated static archive names the header it lacks", "[ins
   const std::string text = "!<arch>\nsomething";
   CHECK_THROWS_WITH(inspect_data({text.begin(), text.end()}), Contains("an archive member header"));
 }
+
+TEST_CASE("inspect: LTO IR entries are counted apart, with where to look instead", "[inspect]") {
+  // make-fixtures.sh: nvcc -fatbin -gencode arch=compute_80,code=lto_80 (entry kind 8).
+  const auto in = inspect_fixture("lto.fatbin");
+  CHECK(in.kernels.empty());
+  CHECK(in.skipped_entries == 1);
+  CHECK(in.lto_entries == 1);
+}
