@@ -39,6 +39,7 @@ std::vector<std::int64_t> numbers(std::string_view text, std::size_t line) {
     if (comma == std::string_view::npos) break;
     text = text.substr(comma + 1);
   }
+  if (out.empty()) throw format_error(fmt::format("line {}: a directive without its count", line));
   return out;
 }
 

@@ -26,4 +26,10 @@ TEST_CASE("ptx: each entry's launch directives and the target", "[inspect][ptx]"
   CHECK_FALSE(kernels[2].registers);  // ptxas's to decide
   CHECK_THROWS_WITH(occcalc::inspect::read_ptx(".version 8.0\n.target sm_80\n.entry k()\n.maxntid 0\n{\n}\n"),
                     Contains("line 4: '0' is not a directive's count"));
+  // A directive without its count (found by the fuzzer: it once read past
+  // an empty list).
+  CHECK_THROWS_WITH(occcalc::inspect::read_ptx(".version 8.0\n.target sm_80\n.entry k()\n.maxntid\n{\n}\n"),
+                    Contains("line 4: a directive without its count"));
+  CHECK_THROWS_WITH(occcalc::inspect::read_ptx(".version 8.0\n.target sm_80\n.entry k()\n.maxnreg \n{\n}\n"),
+                    Contains("a directive without its count"));
 }
