@@ -30,7 +30,7 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
                                 *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
     return;
   }
-  if (!k.registers || !k.static_shared_memory_bytes) {
+  if ((!k.registers && !k.arch_vgprs) || !k.static_shared_memory_bytes) {
     r.unavailable = "the code object does not record the VGPR count and LDS size";
     return;
   }
@@ -42,7 +42,11 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
     // The kernel's figures go in as numbers (no text round trip).
     occcalc::amd_kernel kernel;
     const std::int64_t agprs = k.agprs.value_or(0);
-    kernel.vgprs = target.unified_vgpr_file ? std::max<std::int64_t>(*k.registers - agprs, 0) : *k.registers;
+    // Remarks give the VGPRs without the AGPRs; code objects the total the
+    // target charges, which holds the AGPRs of a unified file.
+    kernel.vgprs = k.arch_vgprs               ? *k.arch_vgprs
+                   : target.unified_vgpr_file ? std::max<std::int64_t>(*k.registers - agprs, 0)
+                                              : *k.registers;
     if (target.max_agprs_per_wave > 0) kernel.agprs = agprs;
     if (target.max_sgprs_per_wave > 0 && k.sgprs) kernel.sgprs = *k.sgprs;
     kernel.lds_bytes = *k.static_shared_memory_bytes + overrides.dyn_smem_bytes.value_or(0);
@@ -62,6 +66,8 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
       r.block_size_from = suggested_block_size;
     }
     r.evaluation = evaluate_amd(occcalc::resolve_amd_kernel(target, model, mode, kernel, *r.block_size));
+    // What the target charges, as a code object would record it.
+    if (!k.registers) r.kernel.resources.registers = occcalc::amd_total_vgprs(target, kernel);
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
   }

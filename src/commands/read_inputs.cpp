@@ -81,6 +81,21 @@ void add_ptxas_figures(const std::string& path, inspect::inspection& in, std::os
   }
 }
 
+/// Remarks do not name their target: `--arch gfx90a` gives it; without
+/// one, a note says why the kernels have no occupancy.
+void settle_remarks_target(const std::string& path, inspect::inspection& in, const kernel_matcher& filter,
+                           std::ostream& err) {
+  if (in.kind != inspect::to_string(inspect::input_kind::amdgpu_remarks) || in.kernels.empty()) return;
+  if (!filter.amd_target) {
+    err << fmt::format("occcalc: note: {}: compiler remarks do not name their target: give --arch (e.g. gfx90a)\n",
+                       path == "-" ? "standard input" : path);
+    return;
+  }
+  for (auto& k : in.kernels) {
+    if (k.resources.arch.empty()) k.resources.arch = *filter.amd_target;
+  }
+}
+
 inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter,
                                std::ostream& err) {
   inspect::inspect_options options = options_for(filter);
@@ -89,12 +104,14 @@ inspect::inspection read_input(const std::string& path, std::istream& in, const 
       const auto text = inspect::read_stream(in, "standard input");
       auto inspected = inspect::inspect_bytes({text.data(), text.size()}, options);
       add_ptxas_figures(path, inspected, err);
+      settle_remarks_target(path, inspected, filter, err);
       return inspected;
     }
     const inspect::mapped_file file(path);
     options.done_with = [&file](inspect::byte_view used) { file.release(used); };
     auto inspected = inspect::inspect_bytes(file.bytes(), options);
     add_ptxas_figures(path, inspected, err);
+    settle_remarks_target(path, inspected, filter, err);
     return inspected;
   } catch (const inspect::format_error& e) {
     throw occcalc::error(fmt::format("{}: {}", path == "-" ? "standard input" : path, e.what()));
@@ -114,6 +131,7 @@ std::optional<inspect::inspection> read_found_file(const std::string& path, cons
     auto inspected = inspect::inspect_bytes(file.bytes(), options);
     if (inspected.kernels.empty() && inspected.skipped_entries == 0) return std::nullopt;
     add_ptxas_figures(path, inspected, err);
+    settle_remarks_target(path, inspected, filter, err);
     return inspected;
   } catch (const inspect::format_error& e) {
     throw occcalc::error(fmt::format("{}: {}", path, e.what()));

@@ -2,6 +2,7 @@
 
 #include "inspect/amdgpu_assembly.hpp"
 #include "inspect/amdgpu_code_object.hpp"
+#include "inspect/amdgpu_remarks.hpp"
 #include "inspect/ar_archive.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/elf.hpp"
@@ -37,6 +38,7 @@ input_kind identify(byte_view bytes) noexcept {
   if (is_compiler_log(bytes.as_text())) return input_kind::compiler_log;
   if (is_amdgpu_assembly(bytes.as_text())) return input_kind::amdgpu_assembly;
   if (is_ptx(bytes.as_text())) return input_kind::ptx;
+  if (is_amdgpu_remarks(bytes.as_text())) return input_kind::amdgpu_remarks;
   return input_kind::unknown;
 }
 
@@ -51,6 +53,7 @@ std::string_view to_string(input_kind kind) noexcept {
     case input_kind::compiler_log: return "compiler log";
     case input_kind::amdgpu_assembly: return "AMD assembly";
     case input_kind::ptx: return "PTX";
+    case input_kind::amdgpu_remarks: return "AMD remarks";
     case input_kind::unknown: break;
   }
   return "unknown";

@@ -27,6 +27,8 @@ enum class input_kind {
   amdgpu_assembly,
   /// PTX text.
   ptx,
+  /// The AMDGPU compiler's kernel-resource-usage remarks.
+  amdgpu_remarks,
   unknown,
 };
 

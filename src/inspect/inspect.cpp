@@ -8,6 +8,7 @@
 
 #include "inspect/amdgpu_assembly.hpp"
 #include "inspect/amdgpu_code_object.hpp"
+#include "inspect/amdgpu_remarks.hpp"
 #include "inspect/ar_archive.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/demangle.hpp"
@@ -305,6 +306,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     case input_kind::compiler_log: out.kernels = with_names(read_compiler_log(bytes.as_text()), ""); return out;
     case input_kind::amdgpu_assembly: out.kernels = with_names(read_amdgpu_assembly(bytes.as_text()), ""); return out;
     case input_kind::ptx: out.kernels = with_names(read_ptx(bytes.as_text()), ""); return out;
+    case input_kind::amdgpu_remarks: out.kernels = with_names(read_amdgpu_remarks(bytes.as_text()), ""); return out;
     case input_kind::ar_archive: read_archive(bytes, options, out); return out;
     case input_kind::unknown:
       throw format_error(
@@ -347,7 +349,7 @@ void read_archive(byte_view bytes, const inspect_options& options, inspection& o
   for (const auto& member : ar_members(bytes)) {
     const input_kind kind = identify(member.contents);
     if (kind == input_kind::unknown || kind == input_kind::ar_archive || kind == input_kind::compiler_log ||
-        kind == input_kind::amdgpu_assembly || kind == input_kind::ptx) {
+        kind == input_kind::amdgpu_assembly || kind == input_kind::ptx || kind == input_kind::amdgpu_remarks) {
       ++out.skipped_members;
       continue;
     }

@@ -72,6 +72,10 @@ struct kernel_resources {
   /// AMD: `.agpr_count`, `.sgpr_count`, `.wavefront_size`, the spill counts
   /// (registers, not bytes), and WGP mode from the kernel descriptor.
   std::optional<std::int64_t> agprs;
+  /// AMD compiler remarks: the VGPRs without the AGPRs (the remark's
+  /// `VGPRs`); `registers` is then the target's total, which analysis fills
+  /// in once it knows the target.
+  std::optional<std::int64_t> arch_vgprs;
   std::optional<std::int64_t> sgprs;
   std::optional<std::int64_t> wave_size;
   std::optional<std::int64_t> vgpr_spills;

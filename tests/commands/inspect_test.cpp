@@ -312,3 +312,16 @@ TEST_CASE("cli: PTX gives its launch directives, and registers when ptxas is on 
     CHECK_THAT(full["origin"].get<std::string>(), Contains("registers from ptxas -v"));
   }
 }
+
+TEST_CASE("cli: AMD compiler remarks take their target from --arch, and say so without it", "[cli][inspect][amd]") {
+  const std::string remarks = std::string(OCCCALC_AMD_FIXTURE_DIR) + "/mfma.gfx90a.remarks";
+  const auto bare = run({"inspect", remarks});
+  CHECK(bare.status == exit_status::ok);
+  CHECK(bare.err ==
+        "occcalc: note: " + remarks + ": compiler remarks do not name their target: give --arch (e.g. gfx90a)\n");
+  const auto j = nlohmann::json::parse(run({"inspect", remarks, "--arch", "gfx90a", "--json"}).out);
+  const auto& k = j["kernels"][0];
+  CHECK(k["arch"] == "gfx90a");
+  CHECK(k["registers"] == 56);  // roundup(22 VGPRs, 4) + 32 AGPRs, as the code object's .vgpr_count
+  CHECK(k["block_size_from"] == "suggested");
+}

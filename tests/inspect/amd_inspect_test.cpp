@@ -309,3 +309,41 @@ TEST_CASE("amd assembly: clang -S output reads as its code object does", "[amd][
     }
   }
 }
+
+TEST_CASE("amd remarks: -Rpass-analysis=kernel-resource-usage reads as the code object does, given the target",
+          "[amd][inspect]") {
+  // make-fixtures.sh: the remarks of one compile beside its .o. The remark's
+  // VGPRs exclude the AGPRs; the report charges the target's total, which
+  // must be the code object's .vgpr_count (gfx90a: roundup(22, 4) + 32 = 56).
+  for (const auto& [stem, target] : std::vector<std::pair<std::string, std::string>>{
+           {"mfma.gfx90a", "gfx90a"}, {"mfma.gfx908", "gfx908"}, {"kernels.gfx1100", "gfx1100"}}) {
+    INFO(stem);
+    const auto object = inspect_fixture(stem + ".o");
+    const occcalc::inspect::mapped_file file(fixtures + "/" + stem + ".remarks");
+    auto remarks = occcalc::inspect::inspect_bytes(file.bytes(), {});
+    CHECK(remarks.kind == "AMD remarks");
+    REQUIRE(remarks.kernels.size() == object.kernels.size());
+    for (std::size_t i = 0; i < object.kernels.size(); ++i) {
+      auto& r = remarks.kernels[i];
+      const auto& o = object.kernels[i];
+      CHECK(r.resources.name == o.resources.name);
+      CHECK(r.resources.arch.empty());  // the remarks do not say
+      r.resources.arch = target;
+      CHECK(r.resources.sgprs == o.resources.sgprs);
+      CHECK(r.resources.agprs.value_or(0) == o.resources.agprs.value_or(0));
+      CHECK(r.resources.static_shared_memory_bytes == o.resources.static_shared_memory_bytes);
+      CHECK(r.resources.stack_size_bytes == o.resources.stack_size_bytes);
+      CHECK(r.resources.vgpr_spills == o.resources.vgpr_spills);
+      // At the code object's block size, the same occupancy.
+      const auto from_object = occcalc::cli::report_kernel(occcalc::test::default_tables(), "o", o, {});
+      REQUIRE(from_object.block_size);
+      occcalc::cli::launch_overrides at;
+      at.threads = *from_object.block_size;
+      const auto from_remarks = occcalc::cli::report_kernel(occcalc::test::default_tables(), "r", r, at);
+      CHECK(from_remarks.kernel.resources.registers == o.resources.registers);
+      REQUIRE(from_remarks.has_occupancy());
+      CHECK(from_remarks.summary()->groups_per_unit == from_object.summary()->groups_per_unit);
+      CHECK(from_remarks.summary()->active_warps == from_object.summary()->active_warps);
+    }
+  }
+}
