@@ -87,8 +87,9 @@ void bind_diff(CLI::App& app, options& opts) {
   app.add_option("--kernel", opts.inspect.kernel_pattern,
                  "Only kernels whose demangled or mangled name matches this regular expression");
   app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)");
-  app.add_option("--format", opts.format,
-                 "text (default), json, github (annotations for regressed, new and removed kernels) or markdown");
+  app.add_option(
+      "--format", opts.format,
+      "text (default), json, github (annotations for regressed, new and removed kernels), sarif or markdown");
   app.footer(
       "Also --threads, --dyn-smem, --carveout, --model (as for inspect) and --json (schema/diff.schema.json).\n"
       "Exit 0, or 1 with --fail-on-regression when a kernel regressed; 2 when a side cannot be read.");

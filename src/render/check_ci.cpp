@@ -7,6 +7,7 @@
 #include "render/check.hpp"
 #include "render/github_commands.hpp"
 #include "render/result_json.hpp"
+#include "render/sarif.hpp"
 
 namespace occcalc::cli {
 
@@ -25,28 +26,6 @@ constexpr check_rule check_rules[] = {
     {"spills", "The kernel spills registers, or may (a binary records its stack frame, not its spills)."},
     {"block_size", "The kernel declares no block size (__launch_bounds__ or a required size)."},
 };
-
-/// A path as a SARIF artifact URI (RFC 3986): relative paths stay relative
-/// (code scanning resolves them against the checkout), absolute ones become
-/// `file://` URIs; every byte outside the unreserved set and `/` is
-/// percent-encoded.
-std::string artifact_uri(std::string_view path) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out = !path.empty() && path.front() == '/' ? "file://" : "";
-  for (const char c : path) {
-    const auto byte = static_cast<unsigned char>(c);
-    const bool unreserved = (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z') ||
-                            (byte >= '0' && byte <= '9') || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
-    if (unreserved) {
-      out += c;
-    } else {
-      out += '%';
-      out += hex[byte >> 4];
-      out += hex[byte & 0xf];
-    }
-  }
-  return out;
-}
 
 /// The one-line description of a violation every CI format shows.
 std::string violation_text(const violation& v) {
@@ -170,18 +149,8 @@ std::string check_sarif(const check_outcome& outcome) {
         {"kernel", k.resources.name}, {"name", k.demangled}, {"arch", k.resources.arch}, {"rule", v.rule}};
     results.push_back(std::move(result));
   }
-  nlohmann::ordered_json run;
-  run["tool"] = {{"driver", {{"name", "occcalc"}, {"version", occcalc::version_string}, {"rules", std::move(rules)}}}};
-  run["results"] = std::move(results);
-  run["invocations"] = nlohmann::ordered_json::array(
-      {{{"executionSuccessful", outcome.unreadable_inputs == 0},
-        {"properties",
-         {{"kernelsChecked", outcome.kernels_checked}, {"unreadableInputs", outcome.unreadable_inputs}}}}});
-  nlohmann::ordered_json log;
-  log["$schema"] = "https://json.schemastore.org/sarif-2.1.0.json";
-  log["version"] = "2.1.0";
-  log["runs"] = nlohmann::ordered_json::array({std::move(run)});
-  return json_text(log, 2) + "\n";
+  return sarif_log(std::move(rules), std::move(results), outcome.unreadable_inputs == 0,
+                   {{"kernelsChecked", outcome.kernels_checked}, {"unreadableInputs", outcome.unreadable_inputs}});
 }
 
 }  // namespace occcalc::cli

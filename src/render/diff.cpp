@@ -6,6 +6,7 @@
 #include "occcalc/version.hpp"
 #include "render/github_commands.hpp"
 #include "render/result_json.hpp"
+#include "render/sarif.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
@@ -106,6 +107,43 @@ std::string diff_github(const diff_report& report) {
   return out + summary_line(report) + "\n";
 }
 
+std::string diff_sarif(const diff_report& report) {
+  // One rule per kind of change a result can report.
+  struct rule {
+    std::string_view id, description;
+  };
+  static constexpr rule rules[] = {
+      {"regression", "A kernel got worse than in the baseline: more registers, spills or stack, or lower occupancy."},
+      {"new_kernel", "A kernel that is not in the baseline."},
+      {"removed_kernel", "A kernel of the baseline that is gone."},
+  };
+  nlohmann::ordered_json rule_list = nlohmann::ordered_json::array();
+  for (const auto& r : rules) {
+    rule_list.push_back({{"id", r.id}, {"name", r.id}, {"shortDescription", {{"text", r.description}}}});
+  }
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const auto& c : report.diff.changes) {
+    const std::size_t index = c.kind == change_kind::regressed ? 0 : c.kind == change_kind::added ? 1 : 2;
+    if (c.kind != change_kind::regressed && c.kind != change_kind::added && c.kind != change_kind::removed) continue;
+    const auto& f = c.after ? *c.after : *c.before;
+    nlohmann::ordered_json result;
+    result["ruleId"] = rules[index].id;
+    result["ruleIndex"] = index;
+    result["level"] = c.kind == change_kind::regressed ? "error" : "note";
+    result["message"] = {{"text", fmt::format("{} ({}): {}", f.name, f.arch,
+                                              c.kind == change_kind::removed ? "removed" : changes_text(c))}};
+    result["locations"] = nlohmann::ordered_json::array(
+        {{{"physicalLocation", {{"artifactLocation", {{"uri", artifact_uri(f.file)}}}}},
+          {"logicalLocations", nlohmann::ordered_json::array(
+                                   {{{"name", f.name}, {"fullyQualifiedName", f.kernel}, {"kind", "function"}}})}}});
+    result["partialFingerprints"] = {{"occcalcKernel/v1", fmt::format("{}:{}:{}", f.kernel, f.arch, rules[index].id)}};
+    result["properties"] = {{"kernel", f.kernel}, {"name", f.name}, {"arch", f.arch}, {"status", info(c.kind).name}};
+    results.push_back(std::move(result));
+  }
+  return sarif_log(std::move(rule_list), std::move(results), true,
+                   {{"old", report.old_input}, {"new", report.new_input}, {"regressed", report.diff.regressed()}});
+}
+
 std::string diff_markdown(const diff_report& report) {
   std::string out = fmt::format("### occcalc diff: {}\n\n{}.\n",
                                 report.diff.regressed() ? "regressed" : "no regression", summary_line(report));
@@ -151,10 +189,11 @@ std::string diff_json(const diff_report& report) {
   return json_text(j, 2) + "\n";
 }
 
-const std::array<format_renderer<diff_render>, 4> diff_renderers = {{
+const std::array<format_renderer<diff_render>, 5> diff_renderers = {{
     {output_format::text, diff_text},
     {output_format::json, [](const diff_report& report, bool) { return diff_json(report); }},
     {output_format::github, [](const diff_report& report, bool) { return diff_github(report); }},
+    {output_format::sarif, [](const diff_report& report, bool) { return diff_sarif(report); }},
     {output_format::markdown, [](const diff_report& report, bool) { return diff_markdown(report); }},
 }};
 

@@ -19,13 +19,16 @@ std::string diff_json(const diff_report& report);
 /// `::error` per regressed kernel (the file of the new build), `::notice`
 /// per new or removed one, then the summary line.
 std::string diff_github(const diff_report& report);
+/// A SARIF 2.1.0 log: an error per regressed kernel, a note per new or
+/// removed one.
+std::string diff_sarif(const diff_report& report);
 /// The summary and a table of the kernels that are not the same.
 std::string diff_markdown(const diff_report& report);
 
 /// How `diff` prints in one format.
 using diff_render = std::string (*)(const diff_report& report, bool colour);
 
-/// diff's formats: text, json, github and markdown.
-extern const std::array<format_renderer<diff_render>, 4> diff_renderers;
+/// diff's formats: text, json, github, sarif and markdown.
+extern const std::array<format_renderer<diff_render>, 5> diff_renderers;
 
 }  // namespace occcalc::cli

@@ -96,7 +96,20 @@ TEST_CASE("diff --format github and markdown", "[cli][diff]") {
                       new_build + ": 1 regressed, 1 new, 1 removed, 0 improved, 0 changed otherwise, 1 unchanged\n");
   const auto md = run({"diff", old_build, new_build, "--format", "markdown"});
   CHECK_THAT(md.out, Contains("| **regressed** | sm_80 | `reduce_live` | registers 14 -> 32 |\n"));
-  const auto bad = run({"diff", old_build, new_build, "--format", "sarif"});
+  const auto bad = run({"diff", old_build, new_build, "--format", "csv"});
   CHECK(bad.status == exit_status::bad_input);
-  CHECK(bad.err == "occcalc: error: --format 'sarif' is not one of text, json, github or markdown\n");
+  CHECK(bad.err == "occcalc: error: --format 'csv' is not one of text, json, github, sarif or markdown\n");
+  // SARIF: an error for the regression, notes for the new and removed kernels.
+  const auto sarif = nlohmann::json::parse(run({"diff", old_build, new_build, "--format", "sarif"}).out);
+  CHECK(sarif["version"] == "2.1.0");
+  const auto& results = sarif["runs"][0]["results"];
+  REQUIRE(results.size() == 3);
+  CHECK(results[0]["ruleId"] == "regression");
+  CHECK(results[0]["level"] == "error");
+  CHECK(results[0]["message"]["text"] == "reduce_live (sm_80): registers 14 -> 32");
+  CHECK(results[1]["ruleId"] == "new_kernel");
+  CHECK(results[2]["ruleId"] == "removed_kernel");
+  for (const auto& r : results) {
+    CHECK(sarif["runs"][0]["tool"]["driver"]["rules"][r["ruleIndex"].get<std::size_t>()]["id"] == r["ruleId"]);
+  }
 }
