@@ -9,6 +9,8 @@
 #include "inspect/amdgpu_code_object.hpp"
 #include "inspect/bytes.hpp"
 #include "inspect/limits.hpp"
+#include "inspect/text_lines.hpp"
+#include "occcalc/common/text.hpp"
 
 namespace occcalc::inspect {
 
@@ -23,13 +25,7 @@ constexpr std::string_view kernel_start = "  - .";
 constexpr std::string_view kernel_key = "    .";
 constexpr std::string_view list_item = "      - ";
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+using occcalc::detail::trim;
 
 /// Reads the metadata block line by line.
 class metadata_reader {
@@ -152,16 +148,7 @@ std::vector<kernel_resources> read_amdgpu_assembly(std::string_view text) {
   metadata_reader reader;
   bool inside = false;
   bool any = false;
-  std::size_t number = 0;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    if (line.size() > max_log_line_bytes) {
-      throw format_error(
-          fmt::format("line {} is longer than {} bytes; assembly lines are short", number, max_log_line_bytes));
-    }
+  for_each_line(text, "; assembly lines are short", [&](std::string_view line, std::size_t number) {
     const std::string_view directive = trim(line);
     if (directive == metadata_begin) {
       inside = true;
@@ -171,7 +158,7 @@ std::vector<kernel_resources> read_amdgpu_assembly(std::string_view text) {
     } else if (inside) {
       reader.line(line, number);
     }
-  }
+  });
   if (!any) throw format_error("AMDGPU assembly without code object metadata (.amdgpu_metadata)");
   return reader.finish(fallback_target);
 }

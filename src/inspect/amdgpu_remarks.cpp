@@ -6,6 +6,8 @@
 
 #include "inspect/bytes.hpp"
 #include "inspect/limits.hpp"
+#include "inspect/text_lines.hpp"
+#include "occcalc/common/text.hpp"
 
 namespace occcalc::inspect {
 
@@ -14,11 +16,7 @@ namespace {
 constexpr std::string_view remark_tag = "[-Rpass-analysis=kernel-resource-usage]";
 constexpr std::string_view remark_marker = "remark: ";
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
+using occcalc::detail::trim;
 
 }  // namespace
 
@@ -29,21 +27,13 @@ bool is_amdgpu_remarks(std::string_view text) noexcept {
 
 std::vector<kernel_resources> read_amdgpu_remarks(std::string_view text) {
   std::vector<kernel_resources> out;
-  std::size_t number = 0;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view line = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    if (line.size() > max_log_line_bytes) {
-      throw format_error(fmt::format("line {} is longer than {} bytes", number, max_log_line_bytes));
-    }
+  for_each_line(text, "", [&](std::string_view line, std::size_t number) {
     const auto tag = line.rfind(remark_tag);
     const auto marker = line.find(remark_marker);
-    if (tag == std::string_view::npos || marker == std::string_view::npos || marker > tag) continue;
+    if (tag == std::string_view::npos || marker == std::string_view::npos || marker > tag) return;
     const std::string_view body = trim(line.substr(marker + remark_marker.size(), tag - marker - remark_marker.size()));
     const auto colon = body.rfind(':');
-    if (colon == std::string_view::npos) continue;
+    if (colon == std::string_view::npos) return;
     const std::string_view key = trim(body.substr(0, colon));
     const std::string_view value = trim(body.substr(colon + 1));
     if (key == "Function Name") {
@@ -54,9 +44,9 @@ std::vector<kernel_resources> read_amdgpu_remarks(std::string_view text) {
       k.name = std::string(value);
       k.origin = fmt::format("remarks line {}", number);
       out.push_back(std::move(k));
-      continue;
+      return;
     }
-    if (out.empty()) continue;
+    if (out.empty()) return;
     const auto count = [&]() -> std::int64_t {
       std::int64_t n = 0;
       const auto [stop, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
@@ -81,7 +71,7 @@ std::vector<kernel_resources> read_amdgpu_remarks(std::string_view text) {
     } else if (key == "LDS Size [bytes/block]") {
       k.static_shared_memory_bytes = count();
     }
-  }
+  });
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "inspect/compiler_log.hpp"
 #include "inspect/limits.hpp"
+#include "inspect/text_lines.hpp"
 #include "occcalc/request/parse.hpp"
 
 #include <charconv>
@@ -12,10 +13,6 @@ namespace {
 
 constexpr std::string_view ptxas_prefix = "ptxas info";
 constexpr std::string_view nvlink_prefix = "nvlink info";
-
-bool starts_with(std::string_view text, std::string_view prefix) noexcept {
-  return text.substr(0, prefix.size()) == prefix;
-}
 
 using occcalc::detail::trim;
 
@@ -166,15 +163,6 @@ class log_reader {
   std::size_t number_ = 0;
 };
 
-/// The end of the line starting at `at`: its newline, or the text's end;
-/// npos when the line is longer than `max_log_line_bytes`.
-std::size_t line_end(std::string_view text, std::size_t at) noexcept {
-  const std::string_view window = text.substr(at, max_log_line_bytes + 1);
-  const auto newline = window.find('\n');
-  if (newline != std::string_view::npos) return at + newline;
-  return window.size() <= max_log_line_bytes ? text.size() : std::string_view::npos;
-}
-
 }  // namespace
 
 bool is_compiler_log(std::string_view text) noexcept {
@@ -195,18 +183,8 @@ bool is_compiler_log(std::string_view text) noexcept {
 
 std::vector<kernel_resources> read_compiler_log(std::string_view text) {
   log_reader reader;
-  std::size_t number = 0;
-  std::size_t at = 0;
-  while (at < text.size()) {
-    const auto end = line_end(text, at);
-    ++number;
-    if (end == std::string_view::npos) {
-      throw format_error(
-          fmt::format("line {} is longer than {} bytes; a compiler log's lines are short", number, max_log_line_bytes));
-    }
-    reader.line(text.substr(at, end - at), number);
-    at = end + 1;
-  }
+  for_each_line(text, "; a compiler log's lines are short",
+                [&](std::string_view line, std::size_t number) { reader.line(line, number); });
   return reader.take();
 }
 

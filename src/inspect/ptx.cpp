@@ -6,6 +6,8 @@
 
 #include "inspect/bytes.hpp"
 #include "inspect/limits.hpp"
+#include "inspect/text_lines.hpp"
+#include "occcalc/common/text.hpp"
 
 namespace occcalc::inspect {
 
@@ -14,13 +16,12 @@ namespace {
 /// ptxas's bound on block dimensions and counts; larger is a corrupt file.
 constexpr std::int64_t max_directive_value = 1 << 20;
 
+/// A directive's text without surrounding space or its closing `;`.
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == ';')) s.remove_suffix(1);
+  s = occcalc::detail::trim(s);
+  while (!s.empty() && s.back() == ';') s = occcalc::detail::trim(s.substr(0, s.size() - 1));
   return s;
 }
-
-bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
 
 /// `N` or `X, Y, Z` after a directive.
 std::vector<std::int64_t> numbers(std::string_view text, std::size_t line) {
@@ -65,15 +66,7 @@ std::vector<kernel_resources> read_ptx(std::string_view text) {
   const std::string arch = ptx_target(text);
   std::vector<kernel_resources> out;
   bool in_header = false;  // between `.entry name(` and the body's `{`
-  std::size_t number = 0;
-  for (std::size_t start = 0; start < text.size();) {
-    const std::size_t end = std::min(text.find('\n', start), text.size());
-    const std::string_view raw = text.substr(start, end - start);
-    start = end + 1;
-    ++number;
-    if (raw.size() > max_log_line_bytes) {
-      throw format_error(fmt::format("line {} is longer than {} bytes", number, max_log_line_bytes));
-    }
+  for_each_line(text, "", [&](std::string_view raw, std::size_t number) {
     std::string_view line = trim(raw);
     if (const auto entry = line.find(".entry "); entry != std::string_view::npos && !starts_with(line, "//")) {
       if (out.size() >= max_kernels_per_code_object) {
@@ -87,12 +80,12 @@ std::vector<kernel_resources> read_ptx(std::string_view text) {
       k.origin = fmt::format("PTX line {}", number);
       out.push_back(std::move(k));
       in_header = true;
-      continue;
+      return;
     }
-    if (!in_header) continue;
+    if (!in_header) return;
     if (starts_with(line, "{")) {
       in_header = false;
-      continue;
+      return;
     }
     auto& k = out.back();
     if (starts_with(line, ".maxntid")) {
@@ -102,7 +95,7 @@ std::vector<kernel_resources> read_ptx(std::string_view text) {
     } else if (starts_with(line, ".maxnreg")) {
       k.register_cap = numbers(line.substr(8), number).front();
     }
-  }
+  });
   return out;
 }
 
