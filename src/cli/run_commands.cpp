@@ -55,6 +55,19 @@ void refuse_kernel_fields(const context& c, std::string_view name) {
 
 namespace {
 
+/// The `--format` given, one of those `renderers` prints; refuses it beside
+/// --json, or naming the choices.
+template <typename Renderers>
+output_format format_from(const options& opts, const Renderers& renderers) {
+  refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
+  const auto format = find_output_format(opts.format);
+  if (!format || !find_renderer(renderers, *format)) {
+    throw occcalc::input_error("format",
+                               occcalc::detail::quoted(opts.format) + " is not one of " + format_names(renderers));
+  }
+  return *format;
+}
+
 exit_status run_inspect_or_check(context& c, bool is_check) {
   auto& opts = c.opts;
   const std::string_view name = is_check ? "check" : "inspect";
@@ -64,15 +77,7 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
   refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
   auto& command = opts.inspect;
   command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
-  if (!opts.format.empty()) {
-    refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
-    const auto format = find_output_format(opts.format);
-    if (!format || !find_renderer(check_renderers, *format)) {
-      throw occcalc::input_error(
-          "format", occcalc::detail::quoted(opts.format) + " is not one of " + format_names(check_renderers));
-    }
-    command.format = *format;
-  }
+  if (!opts.format.empty()) command.format = format_from(opts, check_renderers);
   command.overrides = parse_overrides(opts.request);
   return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.colour)
                   : run_inspect(c.tables, command, c.in, c.out, c.err, c.colour);
@@ -89,15 +94,7 @@ exit_status run_diff_command(context& c) {
   o.new_input = opts.diff_new;
   o.read = opts.inspect;
   o.read.format = opts.json ? output_format::json : output_format::text;
-  if (!opts.format.empty()) {
-    refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
-    const auto format = find_output_format(opts.format);
-    if (!format || !find_renderer(diff_renderers, *format)) {
-      throw occcalc::input_error(
-          "format", occcalc::detail::quoted(opts.format) + " is not one of " + format_names(diff_renderers));
-    }
-    o.read.format = *format;
-  }
+  if (!opts.format.empty()) o.read.format = format_from(opts, diff_renderers);
   o.read.overrides = parse_overrides(opts.request);
   if (!opts.max_register_increase.empty()) {
     o.thresholds.registers =

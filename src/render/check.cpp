@@ -16,6 +16,19 @@ std::size_t check_outcome::failed() const noexcept {
       std::count_if(violations.begin(), violations.end(), [](const violation& v) { return !v.allowed_by; }));
 }
 
+std::string verdict_line(const check_outcome& outcome) {
+  const std::size_t failed = outcome.failed();
+  const std::size_t allowed = outcome.violations.size() - failed;
+  std::string line =
+      fmt::format("{}: {} kernel{} checked, {} violation{}", outcome.passed() ? "passed" : "failed",
+                  outcome.kernels_checked, outcome.kernels_checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
+  if (allowed > 0) line += fmt::format(", {} allowed", allowed);
+  if (outcome.unreadable_inputs > 0) {
+    line += fmt::format(", {} input{} not read", outcome.unreadable_inputs, outcome.unreadable_inputs == 1 ? "" : "s");
+  }
+  return line;
+}
+
 std::string check_json(const check_outcome& outcome) {
   nlohmann::ordered_json j;
   j["schema_version"] = occcalc::check_schema_version;
@@ -54,18 +67,7 @@ std::string check_text(const check_outcome& outcome, bool colour) {
   for (const auto& entry : outcome.unused_policy_entries) {
     text += paint("note: " + entry + " (a stale policy entry?)", style::dim, colour) + "\n";
   }
-  const std::size_t checked = outcome.kernels_checked;
-  const std::size_t failed = outcome.failed();
-  const std::size_t allowed = outcome.violations.size() - failed;
-  const std::size_t unreadable = outcome.unreadable_inputs;
-  text += paint(fmt::format(
-                    "{}: {} kernel{} checked, {} violation{}{}{}", outcome.passed() ? "passed" : "failed", checked,
-                    checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s",
-                    allowed > 0 ? fmt::format(", {} allowed", allowed) : "",
-                    unreadable > 0 ? fmt::format(", {} input{} not read", unreadable, unreadable == 1 ? "" : "s") : ""),
-                outcome.passed() ? style::good : style::bad, colour) +
-          "\n";
-  return text;
+  return text + paint(verdict_line(outcome), outcome.passed() ? style::good : style::bad, colour) + "\n";
 }
 
 const std::array<format_renderer<check_render>, 5> check_renderers = {{

@@ -29,6 +29,10 @@ struct check_outcome {
   bool passed() const noexcept { return failed() == 0 && unreadable_inputs == 0; }
 };
 
+/// `passed: 12 kernels checked, 0 violations, 1 allowed`: the verdict every
+/// text format ends with.
+std::string verdict_line(const check_outcome& outcome);
+
 std::string check_text(const check_outcome& outcome, bool colour);
 std::string check_json(const check_outcome& outcome);
 /// GitHub Actions workflow commands: `::error` per violation, `::warning`

@@ -58,19 +58,6 @@ std::string code(std::string_view text) {
   return fence + cell(text) + close;
 }
 
-std::string verdict_line(const check_outcome& outcome) {
-  const std::size_t failed = outcome.failed();
-  const std::size_t allowed = outcome.violations.size() - failed;
-  std::string line =
-      fmt::format("{}: {} kernel{} checked, {} violation{}", outcome.passed() ? "passed" : "failed",
-                  outcome.kernels_checked, outcome.kernels_checked == 1 ? "" : "s", failed, failed == 1 ? "" : "s");
-  if (allowed > 0) line += fmt::format(", {} allowed", allowed);
-  if (outcome.unreadable_inputs > 0) {
-    line += fmt::format(", {} input{} not read", outcome.unreadable_inputs, outcome.unreadable_inputs == 1 ? "" : "s");
-  }
-  return line;
-}
-
 }  // namespace
 
 std::string check_github(const check_outcome& outcome) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/request/lookup.hpp"
 #include "occcalc/version.hpp"
 #include "render/github_commands.hpp"
 #include "render/result_json.hpp"
@@ -33,12 +34,6 @@ const change_kind_info& info(change_kind kind) {
   return change_kinds[0];
 }
 
-std::string join(const std::vector<std::string>& items) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
-  return out;
-}
-
 /// Everything that changed in one kernel, regressions first.
 std::string changes_text(const kernel_change& c) {
   if (c.kind == change_kind::added) {
@@ -49,7 +44,7 @@ std::string changes_text(const kernel_change& c) {
   std::vector<std::string> all = c.regressions;
   all.insert(all.end(), c.improvements.begin(), c.improvements.end());
   all.insert(all.end(), c.other_changes.begin(), c.other_changes.end());
-  return join(all);
+  return occcalc::detail::join(all, ", ");
 }
 
 std::string summary_line(const diff_report& report) {
