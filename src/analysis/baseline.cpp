@@ -20,11 +20,6 @@ namespace {
 constexpr std::int64_t oldest_inspect_schema = 2;
 constexpr std::int64_t newest_inspect_schema = 3;
 
-std::optional<std::int64_t> sum(const std::optional<std::int64_t>& a, const std::optional<std::int64_t>& b) {
-  if (!a && !b) return std::nullopt;
-  return a.value_or(0) + b.value_or(0);
-}
-
 std::string text_of(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "?"; }
 
 /// Where a comparison files each figure that changed.
@@ -75,25 +70,26 @@ void compare_all(const kernel_figures& b, const kernel_figures& a, const regress
 
 }  // namespace
 
+kernel_figures figures_of(const kernel_report& r) {
+  const auto& k = r.kernel.resources;
+  kernel_figures f;
+  f.kernel = k.name;
+  f.arch = k.arch;
+  f.name = r.kernel.demangled;
+  f.file = r.file;
+  f.registers = k.registers;
+  f.static_smem_bytes = k.static_shared_memory_bytes;
+  f.stack_bytes = inspect::stack_bytes(k.stack_size_bytes, k.stack_frame_bytes);
+  f.spills = inspect::spill_total(k.vgpr_spills, k.sgpr_spills, k.spill_store_bytes, k.spill_load_bytes);
+  f.block_size = r.block_size;
+  if (const auto summary = r.summary()) f.occupancy = summary->occupancy();
+  return f;
+}
+
 std::vector<kernel_figures> figures_of(const std::vector<input_report>& reports) {
   std::vector<kernel_figures> out;
   for (const auto& input : reports) {
-    for (const auto& r : input.kernels) {
-      const auto& k = r.kernel.resources;
-      kernel_figures f;
-      f.kernel = k.name;
-      f.arch = k.arch;
-      f.name = r.kernel.demangled;
-      f.file = r.file;
-      f.registers = k.registers;
-      f.static_smem_bytes = k.static_shared_memory_bytes;
-      f.stack_bytes = k.stack_size_bytes ? k.stack_size_bytes : k.stack_frame_bytes;
-      f.spills = k.vgpr_spills || k.sgpr_spills ? sum(k.vgpr_spills, k.sgpr_spills)
-                                                : sum(k.spill_store_bytes, k.spill_load_bytes);
-      f.block_size = r.block_size;
-      if (const auto summary = r.summary()) f.occupancy = summary->occupancy();
-      out.push_back(std::move(f));
-    }
+    for (const auto& r : input.kernels) out.push_back(figures_of(r));
   }
   return out;
 }
@@ -144,11 +140,9 @@ std::vector<kernel_figures> figures_from_inspect_json(const std::string& origin,
     f.file = text_field("file");
     f.registers = count("registers");
     f.static_smem_bytes = count("static_smem_bytes");
-    f.stack_bytes = count("stack_size_bytes");
-    if (!f.stack_bytes) f.stack_bytes = count("stack_frame_bytes");
-    const auto vgprs = count("vgpr_spills");
-    const auto sgprs = count("sgpr_spills");
-    f.spills = vgprs || sgprs ? sum(vgprs, sgprs) : sum(count("spill_store_bytes"), count("spill_load_bytes"));
+    f.stack_bytes = inspect::stack_bytes(count("stack_size_bytes"), count("stack_frame_bytes"));
+    f.spills = inspect::spill_total(count("vgpr_spills"), count("sgpr_spills"), count("spill_store_bytes"),
+                                    count("spill_load_bytes"));
     f.block_size = count("block_size");
     const auto occupancy = record.find("occupancy");
     if (occupancy != record.end() && occupancy->is_object()) {

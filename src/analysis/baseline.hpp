@@ -33,6 +33,9 @@ struct kernel_figures {
   std::optional<double> occupancy;
 };
 
+/// The figures of one kernel reported.
+kernel_figures figures_of(const kernel_report& report);
+
 /// The figures of every kernel reported.
 std::vector<kernel_figures> figures_of(const std::vector<input_report>& reports);
 

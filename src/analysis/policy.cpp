@@ -160,7 +160,7 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
           applied.registers_rule);
     }
   }
-  const auto stack = k.stack_size_bytes ? k.stack_size_bytes : k.stack_frame_bytes;
+  const auto stack = inspect::stack_bytes(k.stack_size_bytes, k.stack_frame_bytes);
   if (l.max_stack_bytes) {
     if (!stack) {
       add("stack", "stack size unknown", applied.stack_rule);

@@ -95,15 +95,13 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
       ++result.failed;
       continue;
     }
-    const auto figures = baseline.empty() ? std::vector<kernel_figures>{} : figures_of({r});
-    for (std::size_t i = 0; i < r.kernels.size(); ++i) {
-      const auto& k = r.kernels[i];
+    for (const auto& k : r.kernels) {
       const std::size_t first = outcome.violations.size();
       check_kernel(p, limits_for(p, k.kernel), k, outcome.violations);
       ++outcome.kernels_checked;
       if (baseline.empty() || first == outcome.violations.size()) continue;
       const auto old = baseline.find({k.kernel.resources.name, k.kernel.resources.arch});
-      if (old == baseline.end() || !regressions_of(old->second, figures[i], {}).empty()) continue;
+      if (old == baseline.end() || !regressions_of(old->second, figures_of(k), {}).empty()) continue;
       for (std::size_t v = first; v < outcome.violations.size(); ++v) {
         if (outcome.violations[v].allowed_by == nullptr) outcome.violations[v].allowed_by = &by_baseline;
       }

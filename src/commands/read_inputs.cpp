@@ -96,6 +96,14 @@ void settle_remarks_target(const std::string& path, inspect::inspection& in, con
   }
 }
 
+/// What text inputs leave to be filled in once read, wherever they come
+/// from: PTX's registers (ptxas) and the remarks' target (--arch).
+void complete_text_input(const std::string& path, inspect::inspection& in, const kernel_matcher& filter,
+                         std::ostream& err) {
+  add_ptxas_figures(path, in, err);
+  settle_remarks_target(path, in, filter, err);
+}
+
 inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter,
                                std::ostream& err) {
   inspect::inspect_options options = options_for(filter);
@@ -103,15 +111,13 @@ inspect::inspection read_input(const std::string& path, std::istream& in, const 
     if (path == "-") {
       const auto text = inspect::read_stream(in, "standard input");
       auto inspected = inspect::inspect_bytes({text.data(), text.size()}, options);
-      add_ptxas_figures(path, inspected, err);
-      settle_remarks_target(path, inspected, filter, err);
+      complete_text_input(path, inspected, filter, err);
       return inspected;
     }
     const inspect::mapped_file file(path);
     options.done_with = [&file](inspect::byte_view used) { file.release(used); };
     auto inspected = inspect::inspect_bytes(file.bytes(), options);
-    add_ptxas_figures(path, inspected, err);
-    settle_remarks_target(path, inspected, filter, err);
+    complete_text_input(path, inspected, filter, err);
     return inspected;
   } catch (const inspect::format_error& e) {
     throw occcalc::error(fmt::format("{}: {}", path == "-" ? "standard input" : path, e.what()));
@@ -130,8 +136,7 @@ std::optional<inspect::inspection> read_found_file(const std::string& path, cons
   try {
     auto inspected = inspect::inspect_bytes(file.bytes(), options);
     if (inspected.kernels.empty() && inspected.skipped_entries == 0) return std::nullopt;
-    add_ptxas_figures(path, inspected, err);
-    settle_remarks_target(path, inspected, filter, err);
+    complete_text_input(path, inspected, filter, err);
     return inspected;
   } catch (const inspect::format_error& e) {
     throw occcalc::error(fmt::format("{}: {}", path, e.what()));

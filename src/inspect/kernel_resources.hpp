@@ -85,6 +85,28 @@ struct kernel_resources {
   std::string origin;
 };
 
+/// Stack per thread: with callees where the input records it, else the
+/// kernel's own frame.
+inline std::optional<std::int64_t> stack_bytes(const std::optional<std::int64_t>& with_callees,
+                                               const std::optional<std::int64_t>& frame) noexcept {
+  return with_callees ? with_callees : frame;
+}
+
+/// Spills as one figure: the spilled VGPRs and SGPRs where an AMD code
+/// object records them, else the bytes a CUDA log says were stored and
+/// loaded; empty when neither is recorded.
+inline std::optional<std::int64_t> spill_total(const std::optional<std::int64_t>& vgprs,
+                                               const std::optional<std::int64_t>& sgprs,
+                                               const std::optional<std::int64_t>& stores,
+                                               const std::optional<std::int64_t>& loads) noexcept {
+  const auto sum = [](const std::optional<std::int64_t>& a,
+                      const std::optional<std::int64_t>& b) -> std::optional<std::int64_t> {
+    if (!a && !b) return std::nullopt;
+    return a.value_or(0) + b.value_or(0);
+  };
+  return vgprs || sgprs ? sum(vgprs, sgprs) : sum(stores, loads);
+}
+
 /// The product of the dimensions.
 inline std::int64_t volume(const dim3& d) noexcept { return d[0] * d[1] * d[2]; }
 
