@@ -18,7 +18,7 @@ namespace {
 
 /// The inspect schema versions whose records carry these figures.
 constexpr std::int64_t oldest_inspect_schema = 2;
-constexpr std::int64_t newest_inspect_schema = 3;
+constexpr std::int64_t newest_inspect_schema = 4;
 
 std::string text_of(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "?"; }
 

@@ -12,6 +12,7 @@
 #include "analysis/kernel_matcher.hpp"
 #include "analysis/triton.hpp"
 #include "inspect/compiler_log.hpp"
+#include "inspect/cubin.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
@@ -45,38 +46,57 @@ inspect::inspect_options options_for(const kernel_matcher& filter) {
 /// The most ptxas output read: its report is a few lines per kernel.
 constexpr std::size_t max_ptxas_output_bytes = std::size_t{64} << 20;
 
+/// The most PTX sources of one input assembled: a library's PTX for one GPU
+/// is hundreds of entries, each seconds of ptxas.
+constexpr std::size_t max_ptxas_runs = 32;
+
 /// PTX leaves registers, shared memory and stack to ptxas: with ptxas on
 /// PATH, its report (`ptxas -v`, read as a compiler log) fills them in;
 /// without it, a note says why the kernels have no occupancy.
 void add_ptxas_figures(const std::string& path, inspect::inspection& in, std::ostream& err) {
-  if (in.kind != inspect::to_string(inspect::input_kind::ptx) || in.kernels.empty()) return;
-  const std::string arch = in.kernels.front().resources.arch;
+  if (in.ptx_sources.empty()) return;
+  const std::string where = path == "-" ? "standard input" : path;
   const auto ptxas = find_program("ptxas");
-  if (!ptxas || path == "-" || arch.empty()) {
-    err << fmt::format("occcalc: note: {}: PTX{}: no register counts, so no occupancy\n",
-                       path == "-" ? "standard input" : path,
-                       !ptxas        ? " and ptxas is not on PATH"
-                       : path == "-" ? " from standard input"
-                                     : " without a target");
+  if (!ptxas) {
+    err << fmt::format("occcalc: note: {}: PTX and ptxas is not on PATH: no register counts, so no occupancy\n", where);
     return;
   }
-  const std::string log =
-      run_program({*ptxas, "-v", "--gpu-name", arch, path, "-o", "/dev/null"}, max_ptxas_output_bytes);
-  const auto reported = inspect::read_compiler_log(log);
-  for (auto& k : in.kernels) {
-    auto& r = k.resources;
-    for (const auto& p : reported) {
-      if (p.name != r.name) continue;
-      r.registers = p.registers;
-      r.static_shared_memory_bytes = p.static_shared_memory_bytes;
-      r.stack_frame_bytes = p.stack_frame_bytes;
-      r.stack_size_bytes = p.stack_size_bytes;
-      r.spill_store_bytes = p.spill_store_bytes;
-      r.spill_load_bytes = p.spill_load_bytes;
-      r.barriers = p.barriers;
-      if (p.register_cap) r.register_cap = p.register_cap;
-      r.origin += ", registers from ptxas -v";
+  std::size_t runs = 0;
+  for (const auto& source : in.ptx_sources) {
+    if (source.gpu.empty()) {
+      err << fmt::format("occcalc: note: {}: PTX without a target: no register counts, so no occupancy\n", where);
+      continue;
+    }
+    if (runs == max_ptxas_runs) {
+      err << fmt::format(
+          "occcalc: note: {}: {} more PTX sources not assembled (at most {} per input): their kernels have no "
+          "occupancy\n",
+          where, in.ptx_sources.size() - runs, max_ptxas_runs);
       break;
+    }
+    ++runs;
+    const temporary_file ptx(source.text, ".ptx");
+    const temporary_file cubin("", ".cubin");
+    const auto reported = inspect::read_compiler_log(
+        run_program({*ptxas, "-v", "--gpu-name", source.gpu, ptx.path(), "-o", cubin.path()}, max_ptxas_output_bytes));
+    // The log has no register cap; the cubin has the one ptxas derived
+    // from .minnctapersm or .maxnreg.
+    const inspect::mapped_file assembled(cubin.path());
+    const auto caps = inspect::read_cubin(assembled.bytes());
+    for (std::size_t i = source.first_kernel; i < source.first_kernel + source.kernel_count; ++i) {
+      auto& r = in.kernels[i].resources;
+      const auto p = std::find_if(reported.begin(), reported.end(), [&](const auto& k) { return k.name == r.name; });
+      if (p == reported.end()) continue;
+      r.registers = p->registers;
+      r.static_shared_memory_bytes = p->static_shared_memory_bytes;
+      r.stack_frame_bytes = p->stack_frame_bytes;
+      r.stack_size_bytes = p->stack_size_bytes;
+      r.spill_store_bytes = p->spill_store_bytes;
+      r.spill_load_bytes = p->spill_load_bytes;
+      r.barriers = p->barriers;
+      const auto c = std::find_if(caps.begin(), caps.end(), [&](const auto& k) { return k.name == r.name; });
+      if (c != caps.end() && c->register_cap) r.register_cap = c->register_cap;
+      r.origin += ", registers from ptxas -v";
     }
   }
 }

@@ -27,7 +27,9 @@ struct fatbin_entry {
   std::uint64_t offset = 0;
 };
 
-/// The entry kind of a cubin (PTX and LTO-IR entries are counted, not read).
+/// The entry kind of PTX text.
+inline constexpr std::uint16_t fatbin_kind_ptx = 1;
+/// The entry kind of a cubin.
 inline constexpr std::uint16_t fatbin_kind_elf = 2;
 /// The entry kind of LTO IR (`-gencode code=lto_80`; nvcc 13 writes 8):
 /// not machine code, so it has no resources until nvlink -dlto links it.

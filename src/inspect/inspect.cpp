@@ -11,9 +11,9 @@
 #include "inspect/amdgpu_remarks.hpp"
 #include "inspect/ar_archive.hpp"
 #include "inspect/compiler_log.hpp"
-#include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
+#include "inspect/fatbin_entries.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/limits.hpp"
 #include "inspect/offload_bundle.hpp"
@@ -44,23 +44,6 @@ bool holds_embedded_fatbins(const elf_section& s) {
   return s.type == progbits && (s.flags & alloc) != 0 && (s.flags & executable) == 0 &&
          s.name != relocatable_fatbin_section;
 }
-
-std::vector<inspected_kernel> with_names(std::vector<kernel_resources> kernels, const std::string& origin) {
-  std::vector<inspected_kernel> out;
-  out.reserve(kernels.size());
-  for (auto& k : kernels) {
-    if (!origin.empty()) k.origin = k.origin.empty() ? origin : origin + ", " + k.origin;
-    std::string demangled = demangle(k.name);
-    out.push_back({std::move(k), std::move(demangled)});
-  }
-  return out;
-}
-
-/// A fat binary entry to read, and where it came from.
-struct work_item {
-  fatbin_entry entry;
-  std::string origin;
-};
 
 /// Hands finished payloads to `done_with` in file order, in runs of at least
 /// `min_release_bytes`: dropping pages one entry at a time would cost a TLB
@@ -175,23 +158,6 @@ struct scan_task {
 /// reading of the linked fat binaries.
 constexpr std::uint64_t scan_piece_bytes = std::uint64_t{16} << 20;
 
-void add_entries(byte_view region, const std::string& where, const std::optional<int>& only_sm,
-                 std::vector<work_item>& items, inspection& out) {
-  std::size_t index = 0;
-  for (const auto& entry : fatbin_entries(region)) {
-    ++index;
-    if (entry.kind != fatbin_kind_elf) {
-      ++out.skipped_entries;
-      if (entry.kind == fatbin_kind_lto_ir) ++out.lto_entries;
-      continue;
-    }
-    if (only_sm && static_cast<int>(entry.arch) != *only_sm) continue;
-    std::string origin = fmt::format("{}entry {} (sm_{}", where, index, entry.arch);
-    if (entry.compressed != compression::none) origin += fmt::format(", {}", to_string(entry.compressed));
-    items.push_back({entry, origin + ")"});
-  }
-}
-
 /// The kernels of the AMDGPU code objects in the offload bundles in
 /// `region`, appended to `out`; other entries (the host's, non-AMDGPU ones)
 /// are counted as skipped unless empty.
@@ -212,23 +178,6 @@ void add_bundled_kernels(byte_view region, const std::string& where, inspection&
                               fmt::format("{}bundle at {:#x}, {}", where, bundle_offset, entry.triple));
     std::move(kernels.begin(), kernels.end(), std::back_inserter(out.kernels));
   });
-}
-
-/// Refuses an input whose entries would decompress, together, to more than
-/// `input_decompression_floor_bytes` plus `max_expansion_ratio` times the
-/// input's size: many small bombs in one file, each within its own limit.
-void check_decompression_budget(const std::vector<work_item>& items, std::uint64_t input_bytes, std::uint64_t& spent) {
-  const std::uint64_t budget = input_decompression_floor_bytes + max_expansion_ratio * input_bytes;
-  for (const auto& item : items) {
-    if (item.entry.compressed == compression::none) continue;
-    spent += item.entry.decompressed_bytes;
-    if (spent > budget) {
-      throw format_error(
-          fmt::format("its entries declare more than {} bytes decompressed in all ({} MiB plus {} "
-                      "times the input's {} bytes); no real build comes near",
-                      budget, input_decompression_floor_bytes >> 20, max_expansion_ratio, input_bytes));
-    }
-  }
 }
 
 /// Reads `items` (each repeat of an earlier entry only counted) and runs
@@ -265,7 +214,7 @@ std::vector<std::vector<embedded_fatbin>> read_in_parallel(const std::vector<wor
 /// the linked (or else relocatable) fat binary section's entries into
 /// `items`, and the data sections to search for embedded ones into `scans`.
 void plan_host_elf(const elf_file& host, const inspect_options& options, std::vector<work_item>& items,
-                   std::vector<scan_task>& scans, inspection& out) {
+                   std::vector<work_item>& ptx_items, std::vector<scan_task>& scans, inspection& out) {
   if (const elf_section* hip = host.find_section(hip_fatbin_section)) {
     add_bundled_kernels(host.contents(*hip), std::string(hip_fatbin_section) + " ", out);
   }
@@ -273,7 +222,7 @@ void plan_host_elf(const elf_file& host, const inspect_options& options, std::ve
       host.find_section(linked_fatbin_section) != nullptr ? linked_fatbin_section : relocatable_fatbin_section;
   for (const auto& section : host.sections()) {
     if (section.name == wanted) {
-      add_entries(host.contents(section), std::string(wanted) + " ", options.only_sm, items, out);
+      plan_entries(host.contents(section), std::string(wanted) + " ", options.only_sm, items, ptx_items, out);
     } else if (holds_embedded_fatbins(section)) {
       const byte_view data = host.contents(section);
       for (std::uint64_t from = 0; from < data.size(); from += scan_piece_bytes) {
@@ -295,6 +244,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   const input_kind kind = identify(bytes);
   out.kind = std::string(to_string(kind));
   std::vector<work_item> items;
+  std::vector<work_item> ptx_items;
   std::vector<scan_task> scans;
   std::optional<elf_file> host;
   switch (kind) {
@@ -305,7 +255,12 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     case input_kind::offload_bundle: add_bundled_kernels(bytes, "", out); return out;
     case input_kind::compiler_log: out.kernels = with_names(read_compiler_log(bytes.as_text()), ""); return out;
     case input_kind::amdgpu_assembly: out.kernels = with_names(read_amdgpu_assembly(bytes.as_text()), ""); return out;
-    case input_kind::ptx: out.kernels = with_names(read_ptx(bytes.as_text()), ""); return out;
+    case input_kind::ptx:
+      out.kernels = with_names(read_ptx(bytes.as_text()), "");
+      if (!out.kernels.empty()) {
+        out.ptx_sources.push_back({std::string(bytes.as_text()), ptx_target(bytes.as_text()), 0, out.kernels.size()});
+      }
+      return out;
     case input_kind::amdgpu_remarks: out.kernels = with_names(read_amdgpu_remarks(bytes.as_text()), ""); return out;
     case input_kind::ar_archive: read_archive(bytes, options, out); return out;
     case input_kind::unknown:
@@ -314,18 +269,21 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
           "or AMD assembly");
     case input_kind::host_elf:
       host.emplace(bytes);
-      plan_host_elf(*host, options, items, scans, out);
+      plan_host_elf(*host, options, items, ptx_items, scans, out);
       break;
-    case input_kind::fatbin: add_entries(bytes, "", options.only_sm, items, out); break;
+    case input_kind::fatbin: plan_entries(bytes, "", options.only_sm, items, ptx_items, out); break;
   }
 
   // First the fat binaries' entries and the search of the data sections,
   // together; then the entries of the fat binaries found.
   std::uint64_t decompressed_bytes = 0;
   check_decompression_budget(items, bytes.size(), decompressed_bytes);
+  check_decompression_budget(ptx_items, bytes.size(), decompressed_bytes);
   duplicate_finder duplicates;
   const auto found = read_in_parallel(items, scans, duplicates, options, out);
+  read_ptx_entries(ptx_items, options.only_sm, out);
   std::vector<work_item> embedded_items;
+  std::vector<work_item> embedded_ptx_items;
   std::uint64_t covered_to = 0;  // a fat binary found in one piece may run into the next
   const elf_section* section = nullptr;
   for (std::size_t i = 0; i < scans.size(); ++i) {
@@ -333,13 +291,16 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     section = scans[i].section;
     for (const auto& f : found[i]) {
       if (f.offset < covered_to) continue;
-      add_entries(scans[i].data.sub(f.offset, f.size, "an embedded fat binary"),
-                  fmt::format("{}+{:#x} ", section->name, f.offset), options.only_sm, embedded_items, out);
+      plan_entries(scans[i].data.sub(f.offset, f.size, "an embedded fat binary"),
+                   fmt::format("{}+{:#x} ", section->name, f.offset), options.only_sm, embedded_items,
+                   embedded_ptx_items, out);
       covered_to = f.offset + f.size;
     }
   }
   check_decompression_budget(embedded_items, bytes.size(), decompressed_bytes);
+  check_decompression_budget(embedded_ptx_items, bytes.size(), decompressed_bytes);
   read_in_parallel(embedded_items, {}, duplicates, options, out);
+  read_ptx_entries(embedded_ptx_items, options.only_sm, out);
   return out;
 }
 
@@ -363,6 +324,10 @@ void read_archive(byte_view bytes, const inspect_options& options, inspection& o
     out.skipped_entries += inner.skipped_entries;
     out.lto_entries += inner.lto_entries;
     out.duplicate_entries += inner.duplicate_entries;
+    for (auto& source : inner.ptx_sources) {
+      source.first_kernel += out.kernels.size();
+      out.ptx_sources.push_back(std::move(source));
+    }
     for (auto& k : inner.kernels) {
       auto& origin = k.resources.origin;
       origin = origin.empty() ? member.name : member.name + ", " + origin;

@@ -21,12 +21,29 @@ struct inspected_kernel {
   std::string demangled;
 };
 
+/// PTX whose kernels only ptxas can give registers, shared memory and
+/// stack: a PTX file, or a fat binary's PTX entry read because no cubin in
+/// it stands in for the PTX (a PTX-only build, or `--arch` naming a GPU the
+/// driver would compile the PTX for).
+struct ptx_source {
+  std::string text;
+  /// The GPU to assemble for (`sm_80`): the PTX's target, or the GPU
+  /// `--arch` names when the driver would compile the PTX for it.
+  std::string gpu;
+  /// Its kernels: `inspection::kernels[first_kernel, first_kernel + kernel_count)`.
+  std::size_t first_kernel = 0;
+  std::size_t kernel_count = 0;
+};
+
 /// What one input held.
 struct inspection {
   /// What the input is: `cubin`, `fatbin`, `host ELF`, `compiler log`.
   std::string kind;
   std::vector<inspected_kernel> kernels;
-  /// Fat binary entries that are not cubins (PTX, LTO IR): not read.
+  /// The PTX of its kernels that have no figures yet, for ptxas.
+  std::vector<ptx_source> ptx_sources;
+  /// Fat binary entries not read: LTO IR, other kinds, and PTX where a cubin
+  /// stands in for it.
   std::size_t skipped_entries = 0;
   /// Of those, LTO IR entries: their kernels have resources only once
   /// nvlink -dlto links them.

@@ -67,7 +67,11 @@ struct kernel_resources {
   /// The register cap the compiler applied (`__maxnreg__`, `-maxrregcount`
   /// or one derived from `__launch_bounds__` minimum blocks); empty when none.
   std::optional<std::int64_t> register_cap;
-  /// `__cluster_dims__`.
+  /// The minimum of blocks per SM the kernel asks for (`.minnctapersm`, the
+  /// second `__launch_bounds__` argument): only PTX records it; in a binary
+  /// it survives as the register cap ptxas derived from it.
+  std::optional<std::int64_t> min_blocks_per_sm;
+  /// `__cluster_dims__` (`.reqnctapercluster` in PTX).
   std::optional<dim3> cluster_dims;
   /// AMD: `.agpr_count`, `.sgpr_count`, `.wavefront_size`, the spill counts
   /// (registers, not bytes), and WGP mode from the kernel descriptor.

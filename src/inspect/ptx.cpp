@@ -94,6 +94,10 @@ std::vector<kernel_resources> read_ptx(std::string_view text) {
       k.required_threads = dims(numbers(line.substr(8), number));
     } else if (starts_with(line, ".maxnreg")) {
       k.register_cap = numbers(line.substr(8), number).front();
+    } else if (starts_with(line, ".minnctapersm")) {
+      k.min_blocks_per_sm = numbers(line.substr(13), number).front();
+    } else if (starts_with(line, ".reqnctapercluster")) {
+      k.cluster_dims = dims(numbers(line.substr(18), number));
     }
   });
   return out;

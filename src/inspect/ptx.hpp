@@ -1,8 +1,8 @@
-// PTX text: each entry's launch directives (`.maxntid`, `.reqntid`,
-// `.maxnreg`) and the target, read directly (`.minnctapersm` is ptxas's to
-// turn into a register cap, which its report gives). Registers and
-// shared memory are ptxas's to decide: the driver runs ptxas when ptxas is on
-// PATH (`ptxas -v`, read as a compiler log) and says so when it is not.
+// PTX text, a file or a fat binary's entry: each entry's launch directives
+// (`.maxntid`, `.reqntid`, `.maxnreg`, `.minnctapersm`,
+// `.reqnctapercluster`) and the target, read directly. Registers, shared
+// memory and stack are ptxas's to decide: the commands run ptxas when it is
+// on PATH (`ptxas -v`, read as a compiler log) and say so when it is not.
 #pragma once
 
 #include <optional>

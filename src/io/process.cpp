@@ -75,4 +75,26 @@ std::string run_program(const std::vector<std::string>& argv, std::size_t max_by
   return output;
 }
 
+temporary_file::temporary_file(std::string_view contents, const std::string& suffix) {
+  const char* dir = std::getenv("TMPDIR");
+  std::string name = std::string(dir != nullptr && *dir != '\0' ? dir : "/tmp") + "/occcalc-XXXXXX" + suffix;
+  const int fd = ::mkstemps(name.data(), static_cast<int>(suffix.size()));
+  if (fd < 0) throw occcalc::error(fmt::format("{}: cannot make a temporary file: {}", name, std::strerror(errno)));
+  path_ = name;
+  for (std::size_t written = 0; written < contents.size();) {
+    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int saved = errno;
+      ::close(fd);
+      ::unlink(path_.c_str());
+      throw occcalc::error(fmt::format("{}: cannot write a temporary file: {}", path_, std::strerror(saved)));
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+}
+
+temporary_file::~temporary_file() { ::unlink(path_.c_str()); }
+
 }  // namespace occcalc::cli

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace occcalc::cli {
@@ -14,5 +15,20 @@ std::optional<std::string> find_program(const std::string& name);
 /// standard error and standard output, at most `max_bytes`; throws
 /// `occcalc::error` when it cannot start or exits with a failure.
 std::string run_program(const std::vector<std::string>& argv, std::size_t max_bytes);
+
+/// A file in `$TMPDIR` (else /tmp) holding given contents, for a tool that
+/// reads only files; removed when destroyed.
+class temporary_file {
+ public:
+  /// Throws `occcalc::error` when the file cannot be made or written.
+  temporary_file(std::string_view contents, const std::string& suffix);
+  ~temporary_file();
+  temporary_file(const temporary_file&) = delete;
+  temporary_file& operator=(const temporary_file&) = delete;
+  const std::string& path() const noexcept { return path_; }
+
+ private:
+  std::string path_;
+};
 
 }  // namespace occcalc::cli

@@ -149,6 +149,7 @@ void render_inspect_json(std::ostream& out, const std::vector<input_report>& inp
       for (const auto& [name, value] :
            {std::pair<std::string_view, const std::optional<std::int64_t>&>{"registers", k.registers},
             {"register_cap", k.register_cap},
+            {"min_blocks_per_sm", k.min_blocks_per_sm},
             {"static_smem_bytes", k.static_shared_memory_bytes},
             {"stack_frame_bytes", k.stack_frame_bytes},
             {"stack_size_bytes", k.stack_size_bytes},
@@ -207,14 +208,14 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
       "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
       "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,agprs,"
       "sgprs,"
-      "wave_size,vgpr_spills,sgpr_spills,wgp_mode\n";
+      "wave_size,vgpr_spills,sgpr_spills,wgp_mode,min_blocks_per_sm\n";
   for (const auto& input : inputs) {
     for (const auto& r : input.kernels) {
       const auto& k = r.kernel.resources;
       const auto summary = r.summary();
       const bool result = summary.has_value();
       text += fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
           csv_field(r.file), csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
           csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
           csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
@@ -224,7 +225,7 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
           result ? std::to_string(summary->active_warps) : "", result ? fmt::format("{}", summary->occupancy()) : "",
           csv_field(result ? limiters_text(summary) : ""), csv_field(r.unavailable), csv_optional(k.agprs),
           csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
-          k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "");
+          k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "", csv_optional(k.min_blocks_per_sm));
       flush_chunk(out, text);
     }
   }
