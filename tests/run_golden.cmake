@@ -8,6 +8,7 @@ if(INPUT)
   set(input_args INPUT_FILE "${INPUT}")
 endif()
 set(ENV{NO_COLOR} 1)
+unset(ENV{COLUMNS})  # piped: the default 80 columns
 execute_process(COMMAND "${OCCCALC}" ${args} ${input_args}
   OUTPUT_VARIABLE out_text ERROR_VARIABLE err_text RESULT_VARIABLE rc)
 if(STREAM STREQUAL "stderr")

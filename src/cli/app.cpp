@@ -264,7 +264,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
                                                                : load_tables_for(opts.table_files, opts.request);
     std::vector<bool> request_given;
     for (const CLI::Option* option : request_options) request_given.push_back(option->count() > 0);
-    context c{opts, request_given, tables, in, out, err, use_colour(colour_mode_from(opts.colour), stdout)};
+    context c{opts, request_given, tables, in, out, err, detect_terminal(colour_mode_from(opts.colour), stdout)};
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
     err << "occcalc: error: " << flag_name(e.field()) << " " << e.what() << "\n";

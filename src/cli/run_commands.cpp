@@ -79,8 +79,8 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
   command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
   if (!opts.format.empty()) command.format = format_from(opts, check_renderers);
   command.overrides = parse_overrides(opts.request);
-  return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.colour)
-                  : run_inspect(c.tables, command, c.in, c.out, c.err, c.colour);
+  return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.term)
+                  : run_inspect(c.tables, command, c.in, c.out, c.err, c.term);
 }
 
 }  // namespace
@@ -108,16 +108,14 @@ exit_status run_diff_command(context& c) {
     o.thresholds.occupancy_points = parse_percent("max_occupancy_drop", opts.max_occupancy_drop);
   }
   o.fail_on_regression = opts.fail_on_regression;
-  return run_diff(c.tables, o, c.in, c.out, c.err, c.colour);
+  return run_diff(c.tables, o, c.in, c.out, c.err, c.term);
 }
 
 exit_status run_query_command(context& c) {
-  return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.colour}, c.out, c.err);
+  return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.term}, c.out, c.err);
 }
 
-exit_status run_list_command(context& c) {
-  return run_list(c.tables, {c.opts.list_what, c.opts.json, c.colour}, c.out);
-}
+exit_status run_list_command(context& c) { return run_list(c.tables, {c.opts.list_what, c.opts.json, c.term}, c.out); }
 
 exit_status run_batch_command(context& c) {
   return run_batch(c.tables, parse_min_occupancy(c.opts.min_occupancy), c.in, c.out);
@@ -129,15 +127,15 @@ exit_status run_check_command(context& c) { return run_inspect_or_check(c, true)
 exit_status run_suggest_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to suggest");
   refuse(c.opts.request.grid.has_value(), "grid", "does not apply to suggest; min grid size needs --gpu or --sm-count");
-  return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.json, c.out, c.colour);
+  return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.json, c.out, c.term);
 }
 
 exit_status run_sweep_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to sweep");
   refuse(c.opts.request.grid.has_value(), "grid", "does not apply to sweep");
   refuse(c.opts.request.sm_count.has_value(), "sm_count", "does not apply to sweep");
-  if (!utf8_locale()) c.opts.sweep.ascii = true;  // the terminal may not show block elements
-  return run_sweep(c.tables, c.opts.request, c.opts.sweep, c.opts.json, c.out, c.colour);
+  if (c.opts.sweep.ascii) c.term.utf8 = false;
+  return run_sweep(c.tables, c.opts.request, c.opts.sweep, c.opts.json, c.out, c.term);
 }
 
 }  // namespace occcalc::cli

@@ -14,6 +14,8 @@
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/tables.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 /// What the command line asked for, filled by CLI11.
@@ -44,8 +46,8 @@ struct context {
   std::istream& in;
   std::ostream& out;
   std::ostream& err;
-  /// Whether the text output is coloured (--color, NO_COLOR, the terminal).
-  bool colour = false;
+  /// What the text output may use (--color, the environment, the terminal).
+  terminal term;
 };
 
 /// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).

@@ -36,14 +36,14 @@ std::vector<kernel_figures> read_side(const occcalc::table& tables, const std::s
 }
 
 exit_status run_diff(const occcalc::table& tables, const diff_options& options, std::istream& in, std::ostream& out,
-                     std::ostream& err, bool colour) {
+                     std::ostream& err, const terminal& term) {
   if (options.old_input == "-" && options.new_input == "-") {
     throw occcalc::input_error("new", "and old cannot both be standard input");
   }
   const auto before = read_side(tables, options.old_input, options.read, in, err);
   const auto after = read_side(tables, options.new_input, options.read, in, err);
   const diff_report report{options.old_input, options.new_input, compare_builds(before, after, options.thresholds)};
-  out << find_renderer(diff_renderers, options.read.format)(report, colour && !info(options.read.format).machine);
+  out << find_renderer(diff_renderers, options.read.format)(report, terminal_for(term, options.read.format));
   return options.fail_on_regression && report.diff.regressed() ? exit_status::gate_failed : exit_status::ok;
 }
 

@@ -8,6 +8,8 @@
 #include "commands/exit_status.hpp"
 #include "commands/inspect.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 struct diff_options {
@@ -27,6 +29,6 @@ std::vector<kernel_figures> read_side(const occcalc::table& tables, const std::s
 /// Prints the comparison; exit 1 with `fail_on_regression` when a kernel
 /// got worse, 2 when a side could not be read.
 exit_status run_diff(const occcalc::table& tables, const diff_options& options, std::istream& in, std::ostream& out,
-                     std::ostream& err, bool colour);
+                     std::ostream& err, const terminal& term);
 
 }  // namespace occcalc::cli

@@ -45,11 +45,11 @@ std::vector<std::string> unused_entries(const policy& p, const std::vector<input
 }  // namespace
 
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                        std::ostream& out, std::ostream& err, bool colour) {
+                        std::ostream& out, std::ostream& err, const terminal& term) {
   const auto result = read_inputs(tables, command, in, err, [&](const inspect::inspected_kernel&) {
     return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
   });
-  find_renderer(inspect_renderers, command.format)(out, result.reports, colour);
+  find_renderer(inspect_renderers, command.format)(out, result.reports, terminal_for(term, command.format));
   out.flush();  // the table before the notes, where both reach one terminal or log
   for (const auto& r : result.reports) {
     if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {
@@ -60,7 +60,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
 }
 
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,
-                      std::ostream& err, bool colour) {
+                      std::ostream& err, const terminal& term) {
   const policy p = parse_policy(command.policy_file, read_text_file(command.policy_file, "policy file"));
   const check_render render = find_renderer(check_renderers, command.format);
   if (render == nullptr) {
@@ -112,7 +112,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
   if (command.kernel_pattern.empty() && command.arch.empty()) {
     outcome.unused_policy_entries = unused_entries(p, result.reports, outcome.violations);
   }
-  out << render(outcome, colour && !info(command.format).machine);
+  out << render(outcome, terminal_for(term, command.format));
   if (command.format == output_format::github) {
     // The step summary: a table on the run's page.
     const char* summary = std::getenv("GITHUB_STEP_SUMMARY");

@@ -11,6 +11,8 @@
 #include "occcalc/nvidia/arch.hpp"
 #include "render/formats.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 /// Output formats of `inspect`.
@@ -36,13 +38,13 @@ struct inspect_command {
 /// Prints every kernel of every input. Throws `occcalc::error` for an
 /// unreadable input or a bad option.
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
-                        std::ostream& out, std::ostream& err, bool colour);
+                        std::ostream& out, std::ostream& err, const terminal& term);
 
 /// Checks every kernel of every input against the policy: ok when all pass,
 /// gate_failed on any violation not allowed, bad_input when an input could
 /// not be read or held no kernels (each named on `err`; the others are
 /// still checked and reported). Throws `occcalc::error` for a bad policy.
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,
-                      std::ostream& err, bool colour);
+                      std::ostream& err, const terminal& term);
 
 }  // namespace occcalc::cli

@@ -38,13 +38,12 @@ exit_status run_list(const occcalc::table& tables, const list_options& opts, std
     out << json_text(j, 2) << "\n";
     return exit_status::ok;
   }
-  const bool colour = opts.colour;
   bool first = true;
   const auto section = [&](bool wanted, auto render) {
     if (!wanted) return;
     if (!first) out << "\n";
     first = false;
-    render(out, tables, colour);
+    render(out, tables, opts.term);
   };
   section(archs, render_arch_list);
   section(gpus, render_gpu_list);

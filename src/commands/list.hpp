@@ -7,13 +7,16 @@
 #include "commands/exit_status.hpp"
 #include "occcalc/tables/load.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 /// What `list` shows: archs, gpus, amd or all.
 struct list_options {
   std::string what = "all";
   bool json = false;
-  bool colour = false;
+  /// What the text view may use.
+  terminal term;
 };
 
 exit_status run_list(const occcalc::table& tables, const list_options& options, std::ostream& out);

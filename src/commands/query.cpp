@@ -23,7 +23,7 @@ exit_status run_query(const occcalc::table& tables, const query_options& options
         if (options.json)
           out << result_text(q, json_writer::style::pretty) << "\n";
         else
-          render_text(out, q, options.colour);
+          render_text(out, q, options.term);
       },
       e);
   const double occupancy = occupancy_of(e);

@@ -9,6 +9,8 @@
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/load.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 struct query_options {
@@ -16,7 +18,8 @@ struct query_options {
   /// The --min-occupancy text; empty for no gate.
   std::string min_occupancy;
   bool json = false;
-  bool colour = false;
+  /// What the text view may use.
+  terminal term;
 };
 
 exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out, std::ostream& err);

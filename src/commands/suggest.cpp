@@ -23,7 +23,7 @@ constexpr double percent = occcalc::percent_per_unit;
 /// the one block size search AMD's tools have.
 exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional<std::string>& model_asked,
                             bool threads_given, const suggest_options& options, bool json, std::ostream& out,
-                            bool colour) {
+                            const terminal& term) {
   (void)threads_given;  // the search sets the block size itself
   for (const auto& [flag, value] :
        {std::pair<const char*, const std::string*>{"dyn_smem_per_thread", &options.dynamic_per_thread},
@@ -56,7 +56,7 @@ exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional
   // HIP counts WGPs as its multiprocessors in WGP mode.
   s.units = r.compute_units ? *r.compute_units / (s.choice.result.per_wgp ? occcalc::cus_per_wgp : 1) : 0;
   s.min_grid = s.units * s.choice.blocks_per_unit;
-  out << (json ? suggest_json(s) : suggest_text(s, colour));
+  out << (json ? suggest_json(s) : suggest_text(s, term));
   return exit_status::ok;
 }
 
@@ -64,7 +64,7 @@ exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional
 /// steps and dynamic shared memory for N blocks.
 exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std::optional<std::string>& model_asked,
                             bool threads_given, const suggest_options& options, bool json, std::ostream& out,
-                            bool colour) {
+                            const terminal& term) {
   (void)model_asked;  // resolve() refuses a model for NVIDIA
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
@@ -110,14 +110,14 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
       s.resident_at_cuda_bytes = occcalc::compute_occupancy(arch, at).blocks_per_sm;
     }
   }
-  out << (json ? suggest_json(s) : suggest_text(s, colour));
+  out << (json ? suggest_json(s) : suggest_text(s, term));
   return exit_status::ok;
 }
 
 }  // namespace
 
 exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
-                        bool json, std::ostream& out, bool colour) {
+                        bool json, std::ostream& out, const terminal& term) {
   const bool threads_given = request.threads.has_value();
   // Only the search: it sets every block size itself, so any valid size
   // resolves the rest of the launch.
@@ -129,7 +129,7 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
   return std::visit(
       [&](auto&& resolved) {
         return run_suggest_for(std::forward<decltype(resolved)>(resolved), model_asked, threads_given, options, json,
-                               out, colour);
+                               out, term);
       },
       occcalc::resolve_any(tables, request));
 }

@@ -10,6 +10,8 @@
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/request/request.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 /// What `suggest` was asked, beyond the usual kernel flags.
@@ -26,6 +28,6 @@ struct suggest_options {
 
 /// Runs `suggest`; throws `input_error` for bad input.
 exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
-                        bool json, std::ostream& out, bool colour);
+                        bool json, std::ostream& out, const terminal& term);
 
 }  // namespace occcalc::cli

@@ -165,7 +165,7 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
 }  // namespace
 
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
-                      bool json, std::ostream& out, bool colour) {
+                      bool json, std::ostream& out, const terminal& term) {
   if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
   const sweep_plan plan = std::visit([&](const auto& resolved) { return plan_for(resolved, options); },
                                      occcalc::resolve_any(tables, request));
@@ -177,7 +177,7 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
     }
   }
 
-  out << (json ? sweep_json(plan) : options.csv ? sweep_csv(series) : sweep_text(plan, options.ascii, colour));
+  out << (json ? sweep_json(plan) : options.csv ? sweep_csv(series) : sweep_text(plan, term));
   return exit_status::ok;
 }
 

@@ -9,6 +9,8 @@
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/request/request.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 /// What `sweep` was asked, beyond the usual kernel flags.
@@ -26,6 +28,6 @@ struct sweep_options {
 /// Runs `sweep`; throws `input_error` for bad input and `occcalc::error`
 /// when the SVG file cannot be written.
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
-                      bool json, std::ostream& out, bool colour);
+                      bool json, std::ostream& out, const terminal& term);
 
 }  // namespace occcalc::cli

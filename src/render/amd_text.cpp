@@ -137,7 +137,7 @@ std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res) {
   return note;
 }
 
-void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
+void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term) {
   const auto& t = *q.request.target;
   const auto& k = q.request.kernel;
   const auto& r = q.result;
@@ -147,10 +147,10 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
   if (q.request.named_gpu) {
     title = fmt::format("{}, {} CUs: {}", q.request.named_gpu->name, q.request.named_gpu->compute_units, title);
   }
-  text += paint(title, style::bold, colour) + "\n";
+  text += paint(title, style::bold, term.colour) + "\n";
   text += fmt::format("model {}: {}\n\n", occcalc::to_string(r.model), occcalc::info(r.model).title);
 
-  text += paint("Launch", style::bold, colour) + "\n";
+  text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("work-group size", std::to_string(q.request.work_group_size),
               fmt::format("{} waves of {}", r.waves_per_work_group, r.wave_size));
   if (t.has_wgp_mode) text += row("mode", r.per_wgp ? "WGP" : "CU", r.per_wgp ? "two CUs share work-groups" : "");
@@ -163,7 +163,7 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
 
   const bool per_simd = occcalc::info(r.model).settles_per_simd;
   const std::string heading = fmt::format("Work-group limit per {}", unit);
-  text += "\n" + paint(heading, style::bold, colour) +
+  text += "\n" + paint(heading, style::bold, term.colour) +
           fmt::format("{:>{}}", per_simd ? "groups  waves/SIMD" : "groups",
                       static_cast<int>(label_width + 2 - heading.size() + (per_simd ? 18 : 6))) +
           "\n";
@@ -176,13 +176,14 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
       const auto& waves = r.limits_waves_per_simd[static_cast<std::size_t>(res)];
       value += fmt::format("{:<11}", waves ? std::to_string(*waves) : "-");
     }
-    const std::string marker = paint(fmt::format("{:<8}", limiter ? "limiter" : ""), style::limiter, colour && limiter);
-    text += row(occcalc::info(res).label, limiter ? paint(value, style::limiter, colour) + marker : value + marker,
+    const std::string marker =
+        paint(fmt::format("{:<8}", limiter ? "limiter" : ""), style::limiter, term.colour && limiter);
+    text += row(occcalc::info(res).label, limiter ? paint(value, style::limiter, term.colour) + marker : value + marker,
                 limit_note(q, res));
   }
 
   const bool llvm = r.model == amd_model::llvm;  // the compiler's own words
-  text += "\n" + paint(fmt::format("Active per {}", unit), style::bold, colour) + "\n";
+  text += "\n" + paint(fmt::format("Active per {}", unit), style::bold, term.colour) + "\n";
   text += row("work-groups", std::to_string(r.work_groups));
   text += row(
       "waves", fmt::format("{} of {}", r.active_waves, r.max_waves),
@@ -199,18 +200,19 @@ void render_amd_text(std::ostream& out, const amd_query& q, bool colour) {
 
   const double percent = r.occupancy() * 100.0;
   const style level = r.work_groups == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
-  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
-                             label_width + 2 + (colour ? 8 : 0), paint(fmt::format("{:.1f}%", percent), level, colour),
+  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, term.colour),
+                             label_width + 2 + (term.colour ? 8 : 0),
+                             paint(fmt::format("{:.1f}%", percent), level, term.colour),
                              occcalc::summarize(r).limiter_list(", ", true));
   if (q.waves) {
     const auto& w = *q.waves;
     const auto cus = *q.request.compute_units;
     const std::string device = device_text(cus, "CUs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr,
                                            q.request.compute_units_given);
-    text +=
-        "\n" +
-        paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), style::bold, colour) +
-        "\n";
+    text += "\n" +
+            paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), style::bold,
+                  term.colour) +
+            "\n";
     text += row("work-groups per wave", std::to_string(w.blocks_per_wave),
                 fmt::format("{} {}s x {} work-groups", q.units(), unit, r.work_groups));
     if (w.blocks_per_wave > 0) {
@@ -257,10 +259,10 @@ nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
   return j;
 }
 
-void render_amd_target_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+void render_amd_target_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
   std::string text = paint(fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}", "id", "family", "models",
                                        "waves", "SIMDs", "VGPRs/gran", "SGPRs", "LDS/CU", "wave sizes"),
-                           style::bold, colour) +
+                           style::bold, term.colour) +
                      "\n";
   for (const auto& t : tables.amd_targets) {
     std::string models, sizes, vgprs;
@@ -278,9 +280,9 @@ void render_amd_target_list(std::ostream& out, const occcalc::table& tables, boo
   out << text;
 }
 
-void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
   std::string text =
-      paint(fmt::format("{:<34}{:<9}{:>5}  {}", "name", "target", "CUs", "id"), style::bold, colour) + "\n";
+      paint(fmt::format("{:<34}{:<9}{:>5}  {}", "name", "target", "CUs", "id"), style::bold, term.colour) + "\n";
   for (const auto& g : tables.amd_gpus) {
     text += fmt::format("{:<34}{:<9}{:>5}  {}\n", g.name, g.target_id, g.compute_units, g.id);
   }

@@ -10,6 +10,8 @@
 #include "analysis/amd_query.hpp"
 #include "occcalc/nvidia/arch.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 /// How the model counts `res` for `q`, in one line (the text breakdown's
@@ -17,9 +19,9 @@ namespace occcalc::cli {
 std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res);
 
 /// The limiter breakdown of one AMD query, as text.
-void render_amd_text(std::ostream& out, const amd_query& q, bool colour);
+void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term);
 /// The same, under the name the NVIDIA breakdown has (for visitors).
-inline void render_text(std::ostream& out, const amd_query& q, bool colour) { render_amd_text(out, q, colour); }
+inline void render_text(std::ostream& out, const amd_query& q, const terminal& term) { render_amd_text(out, q, term); }
 
 /// One AMD target as `occcalc list --json` prints it.
 nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t);
@@ -28,7 +30,7 @@ nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t);
 nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g);
 
 /// The AMD targets and named AMD GPUs as tables.
-void render_amd_target_list(std::ostream& out, const occcalc::table& tables, bool colour);
-void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour);
+void render_amd_target_list(std::ostream& out, const occcalc::table& tables, const terminal& term);
+void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, const terminal& term);
 
 }  // namespace occcalc::cli

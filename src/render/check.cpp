@@ -54,28 +54,29 @@ std::string check_json(const check_outcome& outcome) {
   return json_text(j, 2) + "\n";
 }
 
-std::string check_text(const check_outcome& outcome, bool colour) {
+std::string check_text(const check_outcome& outcome, const terminal& term) {
   std::string text;
   for (const auto& v : outcome.violations) {
     const auto& k = v.kernel->kernel;
-    text += fmt::format("{} {} {} {}: {} [{}]",
-                        v.allowed_by ? paint("allowed", style::dim, colour) : paint("FAIL", style::bad, colour),
-                        v.kernel->file, k.resources.arch, k.demangled, v.message, v.rule);
+    text +=
+        fmt::format("{} {} {} {}: {} [{}]",
+                    v.allowed_by ? paint("allowed", style::dim, term.colour) : paint("FAIL", style::bad, term.colour),
+                    v.kernel->file, k.resources.arch, k.demangled, v.message, v.rule);
     if (v.allowed_by) text += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
     text += "\n";
   }
   for (const auto& entry : outcome.unused_policy_entries) {
-    text += paint("note: " + entry + " (a stale policy entry?)", style::dim, colour) + "\n";
+    text += paint("note: " + entry + " (a stale policy entry?)", style::dim, term.colour) + "\n";
   }
-  return text + paint(verdict_line(outcome), outcome.passed() ? style::good : style::bad, colour) + "\n";
+  return text + paint(verdict_line(outcome), outcome.passed() ? style::good : style::bad, term.colour) + "\n";
 }
 
 const std::array<format_renderer<check_render>, 5> check_renderers = {{
     {output_format::text, check_text},
-    {output_format::json, [](const check_outcome& outcome, bool) { return check_json(outcome); }},
-    {output_format::github, [](const check_outcome& outcome, bool) { return check_github(outcome); }},
-    {output_format::sarif, [](const check_outcome& outcome, bool) { return check_sarif(outcome); }},
-    {output_format::markdown, [](const check_outcome& outcome, bool) { return check_markdown(outcome); }},
+    {output_format::json, [](const check_outcome& outcome, const terminal&) { return check_json(outcome); }},
+    {output_format::github, [](const check_outcome& outcome, const terminal&) { return check_github(outcome); }},
+    {output_format::sarif, [](const check_outcome& outcome, const terminal&) { return check_sarif(outcome); }},
+    {output_format::markdown, [](const check_outcome& outcome, const terminal&) { return check_markdown(outcome); }},
 }};
 
 }  // namespace occcalc::cli

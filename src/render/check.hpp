@@ -33,7 +33,7 @@ struct check_outcome {
 /// text format ends with.
 std::string verdict_line(const check_outcome& outcome);
 
-std::string check_text(const check_outcome& outcome, bool colour);
+std::string check_text(const check_outcome& outcome, const terminal& term);
 std::string check_json(const check_outcome& outcome);
 /// GitHub Actions workflow commands: `::error` per violation, `::warning`
 /// per allowed one (annotations on the pull request), then the verdict.
@@ -45,7 +45,7 @@ std::string check_sarif(const check_outcome& outcome);
 std::string check_markdown(const check_outcome& outcome);
 
 /// How `check` prints its outcome in one format.
-using check_render = std::string (*)(const check_outcome& outcome, bool colour);
+using check_render = std::string (*)(const check_outcome& outcome, const terminal& term);
 
 /// check's formats: text (a line per violation and the verdict), json
 /// (schema/check.schema.json), github, sarif and markdown.

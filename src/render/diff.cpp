@@ -71,7 +71,7 @@ nlohmann::ordered_json figures_json(const std::optional<kernel_figures>& f) {
 
 }  // namespace
 
-std::string diff_text(const diff_report& report, bool colour) {
+std::string diff_text(const diff_report& report, const terminal& term) {
   std::string text;
   for (const auto& c : report.diff.changes) {
     const auto& row = info(c.kind);
@@ -80,7 +80,7 @@ std::string diff_text(const diff_report& report, bool colour) {
     const style s = c.kind == change_kind::regressed  ? style::bad
                     : c.kind == change_kind::improved ? style::good
                                                       : style::dim;
-    text += fmt::format("{} {} {}{}\n", paint(fmt::format("{:<9}", row.label), s, colour), f.arch, f.name,
+    text += fmt::format("{} {} {}{}\n", paint(fmt::format("{:<9}", row.label), s, term.colour), f.arch, f.name,
                         what.empty() ? "" : ": " + what);
   }
   return text + summary_line(report) + "\n";
@@ -186,10 +186,10 @@ std::string diff_json(const diff_report& report) {
 
 const std::array<format_renderer<diff_render>, 5> diff_renderers = {{
     {output_format::text, diff_text},
-    {output_format::json, [](const diff_report& report, bool) { return diff_json(report); }},
-    {output_format::github, [](const diff_report& report, bool) { return diff_github(report); }},
-    {output_format::sarif, [](const diff_report& report, bool) { return diff_sarif(report); }},
-    {output_format::markdown, [](const diff_report& report, bool) { return diff_markdown(report); }},
+    {output_format::json, [](const diff_report& report, const terminal&) { return diff_json(report); }},
+    {output_format::github, [](const diff_report& report, const terminal&) { return diff_github(report); }},
+    {output_format::sarif, [](const diff_report& report, const terminal&) { return diff_sarif(report); }},
+    {output_format::markdown, [](const diff_report& report, const terminal&) { return diff_markdown(report); }},
 }};
 
 }  // namespace occcalc::cli

@@ -14,7 +14,7 @@ struct diff_report {
   baseline_diff diff;
 };
 
-std::string diff_text(const diff_report& report, bool colour);
+std::string diff_text(const diff_report& report, const terminal& term);
 std::string diff_json(const diff_report& report);
 /// `::error` per regressed kernel (the file of the new build), `::notice`
 /// per new or removed one, then the summary line.
@@ -26,7 +26,7 @@ std::string diff_sarif(const diff_report& report);
 std::string diff_markdown(const diff_report& report);
 
 /// How `diff` prints in one format.
-using diff_render = std::string (*)(const diff_report& report, bool colour);
+using diff_render = std::string (*)(const diff_report& report, const terminal& term);
 
 /// diff's formats: text, json, github, sarif and markdown.
 extern const std::array<format_renderer<diff_render>, 5> diff_renderers;

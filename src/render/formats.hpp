@@ -4,9 +4,12 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include "render/terminal.hpp"
 
 namespace occcalc::cli {
 
@@ -39,6 +42,13 @@ constexpr std::optional<output_format> find_output_format(std::string_view name)
 
 constexpr const output_format_info& info(output_format f) noexcept {
   return output_formats[static_cast<std::size_t>(f)];
+}
+
+/// What output in `format` may use: a machine format is never coloured or
+/// fitted to a width.
+inline terminal terminal_for(const terminal& term, output_format format) noexcept {
+  if (!info(format).machine) return term;
+  return {false, term.utf8, std::numeric_limits<std::size_t>::max()};
 }
 
 /// A command's renderer for one format: `Render` is its function type.

@@ -80,7 +80,7 @@ std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summ
   return summary ? fmt::format("{:.1f}%", summary->occupancy() * occcalc::percent_per_unit) : std::string("-");
 }
 
-void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour) {
+void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term) {
   std::string text;
   for (const auto& input : inputs) {
     std::string heading = fmt::format("{} ({}): {} kernel{}", input.file == "-" ? "standard input" : input.file,
@@ -100,12 +100,12 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
       heading +=
           fmt::format("; {} member{} without GPU code", input.skipped_members, input.skipped_members == 1 ? "" : "s");
     }
-    text += paint(heading, style::bold, colour) + "\n";
+    text += paint(heading, style::bold, term.colour) + "\n";
     if (input.kernels.empty()) continue;
     text += paint(fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}", "arch",
                               "regs", "cap", "smem B", "frame", "spill", "bar", "block", "blk/SM", "occupancy",
                               "limited by", "kernel"),
-                  style::dim, colour) +
+                  style::dim, term.colour) +
             "\n";
     std::map<std::string, std::size_t> unavailable;
     for (const auto& r : input.kernels) {
@@ -122,7 +122,7 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
     }
     for (const auto& [reason, count] : unavailable) {
       text += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s", reason),
-                    style::warn, colour) +
+                    style::warn, term.colour) +
               "\n";
     }
   }
@@ -234,10 +234,10 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
 
 const std::array<format_renderer<inspect_render>, 3> inspect_renderers = {{
     {output_format::text, render_inspect_text},
-    {output_format::json,
-     [](std::ostream& out, const std::vector<input_report>& inputs, bool) { render_inspect_json(out, inputs); }},
-    {output_format::csv,
-     [](std::ostream& out, const std::vector<input_report>& inputs, bool) { render_inspect_csv(out, inputs); }},
+    {output_format::json, [](std::ostream& out, const std::vector<input_report>& inputs,
+                             const terminal&) { render_inspect_json(out, inputs); }},
+    {output_format::csv, [](std::ostream& out, const std::vector<input_report>& inputs,
+                            const terminal&) { render_inspect_csv(out, inputs); }},
 }};
 
 }  // namespace occcalc::cli

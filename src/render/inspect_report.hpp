@@ -13,7 +13,7 @@ namespace occcalc::cli {
 
 /// The table: one row per kernel, grouped by input, then why some kernels
 /// have no occupancy.
-void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, bool colour);
+void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term);
 
 /// A JSON array with one object per kernel (schema/inspect.schema.json).
 void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs);
@@ -23,7 +23,7 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
 
 /// `256x1x1`.
 /// How `inspect` prints its reports in one format.
-using inspect_render = void (*)(std::ostream& out, const std::vector<input_report>& inputs, bool colour);
+using inspect_render = void (*)(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term);
 
 /// inspect's formats: text (a table per input), json (schema/inspect.schema.json), csv.
 extern const std::array<format_renderer<inspect_render>, 3> inspect_renderers;

@@ -96,7 +96,7 @@ std::string shared_memory_allocation_note(const query& q) {
 
 }  // namespace
 
-void render_text(std::ostream& out, const query& q, bool colour) {
+void render_text(std::ostream& out, const query& q, const terminal& term) {
   const auto& arch = *q.request.arch;
   const auto& launch = q.request.launch;
   const auto& result = q.result;
@@ -105,9 +105,9 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   if (q.request.named_gpu) {
     title = fmt::format("{}, {} SMs: {}", q.request.named_gpu->name, q.request.named_gpu->sm_count, title);
   }
-  text += paint(title, style::bold, colour) + "\n\n";
+  text += paint(title, style::bold, term.colour) + "\n\n";
 
-  text += paint("Launch", style::bold, colour) + "\n";
+  text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("threads per block", std::to_string(launch.threads_per_block),
               fmt::format("{} warps", result.warps_per_block));
   text += row("registers per thread", std::to_string(launch.registers_per_thread));
@@ -117,7 +117,7 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   text += row("block barriers", std::to_string(launch.barriers));
   text += row("shared memory config", shared_memory_config_text(q));
 
-  text += "\n" + paint("Allocated per block", style::bold, colour) + "\n";
+  text += "\n" + paint("Allocated per block", style::bold, term.colour) + "\n";
   text += row("warps", std::to_string(result.warps_per_block));
   text += row("registers", std::to_string(result.registers.per_block), registers_allocation_note(q));
   text +=
@@ -126,17 +126,18 @@ void render_text(std::ostream& out, const query& q, bool colour) {
     text += row("shared memory per SM", bytes_text(*result.shared_memory.per_sm_bytes), "configuration in use");
   }
 
-  text += "\n" + paint("Block limit per SM", style::bold, colour) + "\n";
+  text += "\n" + paint("Block limit per SM", style::bold, term.colour) + "\n";
   for (const auto r : occcalc::nvidia_resources) {
     const auto& limit = result.limit(r);
     const std::string name(occcalc::info(r).label);
     const std::string value = fmt::format("{:<6}", limit.blocks ? std::to_string(*limit.blocks) : "-");
     const bool limiter = result.limiters.contains(r);
-    const std::string marker = paint(fmt::format("{:<7}", limiter ? "limiter" : ""), style::limiter, colour && limiter);
-    text += row(name, limiter ? paint(value, style::limiter, colour) + marker : value + marker, limit_note(q, r));
+    const std::string marker =
+        paint(fmt::format("{:<7}", limiter ? "limiter" : ""), style::limiter, term.colour && limiter);
+    text += row(name, limiter ? paint(value, style::limiter, term.colour) + marker : value + marker, limit_note(q, r));
   }
 
-  text += "\n" + paint("Active per SM", style::bold, colour) + "\n";
+  text += "\n" + paint("Active per SM", style::bold, term.colour) + "\n";
   text += row("blocks", std::to_string(result.blocks_per_sm));
   text += row("warps", fmt::format("{} of {}", result.active_warps_per_sm, result.max_warps_per_sm));
   text += row("threads", fmt::format("{} of {}", result.active_threads_per_sm, arch.max_threads_per_sm()));
@@ -144,15 +145,16 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   const std::string limiters = occcalc::summarize(result).limiter_list(", ", true);
   const double percent = result.occupancy() * 100.0;
   const style level = result.blocks_per_sm == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
-  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, colour),
-                             label_width + 2 + (colour ? 8 : 0), paint(fmt::format("{:.1f}%", percent), level, colour),
-                             limiters);
+  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, term.colour),
+                             label_width + 2 + (term.colour ? 8 : 0),
+                             paint(fmt::format("{:.1f}%", percent), level, term.colour), limiters);
   if (q.waves) {
     const auto& w = *q.waves;
     const auto sms = *q.request.sm_count;
     const std::string device =
         device_text(sms, "SMs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr, q.request.sm_count_given);
-    text += "\n" + paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold, colour) +
+    text += "\n" +
+            paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold, term.colour) +
             "\n";
     text += row("blocks per wave", std::to_string(w.blocks_per_wave),
                 fmt::format("{} SMs x {} blocks", sms, result.blocks_per_sm));
@@ -165,7 +167,7 @@ void render_text(std::ostream& out, const query& q, bool colour) {
                   "grid / blocks per wave (Nsight Compute)");
       text += row("full waves", std::to_string(w.full_waves));
       const style tail = w.tail_utilization >= 0.5 ? style::good : style::warn;
-      text += row("last wave", paint(fmt::format("{:.1f}% full", w.tail_utilization * 100.0), tail, colour),
+      text += row("last wave", paint(fmt::format("{:.1f}% full", w.tail_utilization * 100.0), tail, term.colour),
                   "the tail effect");
       text += row("whole-wave grids",
                   w.whole_waves_below > 0 ? fmt::format("{} or {}", w.whole_waves_below, w.whole_waves_above)
@@ -176,10 +178,10 @@ void render_text(std::ostream& out, const query& q, bool colour) {
   out << text;
 }
 
-void render_arch_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+void render_arch_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
   std::string text = paint(fmt::format("{:<8}{:<6}{:<14}{:>7}{:>8}{:>8}{:>9}{:>10}{:>10}  {}", "id", "cc", "family",
                                        "warps", "blocks", "thr/blk", "regs", "smem/SM", "optin", "config"),
-                           style::bold, colour) +
+                           style::bold, term.colour) +
                      "\n";
   for (const auto& arch : tables.architectures) {
     const std::string optin =
@@ -195,9 +197,9 @@ void render_arch_list(std::ostream& out, const occcalc::table& tables, bool colo
   out << text;
 }
 
-void render_gpu_list(std::ostream& out, const occcalc::table& tables, bool colour) {
+void render_gpu_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
   std::string text =
-      paint(fmt::format("{:<28}{:<8}{:>5}  {}", "name", "arch", "SMs", "id"), style::bold, colour) + "\n";
+      paint(fmt::format("{:<28}{:<8}{:>5}  {}", "name", "arch", "SMs", "id"), style::bold, term.colour) + "\n";
   for (const auto& g : tables.gpus) {
     text += fmt::format("{:<28}{:<8}{:>5}  {}\n", g.name, g.arch_id, g.sm_count, g.id);
   }

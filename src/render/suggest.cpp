@@ -53,14 +53,14 @@ std::string suggest_json(const amd_suggestion& s) {
   return json_text(j, 2) + "\n";
 }
 
-std::string suggest_text(const amd_suggestion& s, bool colour) {
+std::string suggest_text(const amd_suggestion& s, const terminal& term) {
   const auto& r = s.resolved;
   const auto& t = *r.target;
   const auto& choice = s.choice;
   const std::string unit = unit_name(s);
   std::string text = paint(fmt::format("{}{} ({}): the HIP runtime's hipOccupancyMaxPotentialBlockSize",
                                        r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
-                           style::bold, colour) +
+                           style::bold, term.colour) +
                      "\n";
   text += row(
       "block size", std::to_string(choice.block_size),
@@ -125,7 +125,7 @@ std::string suggest_json(const nvidia_suggestion& s) {
   return json_text(j, 2) + "\n";
 }
 
-std::string suggest_text(const nvidia_suggestion& s, bool colour) {
+std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
   const auto& resolved = *s.resolved;
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
@@ -136,10 +136,10 @@ std::string suggest_text(const nvidia_suggestion& s, bool colour) {
                         "shared memory",
                         gpu ? gpu->name + ", " : std::string(), arch.id, arch.family, arch.compute_capability(),
                         launch.registers_per_thread, launch.static_shared_memory_bytes),
-            style::bold, colour) +
+            style::bold, term.colour) +
       "\n\n";
   text += paint("Block size with the most resident threads (as cudaOccMaxPotentialOccupancyBlockSize)", style::bold,
-                colour) +
+                term.colour) +
           "\n";
   if (choice.block_size == 0) {
     text += "  no block size can run\n";
@@ -166,7 +166,7 @@ std::string suggest_text(const nvidia_suggestion& s, bool colour) {
             paint(fmt::format("Next steps from {} threads ({} blocks, {:.1f}%, limited by {})",
                               launch.threads_per_block, s.now.blocks_per_sm, s.now.occupancy() * percent,
                               occcalc::summarize(s.now).limiter_list(", ", true)),
-                  style::bold, colour) +
+                  style::bold, term.colour) +
             "\n";
     if (s.target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
@@ -191,7 +191,7 @@ std::string suggest_text(const nvidia_suggestion& s, bool colour) {
     const auto& dynamic = *s.dynamic;
     text += "\n" +
             paint(fmt::format("Dynamic shared memory for {} blocks of {} threads", *s.blocks, launch.threads_per_block),
-                  style::bold, colour) +
+                  style::bold, term.colour) +
             "\n";
     if (!dynamic.cuda_bytes) {
       text += fmt::format("  none: {} blocks are not resident even without dynamic shared memory ({} are)\n", *s.blocks,
@@ -205,7 +205,7 @@ std::string suggest_text(const nvidia_suggestion& s, bool colour) {
       }
       constexpr int width = 38;
       text += fmt::format("  {:<{}}{} B{}\n", "cudaOccAvailableDynamicSMemPerBlock", width, *dynamic.cuda_bytes,
-                          note.empty() ? "" : "  " + paint(note, style::warn, colour));
+                          note.empty() ? "" : "  " + paint(note, style::warn, term.colour));
       text += fmt::format("  {:<{}}{}\n", fmt::format("most that keeps {} blocks resident", *s.blocks), width,
                           dynamic.resident_bytes ? fmt::format("{} B", *dynamic.resident_bytes) : "none");
     }

@@ -5,10 +5,12 @@
 
 #include "analysis/suggestion.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
-std::string suggest_text(const nvidia_suggestion& s, bool colour);
-std::string suggest_text(const amd_suggestion& s, bool colour);
+std::string suggest_text(const nvidia_suggestion& s, const terminal& term);
+std::string suggest_text(const amd_suggestion& s, const terminal& term);
 std::string suggest_json(const nvidia_suggestion& s);
 std::string suggest_json(const amd_suggestion& s);
 

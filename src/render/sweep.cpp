@@ -211,17 +211,17 @@ std::string sweep_json(const sweep_plan& plan) {
   return json_text(j, 2) + "\n";
 }
 
-std::string sweep_text(const sweep_plan& plan, bool ascii, bool colour) {
+std::string sweep_text(const sweep_plan& plan, const terminal& term) {
   constexpr double percent = occcalc::percent_per_unit;
   const sweep_series& series = plan.series;
   std::string text = paint(fmt::format("{}: occupancy as {} varies from {} to {} in steps of {}", plan.heading,
                                        series.axis, plan.range.first, plan.range.last, plan.range.step),
-                           style::bold, colour) +
+                           style::bold, term.colour) +
                      "\n\n";
-  text += terminal_chart(series, ascii);
+  text += terminal_chart(series, !term.utf8);
   text += fmt::format("\nnow: {} {}, {} {}, {:.1f}% (limited by {})\n", series.current, series.axis, plan.now.blocks,
                       plan.blocks_name, plan.now.occupancy * percent, fmt::join(plan.now.limiters, ", "));
-  text += "\n" + paint("Cliffs (where occupancy steps)", style::bold, colour) + "\n";
+  text += "\n" + paint("Cliffs (where occupancy steps)", style::bold, term.colour) + "\n";
   if (series.cliffs.empty()) text += "  none in this range\n";
   // The nearest cliff on each side of the current value is what matters.
   for (const auto& c : series.cliffs) {

@@ -10,6 +10,8 @@
 #include "occcalc/nvidia/launch.hpp"
 #include "occcalc/nvidia/sweep.hpp"
 
+#include "render/terminal.hpp"
+
 namespace occcalc::cli {
 
 /// One point of a sweep as the renderers need it, for either vendor.
@@ -61,7 +63,7 @@ std::string terminal_chart(const sweep_series& s, bool ascii, int rows = 8, int 
 std::string sweep_csv(const sweep_series& s);
 
 /// The text report: heading, chart, where the launch sits and the cliffs.
-std::string sweep_text(const sweep_plan& plan, bool ascii, bool colour);
+std::string sweep_text(const sweep_plan& plan, const terminal& term);
 
 /// The JSON report (schema/sweep.schema.json).
 std::string sweep_json(const sweep_plan& plan);

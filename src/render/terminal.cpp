@@ -1,31 +1,63 @@
 #include "render/terminal.hpp"
 
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 
+#include <langinfo.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace occcalc::cli {
 
-bool use_colour(colour_mode mode, std::FILE* stream) {
-  if (mode != colour_mode::automatic) return mode == colour_mode::always;
-  // https://no-color.org: any non-empty NO_COLOR disables colour.
-  const char* no_colour = std::getenv("NO_COLOR");
-  if (no_colour != nullptr && *no_colour != '\0') return false;
-  const char* term = std::getenv("TERM");
-  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
-  return isatty(fileno(stream)) != 0;
+namespace {
+
+bool set(const char* value) { return value != nullptr && *value != '\0'; }
+
+/// FORCE_COLOR's and CLICOLOR_FORCE's "on": set, and not 0 or false.
+bool forced(const char* value) {
+  return set(value) && std::strcmp(value, "0") != 0 && std::strcmp(value, "false") != 0;
 }
 
-bool utf8_locale() {
-  const char* lang = std::getenv("LC_ALL");
-  if (lang == nullptr || *lang == '\0') lang = std::getenv("LC_CTYPE");
-  if (lang == nullptr || *lang == '\0') lang = std::getenv("LANG");
-  const std::string locale = lang ? lang : "";
-  for (const char* spelling : {"UTF-8", "utf8", "UTF8", "utf-8"}) {
-    if (locale.find(spelling) != std::string::npos) return true;
+}  // namespace
+
+bool use_colour(colour_mode mode, bool is_tty, const environment& env) {
+  if (mode != colour_mode::automatic) return mode == colour_mode::always;
+  if (set(env("NO_COLOR"))) return false;
+  if (forced(env("FORCE_COLOR")) || forced(env("CLICOLOR_FORCE"))) return true;
+  const char* clicolor = env("CLICOLOR");
+  if (clicolor != nullptr && std::strcmp(clicolor, "0") == 0) return false;
+  const char* term = env("TERM");
+  if (term != nullptr && std::strcmp(term, "dumb") == 0) return false;
+  return is_tty;
+}
+
+std::size_t columns_for(std::optional<std::size_t> tty_columns, const environment& env) {
+  std::size_t columns = default_columns;
+  if (tty_columns && *tty_columns > 0) {
+    columns = *tty_columns;
+  } else if (const char* text = env("COLUMNS"); set(text)) {
+    std::size_t n = 0;
+    const char* end = text + std::strlen(text);
+    const auto [at, ec] = std::from_chars(text, end, n);
+    if (ec == std::errc() && at == end && n > 0) columns = n;
   }
-  return false;
+  return columns < min_columns ? min_columns : columns;
+}
+
+bool utf8_codeset() {
+  const char* codeset = nl_langinfo(CODESET);
+  return codeset != nullptr && (std::strcmp(codeset, "UTF-8") == 0 || std::strcmp(codeset, "utf8") == 0);
+}
+
+terminal detect_terminal(colour_mode mode, std::FILE* stream) {
+  const int fd = fileno(stream);
+  const bool tty = fd >= 0 && isatty(fd) != 0;
+  std::optional<std::size_t> tty_columns;
+  winsize size{};
+  if (tty && ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) tty_columns = size.ws_col;
+  const environment env = [](const char* name) { return std::getenv(name); };
+  return {use_colour(mode, tty, env), utf8_codeset(), columns_for(tty_columns, env)};
 }
 
 colour_mode colour_mode_from(const std::string& text) {
@@ -46,6 +78,21 @@ std::string paint(std::string_view text, style s, bool enabled) {
     case style::bad: code = "\x1b[1;31m"; break;
   }
   return std::string(code) + std::string(text) + "\x1b[0m";
+}
+
+std::size_t display_width(std::string_view text) {
+  std::size_t width = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == 0x1b && i + 1 < text.size() && text[i + 1] == '[') {
+      // CSI: parameters, then one final byte in @..~.
+      i += 2;
+      while (i < text.size() && (static_cast<unsigned char>(text[i]) < 0x40 || text[i] > '~')) ++i;
+      continue;
+    }
+    if ((c & 0xC0) != 0x80) ++width;  // not a UTF-8 continuation byte
+  }
+  return width;
 }
 
 }  // namespace occcalc::cli

@@ -1,0 +1,66 @@
+// Colour, width and locale decided as the conventions say (no-color.org,
+// force-color.org, bixense.com/clicolors, COLUMNS).
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+
+#include "render/terminal.hpp"
+
+using occcalc::cli::colour_mode;
+
+namespace {
+
+occcalc::cli::environment env_of(std::map<std::string, std::string> vars) {
+  return [vars = std::move(vars)](const char* name) -> const char* {
+    const auto it = vars.find(name);
+    return it == vars.end() ? nullptr : it->second.c_str();
+  };
+}
+
+bool colour(colour_mode mode, bool tty, std::map<std::string, std::string> vars) {
+  return occcalc::cli::use_colour(mode, tty, env_of(std::move(vars)));
+}
+
+}  // namespace
+
+TEST_CASE("terminal: colour follows --color, NO_COLOR, FORCE_COLOR, CLICOLOR and TERM", "[render][terminal]") {
+  const auto automatic = colour_mode::automatic;
+  CHECK(colour(automatic, true, {}));
+  CHECK_FALSE(colour(automatic, false, {}));
+  CHECK_FALSE(colour(automatic, true, {{"NO_COLOR", "1"}}));
+  CHECK(colour(automatic, true, {{"NO_COLOR", ""}}));  // empty is unset
+  CHECK(colour(automatic, false, {{"FORCE_COLOR", "1"}}));
+  CHECK(colour(automatic, false, {{"FORCE_COLOR", "3"}}));
+  CHECK_FALSE(colour(automatic, false, {{"FORCE_COLOR", "0"}}));
+  CHECK_FALSE(colour(automatic, false, {{"FORCE_COLOR", ""}}));
+  CHECK(colour(automatic, false, {{"CLICOLOR_FORCE", "1"}}));
+  CHECK_FALSE(colour(automatic, false, {{"CLICOLOR_FORCE", "0"}}));
+  CHECK_FALSE(colour(automatic, false, {{"NO_COLOR", "1"}, {"FORCE_COLOR", "1"}}));  // the user's opt-out wins
+  CHECK_FALSE(colour(automatic, true, {{"CLICOLOR", "0"}}));
+  CHECK_FALSE(colour(automatic, true, {{"TERM", "dumb"}}));
+  CHECK(colour(automatic, true, {{"TERM", "xterm-256color"}}));
+  CHECK(colour(colour_mode::always, false, {{"NO_COLOR", "1"}}));
+  CHECK_FALSE(colour(colour_mode::never, true, {{"FORCE_COLOR", "1"}}));
+}
+
+TEST_CASE("terminal: the width is the terminal's, else COLUMNS, else 80", "[render][terminal]") {
+  using occcalc::cli::columns_for;
+  CHECK(columns_for(132, env_of({{"COLUMNS", "100"}})) == 132);
+  CHECK(columns_for(std::nullopt, env_of({{"COLUMNS", "100"}})) == 100);
+  CHECK(columns_for(std::nullopt, env_of({})) == 80);
+  CHECK(columns_for(std::nullopt, env_of({{"COLUMNS", "wide"}})) == 80);
+  CHECK(columns_for(std::nullopt, env_of({{"COLUMNS", "100x"}})) == 80);
+  CHECK(columns_for(std::nullopt, env_of({{"COLUMNS", "0"}})) == 80);
+  CHECK(columns_for(std::nullopt, env_of({{"COLUMNS", "12"}})) == occcalc::cli::min_columns);
+  CHECK(columns_for(20, env_of({})) == occcalc::cli::min_columns);
+}
+
+TEST_CASE("terminal: display width counts characters, not bytes or escapes", "[render][terminal]") {
+  using occcalc::cli::display_width;
+  CHECK(display_width("75.0%") == 5);
+  CHECK(display_width("\u2588\u2588 x") == 4);
+  CHECK(display_width("\u2026") == 1);
+  CHECK(display_width(occcalc::cli::paint("75.0%", occcalc::cli::style::good, true)) == 5);
+  CHECK(display_width("") == 0);
+}
