@@ -36,6 +36,10 @@ occcalc_golden(bad_gpu bad_gpu.err 2 STREAM stderr ARGS --gpu "RTX 4900" --threa
 # inspect and check, on the fixtures (paths relative to the source tree).
 set(fx tests/fixtures/inspect)
 occcalc_golden(inspect_text inspect.txt 0 ARGS inspect ${fx}/kernels.sm_90.cubin --threads 256)
+occcalc_golden(inspect_wide inspect_wide.txt 0 ARGS inspect ${fx}/kernels.sm_90.cubin --wide)
+occcalc_golden(inspect_columns inspect_columns.txt 0
+  ARGS inspect ${fx}/kernels.sm_90.cubin ${fx}/../amd/kernels.gfx90a.o --columns occupancy,regs,sgprs,kernel)
+occcalc_golden(diff_text diff.txt 0 ARGS diff ${fx}/diff_old.sm_80.cubin ${fx}/diff_new.sm_80.cubin)
 occcalc_golden(inspect_json inspect.json 0 ARGS inspect ${fx}/cluster.sm_90.cubin ${fx}/app_rdc.log --json)
 occcalc_golden(inspect_csv inspect.csv 0 ARGS inspect ${fx}/zstd.fatbin ${fx}/lz4.fatbin --kernel static --csv)
 occcalc_golden(inspect_stdin inspect_stdin.txt 0 ARGS inspect - --arch sm_86 --threads 128

@@ -10,7 +10,9 @@ that is `...` alone stands for any number of lines (none included); `...`
 inside a line stands for any text there. Commands of one block share a shell,
 so `echo $?` gives the exit code of the command before it.
 
-usage: readme_examples.py OCCCALC REPO_ROOT [--show]   (--show prints what each command printed)
+usage: readme_examples.py OCCCALC REPO_ROOT [--show] [--update]
+  --show prints what each command printed; --update writes what a differing
+  command printed into README.md where its expected lines have no `...`.
 """
 import os
 import re
@@ -20,31 +22,32 @@ import tempfile
 
 OCCCALC, ROOT = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 SHOW = "--show" in sys.argv[3:]
+UPDATE = "--update" in sys.argv[3:]
 MARK = "\x1e"  # ends each command's output
 
 
 def blocks(text):
-    """(line number, [lines]) of every fenced block that has a `$ ` line."""
+    """(line number, [(line number, line)]) of every fenced block that has a `$ ` line."""
     out, inside, start, lines = [], False, 0, []
     for number, line in enumerate(text.split("\n"), 1):
         if line.startswith("```"):
-            if inside and any(l.startswith("$ ") for l in lines):
+            if inside and any(l.startswith("$ ") for _, l in lines):
                 out.append((start, lines))
             inside, start, lines = not inside, number, []
         elif inside:
-            lines.append(line)
+            lines.append((number, line))
     return out
 
 
 def commands(lines):
-    """[(command, [expected lines])] of one block."""
+    """[(command, [expected lines], line number of the first expected line)] of one block."""
     out = []
-    for line in lines:
+    for number, line in lines:
         if line.startswith("$ "):
-            out.append((line[2:], []))
+            out.append((line[2:], [], number + 1))
         elif out:
             out[-1][1].append(line)
-    for _, expected in out:  # trailing blank lines separate examples
+    for _, expected, _ in out:  # trailing blank lines separate examples
         while expected and expected[-1] == "":
             expected.pop()
     return out
@@ -96,11 +99,11 @@ def main():
                "LC_ALL": "C.UTF-8", "HOME": scratch, "TMPDIR": scratch}
         for start, lines in found:
             cmds = commands(lines)
-            script = "".join(f"{{ {c}\n}} 2>&1; __rc=$?; printf '{MARK}'; (exit $__rc)\n" for c, _ in cmds)
+            script = "".join(f"{{ {c}\n}} 2>&1; __rc=$?; printf '{MARK}'; (exit $__rc)\n" for c, _, _ in cmds)
             p = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
                                cwd=work, env=env)
             outputs = p.stdout.split(MARK)[: len(cmds)]
-            for (command, expected), output in zip(cmds, outputs + [""] * (len(cmds) - len(outputs))):
+            for (command, expected, first), output in zip(cmds, outputs + [""] * (len(cmds) - len(outputs))):
                 ran += 1
                 actual = output.split("\n")
                 if actual and actual[-1] == "":
@@ -108,8 +111,18 @@ def main():
                 if SHOW:
                     print(f"$ {command}\n" + "\n".join(actual))
                 if not matches(expected, actual):
-                    failures.append((start, command, expected, actual))
-    for start, command, expected, actual in failures:
+                    failures.append((start, command, expected, actual, first))
+    if UPDATE:
+        lines = readme.split("\n")
+        # From the end, so earlier line numbers stay true.
+        for start, command, expected, actual, first in sorted(failures, key=lambda f: -f[4]):
+            if any("..." in l for l in expected):
+                print(f"README.md line {first}: not updated (it elides with ...): $ {command}")
+                continue
+            lines[first - 1 : first - 1 + len(expected)] = actual
+        with open(os.path.join(ROOT, "README.md"), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines))
+    for start, command, expected, actual, _ in failures:
         print(f"README.md block at line {start}: $ {command}")
         print("  expected:\n" + "\n".join("    | " + l for l in expected))
         print("  got:\n" + "\n".join("    | " + l for l in actual))

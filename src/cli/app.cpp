@@ -26,6 +26,7 @@
 #include "occcalc/tables/load.hpp"
 #include "occcalc/version.hpp"
 #include "render/check.hpp"
+#include "render/inspect_report.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
@@ -55,6 +56,10 @@ void bind_inputs(CLI::App& app, options& opts) {
 void bind_inspect(CLI::App& app, options& opts) {
   bind_inputs(app, opts);
   app.add_flag("--csv", opts.csv, "Print CSV instead of a table");
+  app.add_flag("--wide", opts.inspect.table.wide, "Show every column and whole kernel names, however wide");
+  app.add_option("--columns", opts.inspect.table.columns,
+                 "The table's columns, in order (comma-separated): " + inspect_column_ids())
+      ->delimiter(',');
   app.footer(
       "Also --threads N (block size for every kernel's occupancy; default: its declared one), --dyn-smem BYTES,\n"
       "--carveout C, --model " +

@@ -76,6 +76,13 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
          fmt::format("does not apply to {}; put a min_occupancy in a policy file for occcalc check", name));
   refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
   auto& command = opts.inspect;
+  for (const auto& column : command.table.columns) {
+    if (!is_inspect_column(column)) {
+      throw occcalc::input_error("columns",
+                                 fmt::format("'{}' is not a column; the columns are {}", column, inspect_column_ids()));
+    }
+  }
+  refuse(command.table.wide && !command.table.columns.empty(), "wide", "cannot be given together with --columns");
   command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
   if (!opts.format.empty()) command.format = format_from(opts, check_renderers);
   command.overrides = parse_overrides(opts.request);

@@ -49,7 +49,8 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   const auto result = read_inputs(tables, command, in, err, [&](const inspect::inspected_kernel&) {
     return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
   });
-  find_renderer(inspect_renderers, command.format)(out, result.reports, terminal_for(term, command.format));
+  find_renderer(inspect_renderers, command.format)(out, result.reports, terminal_for(term, command.format),
+                                                   command.table);
   out.flush();  // the table before the notes, where both reach one terminal or log
   for (const auto& r : result.reports) {
     if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {

@@ -11,6 +11,7 @@
 #include "occcalc/nvidia/arch.hpp"
 #include "render/formats.hpp"
 
+#include "render/inspect_report.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
@@ -33,6 +34,8 @@ struct inspect_command {
   /// check --baseline: a build output or saved inspect --json whose kernels
   /// the policy is not applied to unless they got worse.
   std::string baseline;
+  /// The text table's columns (--wide, --columns).
+  inspect_table_options table;
 };
 
 /// Prints every kernel of every input. Throws `occcalc::error` for an

@@ -68,8 +68,11 @@ occcalc::sweep_range checked_range(occcalc::sweep_range range, const sweep_optio
 
 /// A sweep point of either vendor, from the neutral summary.
 sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_summary& r) {
-  sweep_sample s{value, r.groups_per_unit, r.active_warps, r.occupancy(), {}};
-  for (std::size_t i = 0; i < r.limiter_count; ++i) s.limiters.push_back(r.limiters[i]->key);
+  sweep_sample s{value, r.groups_per_unit, r.active_warps, r.occupancy(), {}, {}};
+  for (std::size_t i = 0; i < r.limiter_count; ++i) {
+    s.limiters.push_back(r.limiters[i]->key);
+    s.limiter_labels.push_back(r.limiters[i]->label);
+  }
   return s;
 }
 
@@ -93,7 +96,8 @@ sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_optio
   sweep_plan plan;
   plan.target_id = arch.id;
   plan.heading = fmt::format("{} ({})", arch.id, arch.family);
-  plan.blocks_name = "blocks";
+  plan.block_noun = "block";
+  plan.per_unit = " per SM";
   plan.range = checked_range(occcalc::default_sweep_range(arch, variable), options,
                              variable == occcalc::sweep_variable::shared_memory, threads ? 1 : 0,
                              occcalc::max_request_value, threads ? " for threads" : "");
@@ -142,7 +146,8 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
   plan.model = std::string(occcalc::to_string(r.model));
   plan.unit = now.per_wgp ? "wgp" : "cu";
   plan.heading = fmt::format("{} ({}), model {}", t.id, t.family, plan.model);
-  plan.blocks_name = now.per_wgp ? "work-groups per WGP" : "work-groups per CU";
+  plan.block_noun = "work-group";
+  plan.per_unit = now.per_wgp ? " per WGP" : " per CU";
   plan.range = checked_range(occcalc::default_amd_sweep_range(t, r.mode, variable), options,
                              variable == occcalc::amd_sweep_variable::lds, threads ? 1 : 0,
                              occcalc::max_amd_sweep_value(t, variable), " on " + t.id);

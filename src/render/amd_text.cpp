@@ -11,6 +11,7 @@
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
+#include "render/text_table.hpp"
 
 namespace occcalc::cli {
 
@@ -152,14 +153,16 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
 
   text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("work-group size", std::to_string(q.request.work_group_size),
-              fmt::format("{} waves of {}", r.waves_per_work_group, r.wave_size));
-  if (t.has_wgp_mode) text += row("mode", r.per_wgp ? "WGP" : "CU", r.per_wgp ? "two CUs share work-groups" : "");
-  text += row("VGPRs per work-item", std::to_string(k.vgprs));
+              fmt::format("{} waves of {}", r.waves_per_work_group, r.wave_size), term.columns);
+  if (t.has_wgp_mode)
+    text += row("mode", r.per_wgp ? "WGP" : "CU", r.per_wgp ? "two CUs share work-groups" : "", term.columns);
+  text += row("VGPRs per work-item", std::to_string(k.vgprs), {}, term.columns);
   if (t.max_agprs_per_wave > 0) {
-    text += row("AGPRs per work-item", std::to_string(k.agprs), t.unified_vgpr_file ? "unified with the VGPRs" : "");
+    text += row("AGPRs per work-item", std::to_string(k.agprs), t.unified_vgpr_file ? "unified with the VGPRs" : "",
+                term.columns);
   }
-  if (t.max_sgprs_per_wave > 0) text += row("SGPRs per wave", std::to_string(k.sgprs));
-  text += row("LDS per work-group", bytes_text(k.lds_bytes));
+  if (t.max_sgprs_per_wave > 0) text += row("SGPRs per wave", std::to_string(k.sgprs), {}, term.columns);
+  text += row("LDS per work-group", bytes_text(k.lds_bytes), {}, term.columns);
 
   const bool per_simd = occcalc::info(r.model).settles_per_simd;
   const std::string heading = fmt::format("Work-group limit per {}", unit);
@@ -179,27 +182,29 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
     const std::string marker =
         paint(fmt::format("{:<8}", limiter ? "limiter" : ""), style::limiter, term.colour && limiter);
     text += row(occcalc::info(res).label, limiter ? paint(value, style::limiter, term.colour) + marker : value + marker,
-                limit_note(q, res));
+                limit_note(q, res), term.columns);
   }
 
   const bool llvm = r.model == amd_model::llvm;  // the compiler's own words
   text += "\n" + paint(fmt::format("Active per {}", unit), style::bold, term.colour) + "\n";
-  text += row("work-groups", std::to_string(r.work_groups));
+  text += row("work-groups", std::to_string(r.work_groups), {}, term.columns);
   text += row(
       "waves", fmt::format("{} of {}", r.active_waves, r.max_waves),
       llvm && r.active_waves != r.work_groups * r.waves_per_work_group
           ? fmt::format("the compiler's {} per SIMD x {} SIMDs; {} work-groups hold {}", waves_text(r.waves_per_simd),
                         r.simds, r.work_groups, r.work_groups * r.waves_per_work_group)
-          : "");
+          : "",
+      term.columns);
   text += row("waves per SIMD", fmt::format("{} of {}", waves_text(r.waves_per_simd), r.max_waves_per_simd),
               r.work_groups == 0
                   ? fmt::format("a work-group of {} waves does not fit: it cannot launch", r.waves_per_work_group)
               : llvm ? "the compiler's ; Occupancy:"
-                     : "");
-  text += row("work-items", std::to_string(r.work_groups * q.request.work_group_size));
+                     : "",
+              term.columns);
+  text += row("work-items", std::to_string(r.work_groups * q.request.work_group_size), {}, term.columns);
 
   const double percent = r.occupancy() * 100.0;
-  const style level = r.work_groups == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
+  const style level = occupancy_style(r.work_groups > 0, percent);
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, term.colour),
                              label_width + 2 + (term.colour ? 8 : 0),
                              paint(fmt::format("{:.1f}%", percent), level, term.colour),
@@ -214,11 +219,12 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
                   term.colour) +
             "\n";
     text += row("work-groups per wave", std::to_string(w.blocks_per_wave),
-                fmt::format("{} {}s x {} work-groups", q.units(), unit, r.work_groups));
+                fmt::format("{} {}s x {} work-groups", q.units(), unit, r.work_groups), term.columns);
     if (w.blocks_per_wave > 0) {
-      text += row("waves", fmt::format("{:.2f}", w.waves_per_sm), "grid / work-groups per wave");
-      text += row("full waves", std::to_string(w.full_waves));
-      text += row("last wave", fmt::format("{:.1f}% full", w.tail_utilization * 100.0), "the tail effect");
+      text += row("waves", fmt::format("{:.2f}", w.waves_per_sm), "grid / work-groups per wave", term.columns);
+      text += row("full waves", std::to_string(w.full_waves), {}, term.columns);
+      text +=
+          row("last wave", fmt::format("{:.1f}% full", w.tail_utilization * 100.0), "the tail effect", term.columns);
     }
   }
   out << text;
@@ -260,33 +266,37 @@ nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
 }
 
 void render_amd_target_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
-  std::string text = paint(fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}", "id", "family", "models",
-                                       "waves", "SIMDs", "VGPRs/gran", "SGPRs", "LDS/CU", "wave sizes"),
-                           style::bold, term.colour) +
-                     "\n";
+  const std::vector<table_column> columns = {{"id"},          {"family"},       {"models"},
+                                             {"waves", true}, {"SIMDs", true},  {"VGPRs/gran", true},
+                                             {"SGPRs", true}, {"LDS/CU", true}, {"wave sizes"}};
+  std::vector<std::vector<table_cell>> rows;
   for (const auto& t : tables.amd_targets) {
-    std::string models, sizes, vgprs;
+    std::string models, sizes;
     for (const auto m : t.models) models += (models.empty() ? "" : ",") + std::string(occcalc::to_string(m));
-    for (const auto& f : t.vgpr_files) {
-      sizes += (sizes.empty() ? "" : ", ") + std::to_string(f.wave_size);
-    }
+    for (const auto& f : t.vgpr_files) sizes += (sizes.empty() ? "" : ",") + std::to_string(f.wave_size);
+    if (t.has_wgp_mode) sizes += " CU/WGP";
     const auto& first = t.vgpr_files.front();
-    vgprs = fmt::format("{}/{}", first.total, first.granule);
-    text +=
-        fmt::format("{:<9}{:<9}{:<15}{:>6}{:>7}{:>12}{:>8}{:>9}  {}{}\n", t.id, t.family, models, t.max_waves_per_simd,
-                    t.simds_per_cu, vgprs, t.sgprs_per_simd ? std::to_string(*t.sgprs_per_simd) : "-",
-                    t.lds_per_cu_bytes, sizes, t.has_wgp_mode ? " (CU/WGP)" : "");
+    rows.push_back({{t.id},
+                    {t.family},
+                    {models},
+                    {std::to_string(t.max_waves_per_simd)},
+                    {std::to_string(t.simds_per_cu)},
+                    {fmt::format("{}/{}", first.total, first.granule)},
+                    {t.sgprs_per_simd ? std::to_string(*t.sgprs_per_simd) : "-"},
+                    {t.lds_per_cu_bytes % occcalc::bytes_per_kib == 0
+                         ? fmt::format("{}K", t.lds_per_cu_bytes / occcalc::bytes_per_kib)
+                         : std::to_string(t.lds_per_cu_bytes)},
+                    {sizes}});
   }
-  out << text;
+  out << format_table(columns, rows, term, {0, 1});
 }
 
 void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
-  std::string text =
-      paint(fmt::format("{:<34}{:<9}{:>5}  {}", "name", "target", "CUs", "id"), style::bold, term.colour) + "\n";
+  std::vector<std::vector<table_cell>> rows;
   for (const auto& g : tables.amd_gpus) {
-    text += fmt::format("{:<34}{:<9}{:>5}  {}\n", g.name, g.target_id, g.compute_units, g.id);
+    rows.push_back({{g.name}, {g.target_id}, {std::to_string(g.compute_units)}, {g.id}});
   }
-  out << text;
+  out << format_table({{"name"}, {"target"}, {"CUs", true}, {"id"}}, rows, term, {0, 2});
 }
 
 }  // namespace occcalc::cli

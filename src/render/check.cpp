@@ -8,6 +8,7 @@
 #include "occcalc/version.hpp"
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
+#include "render/text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -55,18 +56,29 @@ std::string check_json(const check_outcome& outcome) {
 }
 
 std::string check_text(const check_outcome& outcome, const terminal& term) {
+  // Per kernel: its verdict, name, target and file, then each violation.
+  constexpr std::size_t indent = 8;
   std::string text;
-  for (const auto& v : outcome.violations) {
-    const auto& k = v.kernel->kernel;
-    text +=
-        fmt::format("{} {} {} {}: {} [{}]",
-                    v.allowed_by ? paint("allowed", style::dim, term.colour) : paint("FAIL", style::bad, term.colour),
-                    v.kernel->file, k.resources.arch, k.demangled, v.message, v.rule);
-    if (v.allowed_by) text += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
-    text += "\n";
+  for (auto at = outcome.violations.begin(); at != outcome.violations.end();) {
+    const auto* kernel = at->kernel;
+    const auto end = std::find_if(at, outcome.violations.end(), [&](const violation& v) { return v.kernel != kernel; });
+    const bool failed = std::any_of(at, end, [](const violation& v) { return v.allowed_by == nullptr; });
+    const std::string verdict = failed ? "FAIL" : "allowed";
+    const auto& k = kernel->kernel;
+    const std::string head = wrap_hanging(fmt::format("{} ({}, {})", k.demangled, k.resources.arch, kernel->file),
+                                          indent, indent, term.columns);
+    text += paint(verdict, failed ? style::bad : style::dim, term.colour) + std::string(indent - verdict.size(), ' ') +
+            head.substr(indent);
+    for (auto v = at; v != end; ++v) {
+      std::string line = fmt::format("- {} [{}]", v->message, v->rule);
+      if (v->allowed_by) line += fmt::format("; allowed by {}: {}", v->allowed_by->label, v->allowed_by->reason);
+      text += wrap_hanging(line, indent, indent + 2, term.columns);
+    }
+    at = end;
   }
   for (const auto& entry : outcome.unused_policy_entries) {
-    text += paint("note: " + entry + " (a stale policy entry?)", style::dim, term.colour) + "\n";
+    text += paint(wrap_hanging("note: " + entry + " (a stale policy entry?)", 0, indent, term.columns), style::dim,
+                  term.colour);
   }
   return text + paint(verdict_line(outcome), outcome.passed() ? style::good : style::bad, term.colour) + "\n";
 }

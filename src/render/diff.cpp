@@ -9,6 +9,7 @@
 #include "render/result_json.hpp"
 #include "render/sarif.hpp"
 #include "render/terminal.hpp"
+#include "render/text_layout.hpp"
 
 namespace occcalc::cli {
 
@@ -80,10 +81,13 @@ std::string diff_text(const diff_report& report, const terminal& term) {
     const style s = c.kind == change_kind::regressed  ? style::bad
                     : c.kind == change_kind::improved ? style::good
                                                       : style::dim;
-    text += fmt::format("{} {} {}{}\n", paint(fmt::format("{:<9}", row.label), s, term.colour), f.arch, f.name,
-                        what.empty() ? "" : ": " + what);
+    constexpr std::size_t indent = 10;
+    const std::string line = wrap_hanging(fmt::format("{} {}{}", f.arch, f.name, what.empty() ? "" : ": " + what),
+                                          indent, indent + 2, term.columns);
+    text += paint(std::string(row.label), s, term.colour) + std::string(indent - row.label.size(), ' ') +
+            line.substr(indent);
   }
-  return text + summary_line(report) + "\n";
+  return text + wrap_hanging(summary_line(report), 0, 2, term.columns);
 }
 
 std::string diff_github(const diff_report& report) {

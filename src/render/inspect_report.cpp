@@ -1,5 +1,6 @@
 #include "render/inspect_report.hpp"
 
+#include <algorithm>
 #include <map>
 #include <ostream>
 
@@ -12,6 +13,7 @@
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
+#include "render/text_table.hpp"
 
 namespace occcalc::cli {
 
@@ -72,6 +74,115 @@ void flush_chunk(std::ostream& out, std::string& text) {
   text.clear();
 }
 
+enum class column_vendor { any, nvidia, amd };
+
+/// One column of the inspect table. The array's order is the line's order.
+struct inspect_column {
+  std::string_view id;
+  std::string_view header;
+  bool right_aligned;
+  /// 0: shown by default; else added, lowest first, while the width allows.
+  int priority;
+  /// Columns only one vendor's kernels have.
+  column_vendor vendor;
+  table_cell (*cell)(const kernel_report& r, const std::optional<occcalc::occupancy_summary>& s);
+};
+
+using summary_t = std::optional<occcalc::occupancy_summary>;
+
+table_cell plain(std::string text) { return {std::move(text), std::nullopt}; }
+
+const inspect_column inspect_columns[] = {
+    {"arch", "arch", false, 0, column_vendor::any,
+     [](const kernel_report& r, const summary_t&) { return plain(r.kernel.resources.arch); }},
+    {"regs", "regs", true, 0, column_vendor::any,
+     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.registers)); }},
+    {"sgprs", "sgprs", true, 2, column_vendor::amd,
+     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.sgprs)); }},
+    {"agprs", "agprs", true, 3, column_vendor::amd,
+     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.agprs)); }},
+    {"cap", "cap", true, 4, column_vendor::nvidia,
+     [](const kernel_report& r, const summary_t&) {
+       const auto& cap = r.kernel.resources.register_cap;
+       return plain(cap ? std::to_string(*cap) : "-");
+     }},
+    {"smem", "smem B", true, 0, column_vendor::any,
+     [](const kernel_report& r, const summary_t&) {
+       return plain(optional_text(r.kernel.resources.static_shared_memory_bytes));
+     }},
+    {"stack", "stack", true, 2, column_vendor::nvidia,
+     [](const kernel_report& r, const summary_t&) {
+       const auto& k = r.kernel.resources;
+       return plain(optional_text(inspect::stack_bytes(k.stack_size_bytes, k.stack_frame_bytes)));
+     }},
+    {"scratch", "scratch", true, 1, column_vendor::amd,
+     [](const kernel_report& r, const summary_t&) {
+       return plain(optional_text(r.kernel.resources.stack_size_bytes));
+     }},
+    {"spill", "spill", true, 1, column_vendor::any,
+     [](const kernel_report& r, const summary_t&) { return plain(spill_text(r.kernel.resources)); }},
+    {"bar", "bar", true, 5, column_vendor::nvidia,
+     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.barriers)); }},
+    {"block", "block", true, 0, column_vendor::any,
+     [](const kernel_report& r, const summary_t&) { return plain(block_text(r)); }},
+    {"blocks", "blk/SM", true, 3, column_vendor::any,
+     [](const kernel_report&, const summary_t& s) { return plain(s ? std::to_string(s->groups_per_unit) : "-"); }},
+    {"occupancy", "occupancy", true, 0, column_vendor::any,
+     [](const kernel_report&, const summary_t& s) -> table_cell {
+       if (!s) return plain("-");
+       return {occupancy_text(s), occupancy_style(s->groups_per_unit > 0, s->occupancy() * occcalc::percent_per_unit)};
+     }},
+    {"limiter", "limited by", false, 0, column_vendor::any,
+     [](const kernel_report&, const summary_t& s) { return plain(s ? s->limiter_list("+", true) : "-"); }},
+    {"kernel", "kernel", false, 0, column_vendor::any,
+     [](const kernel_report& r, const summary_t&) { return plain(r.kernel.demangled); }},
+};
+
+/// The narrowest a kernel name is cut to before optional columns give way.
+constexpr std::size_t min_kernel_columns = 40;
+
+/// Indices into `candidates` of the columns to show: those `--columns`
+/// names; every one with `--wide`; else the default ones and then the
+/// optional ones by priority while the line fits the terminal with the
+/// kernel name at least `min_kernel_columns` wide (or whole, when shorter).
+std::vector<std::size_t> shown_columns(const std::vector<const inspect_column*>& candidates,
+                                       const std::vector<std::size_t>& widths, const inspect_table_options& view,
+                                       const terminal& term) {
+  std::vector<std::size_t> shown;
+  if (!view.columns.empty()) {
+    for (const auto& id : view.columns) {
+      for (std::size_t c = 0; c < candidates.size(); ++c) {
+        if (candidates[c]->id == id) shown.push_back(c);
+      }
+    }
+    if (shown.empty()) shown.push_back(candidates.size() - 1);  // another vendor's columns only: the names
+    return shown;
+  }
+  std::vector<bool> on(candidates.size());
+  std::size_t used = 2;  // the indent
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    on[c] = view.wide || candidates[c]->priority == 0;
+    if (on[c] && candidates[c]->id != "kernel") used += widths[c] + 1;
+  }
+  const std::size_t kernel = std::min(widths.back(), min_kernel_columns);
+  for (int priority = 1; !view.wide; ++priority) {
+    bool any = false;
+    for (std::size_t c = 0; c < candidates.size(); ++c) {
+      if (candidates[c]->priority != priority) continue;
+      any = true;
+      if (used + widths[c] + 1 + kernel <= term.columns) {
+        on[c] = true;
+        used += widths[c] + 1;
+      }
+    }
+    if (!any) break;
+  }
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    if (on[c]) shown.push_back(c);
+  }
+  return shown;
+}
+
 }  // namespace
 
 std::string dim3_text(const dim3& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
@@ -80,7 +191,8 @@ std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summ
   return summary ? fmt::format("{:.1f}%", summary->occupancy() * occcalc::percent_per_unit) : std::string("-");
 }
 
-void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term) {
+void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term,
+                         const inspect_table_options& view) {
   std::string text;
   for (const auto& input : inputs) {
     std::string heading = fmt::format("{} ({}): {} kernel{}", input.file == "-" ? "standard input" : input.file,
@@ -100,26 +212,44 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
       heading +=
           fmt::format("; {} member{} without GPU code", input.skipped_members, input.skipped_members == 1 ? "" : "s");
     }
-    text += paint(heading, style::bold, term.colour) + "\n";
+    text += occcalc::cli::heading(heading, term);
     if (input.kernels.empty()) continue;
-    text += paint(fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}", "arch",
-                              "regs", "cap", "smem B", "frame", "spill", "bar", "block", "blk/SM", "occupancy",
-                              "limited by", "kernel"),
-                  style::dim, term.colour) +
-            "\n";
+    // Every cell of every column the input's vendor has, then the columns
+    // shown: widths come from the content.
+    const bool amd = std::any_of(input.kernels.begin(), input.kernels.end(),
+                                 [](const kernel_report& r) { return r.kernel.resources.arch.rfind("gfx", 0) == 0; });
+    std::vector<const inspect_column*> candidates;
+    for (const auto& c : inspect_columns) {
+      if (c.vendor == column_vendor::any || (c.vendor == column_vendor::amd) == amd) candidates.push_back(&c);
+    }
+    std::vector<std::vector<table_cell>> cells;
+    cells.reserve(input.kernels.size());
+    std::vector<std::size_t> widths(candidates.size());
+    for (std::size_t c = 0; c < candidates.size(); ++c) widths[c] = display_width(candidates[c]->header);
     std::map<std::string, std::size_t> unavailable;
     for (const auto& r : input.kernels) {
-      const auto& k = r.kernel.resources;
       const auto summary = r.summary();
-      const std::string blocks = summary ? std::to_string(summary->groups_per_unit) : "-";
-      text += fmt::format("  {:<8} {:>4} {:>4} {:>7} {:>6} {:>6} {:>3} {:>14} {:>6} {:>9}  {:<18} {}\n", k.arch,
-                          optional_text(k.registers), k.register_cap ? std::to_string(*k.register_cap) : "-",
-                          optional_text(k.static_shared_memory_bytes), optional_text(k.stack_frame_bytes),
-                          spill_text(k), optional_text(k.barriers), block_text(r), blocks, occupancy_text(summary),
-                          limiters_text(summary), r.kernel.demangled);
+      std::vector<table_cell> row;
+      row.reserve(candidates.size());
+      for (std::size_t c = 0; c < candidates.size(); ++c) {
+        row.push_back(candidates[c]->cell(r, summary));
+        widths[c] = std::max(widths[c], display_width(row.back().text));
+      }
+      cells.push_back(std::move(row));
       if (!r.has_occupancy()) ++unavailable[r.unavailable];
-      flush_chunk(out, text);
     }
+    const auto shown = shown_columns(candidates, widths, view, term);
+    std::vector<table_column> headers;
+    for (const auto c : shown) headers.push_back({candidates[c]->header, candidates[c]->right_aligned});
+    std::vector<std::vector<table_cell>> rows(cells.size());
+    for (std::size_t k = 0; k < cells.size(); ++k) {
+      rows[k].reserve(shown.size());
+      for (const auto c : shown) rows[k].push_back(std::move(cells[k][c]));
+    }
+    table_layout layout;
+    layout.elide_last = !view.wide && candidates[shown.back()]->id == "kernel";
+    text += format_table(headers, rows, term, layout);
+    flush_chunk(out, text);
     for (const auto& [reason, count] : unavailable) {
       text += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s", reason),
                     style::warn, term.colour) +
@@ -127,6 +257,17 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
     }
   }
   out << text;
+}
+
+std::string inspect_column_ids() {
+  std::string ids;
+  for (const auto& c : inspect_columns) ids += (ids.empty() ? "" : ", ") + std::string(c.id);
+  return ids;
+}
+
+bool is_inspect_column(std::string_view id) {
+  return std::any_of(std::begin(inspect_columns), std::end(inspect_columns),
+                     [&](const inspect_column& c) { return c.id == id; });
 }
 
 void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs) {
@@ -234,10 +375,10 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
 
 const std::array<format_renderer<inspect_render>, 3> inspect_renderers = {{
     {output_format::text, render_inspect_text},
-    {output_format::json, [](std::ostream& out, const std::vector<input_report>& inputs,
-                             const terminal&) { render_inspect_json(out, inputs); }},
-    {output_format::csv, [](std::ostream& out, const std::vector<input_report>& inputs,
-                            const terminal&) { render_inspect_csv(out, inputs); }},
+    {output_format::json, [](std::ostream& out, const std::vector<input_report>& inputs, const terminal&,
+                             const inspect_table_options&) { render_inspect_json(out, inputs); }},
+    {output_format::csv, [](std::ostream& out, const std::vector<input_report>& inputs, const terminal&,
+                            const inspect_table_options&) { render_inspect_csv(out, inputs); }},
 }};
 
 }  // namespace occcalc::cli

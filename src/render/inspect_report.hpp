@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/kernel_report.hpp"
@@ -11,9 +12,24 @@
 
 namespace occcalc::cli {
 
+/// Which columns the inspect table shows.
+struct inspect_table_options {
+  /// Every column, kernel names whole (--wide).
+  bool wide = false;
+  /// Exactly these columns, in this order (--columns); empty: the ones that
+  /// matter, then more as the width allows.
+  std::vector<std::string> columns;
+};
+
+/// The column ids --columns takes, for messages: `arch, regs, ...`.
+std::string inspect_column_ids();
+bool is_inspect_column(std::string_view id);
+
 /// The table: one row per kernel, grouped by input, then why some kernels
-/// have no occupancy.
-void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term);
+/// have no occupancy. Fits `term.columns`: optional columns give way, then
+/// the middle of long kernel names (unless `view.wide`).
+void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term,
+                         const inspect_table_options& view);
 
 /// A JSON array with one object per kernel (schema/inspect.schema.json).
 void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs);
@@ -23,7 +39,8 @@ void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inpu
 
 /// `256x1x1`.
 /// How `inspect` prints its reports in one format.
-using inspect_render = void (*)(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term);
+using inspect_render = void (*)(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term,
+                                const inspect_table_options& view);
 
 /// inspect's formats: text (a table per input), json (schema/inspect.schema.json), csv.
 extern const std::array<format_renderer<inspect_render>, 3> inspect_renderers;

@@ -10,6 +10,7 @@
 #include "occcalc/request/parse.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
+#include "render/text_table.hpp"
 
 namespace occcalc::cli {
 
@@ -109,21 +110,23 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
 
   text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("threads per block", std::to_string(launch.threads_per_block),
-              fmt::format("{} warps", result.warps_per_block));
-  text += row("registers per thread", std::to_string(launch.registers_per_thread));
+              fmt::format("{} warps", result.warps_per_block), term.columns);
+  text += row("registers per thread", std::to_string(launch.registers_per_thread), {}, term.columns);
   text +=
       row("shared memory per block", fmt::format("{} B", launch.requested_shared_memory_bytes()),
-          fmt::format("{} static + {} dynamic", launch.static_shared_memory_bytes, launch.dynamic_shared_memory_bytes));
-  text += row("block barriers", std::to_string(launch.barriers));
-  text += row("shared memory config", shared_memory_config_text(q));
+          fmt::format("{} static + {} dynamic", launch.static_shared_memory_bytes, launch.dynamic_shared_memory_bytes),
+          term.columns);
+  text += row("block barriers", std::to_string(launch.barriers), {}, term.columns);
+  text += row("shared memory config", shared_memory_config_text(q), {}, term.columns);
 
   text += "\n" + paint("Allocated per block", style::bold, term.colour) + "\n";
-  text += row("warps", std::to_string(result.warps_per_block));
-  text += row("registers", std::to_string(result.registers.per_block), registers_allocation_note(q));
-  text +=
-      row("shared memory", fmt::format("{} B", result.shared_memory.per_block_bytes), shared_memory_allocation_note(q));
+  text += row("warps", std::to_string(result.warps_per_block), {}, term.columns);
+  text += row("registers", std::to_string(result.registers.per_block), registers_allocation_note(q), term.columns);
+  text += row("shared memory", fmt::format("{} B", result.shared_memory.per_block_bytes),
+              shared_memory_allocation_note(q), term.columns);
   if (result.shared_memory.per_sm_bytes) {
-    text += row("shared memory per SM", bytes_text(*result.shared_memory.per_sm_bytes), "configuration in use");
+    text += row("shared memory per SM", bytes_text(*result.shared_memory.per_sm_bytes), "configuration in use",
+                term.columns);
   }
 
   text += "\n" + paint("Block limit per SM", style::bold, term.colour) + "\n";
@@ -134,17 +137,19 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
     const bool limiter = result.limiters.contains(r);
     const std::string marker =
         paint(fmt::format("{:<7}", limiter ? "limiter" : ""), style::limiter, term.colour && limiter);
-    text += row(name, limiter ? paint(value, style::limiter, term.colour) + marker : value + marker, limit_note(q, r));
+    text += row(name, limiter ? paint(value, style::limiter, term.colour) + marker : value + marker, limit_note(q, r),
+                term.columns);
   }
 
   text += "\n" + paint("Active per SM", style::bold, term.colour) + "\n";
-  text += row("blocks", std::to_string(result.blocks_per_sm));
-  text += row("warps", fmt::format("{} of {}", result.active_warps_per_sm, result.max_warps_per_sm));
-  text += row("threads", fmt::format("{} of {}", result.active_threads_per_sm, arch.max_threads_per_sm()));
+  text += row("blocks", std::to_string(result.blocks_per_sm), {}, term.columns);
+  text += row("warps", fmt::format("{} of {}", result.active_warps_per_sm, result.max_warps_per_sm), {}, term.columns);
+  text += row("threads", fmt::format("{} of {}", result.active_threads_per_sm, arch.max_threads_per_sm()), {},
+              term.columns);
 
   const std::string limiters = occcalc::summarize(result).limiter_list(", ", true);
   const double percent = result.occupancy() * 100.0;
-  const style level = result.blocks_per_sm == 0 ? style::bad : percent >= 50.0 ? style::good : style::warn;
+  const style level = occupancy_style(result.blocks_per_sm > 0, percent);
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, term.colour),
                              label_width + 2 + (term.colour ? 8 : 0),
                              paint(fmt::format("{:.1f}%", percent), level, term.colour), limiters);
@@ -157,53 +162,66 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
             paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold, term.colour) +
             "\n";
     text += row("blocks per wave", std::to_string(w.blocks_per_wave),
-                fmt::format("{} SMs x {} blocks", sms, result.blocks_per_sm));
+                fmt::format("{} SMs x {} blocks", sms, result.blocks_per_sm), term.columns);
     if (w.blocks_per_wave > 0) {
       // Hundredths rounded half up from the exact quotient, as Nsight Compute
       // shows them (138 / 400 is 0.35, not the binary double's 0.34).
       const std::int64_t grid = *q.request.grid_blocks;
       const std::int64_t hundredths = (grid * 200 + w.blocks_per_wave) / (2 * w.blocks_per_wave);
       text += row("waves per SM", fmt::format("{}.{:02}", hundredths / 100, hundredths % 100),
-                  "grid / blocks per wave (Nsight Compute)");
-      text += row("full waves", std::to_string(w.full_waves));
+                  "grid / blocks per wave (Nsight Compute)", term.columns);
+      text += row("full waves", std::to_string(w.full_waves), {}, term.columns);
       const style tail = w.tail_utilization >= 0.5 ? style::good : style::warn;
       text += row("last wave", paint(fmt::format("{:.1f}% full", w.tail_utilization * 100.0), tail, term.colour),
-                  "the tail effect");
+                  "the tail effect", term.columns);
       text += row("whole-wave grids",
                   w.whole_waves_below > 0 ? fmt::format("{} or {}", w.whole_waves_below, w.whole_waves_above)
                                           : std::to_string(w.whole_waves_above),
-                  "the nearest grid sizes that fill every wave");
+                  "the nearest grid sizes that fill every wave", term.columns);
     }
   }
   out << text;
 }
 
 void render_arch_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
-  std::string text = paint(fmt::format("{:<8}{:<6}{:<14}{:>7}{:>8}{:>8}{:>9}{:>10}{:>10}  {}", "id", "cc", "family",
-                                       "warps", "blocks", "thr/blk", "regs", "smem/SM", "optin", "config"),
-                           style::bold, term.colour) +
-                     "\n";
+  const std::vector<table_column> columns = {{"id"},           {"cc"},
+                                             {"family"},       {"warps", true},
+                                             {"blocks", true}, {"thr/blk", true},
+                                             {"regs", true},   {"smem/SM", true},
+                                             {"optin", true},  {"config"}};
+  std::vector<std::vector<table_cell>> rows;
+  const auto kib = [](std::int64_t bytes) {
+    return bytes % occcalc::bytes_per_kib == 0 ? fmt::format("{}K", bytes / occcalc::bytes_per_kib)
+                                               : std::to_string(bytes);
+  };
   for (const auto& arch : tables.architectures) {
     const std::string optin =
-        arch.shared_memory_per_block_optin_bytes ? std::to_string(*arch.shared_memory_per_block_optin_bytes) : "-";
+        arch.shared_memory_per_block_optin_bytes ? kib(*arch.shared_memory_per_block_optin_bytes) : "-";
     const char* config = arch.shared_memory_config_model == occcalc::shared_memory_config::carveout ? "carveout"
                          : arch.shared_memory_config_model == occcalc::shared_memory_config::cache_config
                              ? "cache config"
                              : "fixed";
-    text += fmt::format("{:<8}{:<6}{:<14}{:>7}{:>8}{:>8}{:>9}{:>10}{:>10}  {}\n", arch.id, arch.compute_capability(),
-                        arch.family, arch.max_warps_per_sm, arch.max_blocks_per_sm, arch.max_threads_per_block,
-                        arch.registers_per_sm, arch.shared_memory_per_sm_bytes, optin, config);
+    rows.push_back({{arch.id},
+                    {arch.compute_capability()},
+                    {arch.family},
+                    {std::to_string(arch.max_warps_per_sm)},
+                    {std::to_string(arch.max_blocks_per_sm)},
+                    {std::to_string(arch.max_threads_per_block)},
+                    {kib(arch.registers_per_sm)},
+                    {kib(arch.shared_memory_per_sm_bytes)},
+                    {optin},
+                    {config}});
   }
-  out << text;
+  out << format_table(columns, rows, term, {0, 1});
+  out << "(K = KiB; regs: registers per SM; optin: the opt-in shared memory per block)\n";
 }
 
 void render_gpu_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
-  std::string text =
-      paint(fmt::format("{:<28}{:<8}{:>5}  {}", "name", "arch", "SMs", "id"), style::bold, term.colour) + "\n";
+  std::vector<std::vector<table_cell>> rows;
   for (const auto& g : tables.gpus) {
-    text += fmt::format("{:<28}{:<8}{:>5}  {}\n", g.name, g.arch_id, g.sm_count, g.id);
+    rows.push_back({{g.name}, {g.arch_id}, {std::to_string(g.sm_count)}, {g.id}});
   }
-  out << text;
+  out << format_table({{"name"}, {"arch"}, {"SMs", true}, {"id"}}, rows, term, {0, 2});
 }
 
 }  // namespace occcalc::cli

@@ -58,10 +58,9 @@ std::string suggest_text(const amd_suggestion& s, const terminal& term) {
   const auto& t = *r.target;
   const auto& choice = s.choice;
   const std::string unit = unit_name(s);
-  std::string text = paint(fmt::format("{}{} ({}): the HIP runtime's hipOccupancyMaxPotentialBlockSize",
-                                       r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
-                           style::bold, term.colour) +
-                     "\n";
+  std::string text = heading(fmt::format("{}{} ({}): the HIP runtime's hipOccupancyMaxPotentialBlockSize",
+                                         r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
+                             term);
   text += row(
       "block size", std::to_string(choice.block_size),
       choice.block_size == choice.alu_threads
@@ -69,13 +68,15 @@ std::string suggest_text(const amd_suggestion& s, const terminal& term) {
           : fmt::format("the size limit{}; a {} holds {}",
                         choice.block_size == s.size_limit ? std::string()
                                                           : fmt::format(", {} rounded up to whole waves", s.size_limit),
-                        unit, choice.alu_threads));
-  text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit));
+                        unit, choice.alu_threads),
+      term.columns);
+  text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit), {}, term.columns);
   text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
-              fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit));
+              fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit),
+              term.columns);
   if (r.compute_units) {
     text += row("min grid size", std::to_string(s.min_grid),
-                fmt::format("{} {}s x {} work-groups", s.units, unit, choice.blocks_per_unit));
+                fmt::format("{} {}s x {} work-groups", s.units, unit, choice.blocks_per_unit), term.columns);
   }
   return text;
 }
@@ -132,42 +133,41 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
   const occcalc::gpu* gpu = resolved.named_gpu;
   const auto& choice = s.choice;
   std::string text =
-      paint(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
-                        "shared memory",
-                        gpu ? gpu->name + ", " : std::string(), arch.id, arch.family, arch.compute_capability(),
-                        launch.registers_per_thread, launch.static_shared_memory_bytes),
-            style::bold, term.colour) +
-      "\n\n";
-  text += paint("Block size with the most resident threads (as cudaOccMaxPotentialOccupancyBlockSize)", style::bold,
-                term.colour) +
-          "\n";
+      heading(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
+                          "shared memory",
+                          gpu ? gpu->name + ", " : std::string(), arch.id, arch.family, arch.compute_capability(),
+                          launch.registers_per_thread, launch.static_shared_memory_bytes),
+              term) +
+      "\n";
+  text += heading("Best block size (most resident threads, as cudaOccMaxPotentialOccupancyBlockSize)", term);
   if (choice.block_size == 0) {
     text += "  no block size can run\n";
   } else {
     text += row("block size", std::to_string(choice.block_size),
-                s.max_threads > 0 ? fmt::format("at most {}", s.max_threads) : std::string());
+                s.max_threads > 0 ? fmt::format("at most {}", s.max_threads) : std::string(), term.columns);
     text += row("blocks per SM", std::to_string(choice.blocks_per_sm),
                 fmt::format("{} of {} warps, {:.1f}%, limited by {}", choice.result.active_warps_per_sm,
                             choice.result.max_warps_per_sm, choice.result.occupancy() * percent,
-                            occcalc::summarize(choice.result).limiter_list(", ", true)));
+                            occcalc::summarize(choice.result).limiter_list(", ", true)),
+                term.columns);
     if (s.rule.bytes_per_thread > 0 || s.rule.bytes > 0) {
-      text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes));
+      text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes), {},
+                  term.columns);
     }
     if (resolved.sm_count) {
       const auto sms = *resolved.sm_count;
       text += row("min grid size", std::to_string(choice.blocks_per_sm * sms),
                   gpu && !resolved.sm_count_given
                       ? fmt::format("{} SMs x {} blocks fill {}", sms, choice.blocks_per_sm, gpu->name)
-                      : fmt::format("{} SMs x {} blocks", sms, choice.blocks_per_sm));
+                      : fmt::format("{} SMs x {} blocks", sms, choice.blocks_per_sm),
+                  term.columns);
     }
   }
   if (s.threads_given) {
-    text += "\n" +
-            paint(fmt::format("Next steps from {} threads ({} blocks, {:.1f}%, limited by {})",
-                              launch.threads_per_block, s.now.blocks_per_sm, s.now.occupancy() * percent,
-                              occcalc::summarize(s.now).limiter_list(", ", true)),
-                  style::bold, term.colour) +
-            "\n";
+    text += "\n" + heading(fmt::format("Next steps from {} threads ({} blocks, {:.1f}%, limited by {})",
+                                       launch.threads_per_block, s.now.blocks_per_sm, s.now.occupancy() * percent,
+                                       occcalc::summarize(s.now).limiter_list(", ", true)),
+                           term);
     if (s.target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
       const auto& step = s.steps[i];
@@ -175,7 +175,8 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
       if (!step.reachable) {
         text += row(name, "-",
                     s.target ? fmt::format("cannot reach {:.0f}% alone", *s.target * percent)
-                             : std::string("cannot gain a block alone"));
+                             : std::string("cannot gain a block alone"),
+                    term.columns);
         continue;
       }
       std::string note = fmt::format("{} {}: {} blocks, {:.1f}%", step.needed, unit_of(step.limiter),
@@ -184,30 +185,31 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
         note += fmt::format("; -maxrregcount={} or __launch_bounds__({}, {}) (ptxas caps at {})", step.needed,
                             launch.threads_per_block, step.result.blocks_per_sm, s.register_caps[i]);
       }
-      text += row(name, fmt::format("{} -> {}", step.current, step.needed), note);
+      text += row(name, fmt::format("{} -> {}", step.current, step.needed), note, term.columns);
     }
   }
   if (s.blocks) {
     const auto& dynamic = *s.dynamic;
-    text += "\n" +
-            paint(fmt::format("Dynamic shared memory for {} blocks of {} threads", *s.blocks, launch.threads_per_block),
-                  style::bold, term.colour) +
-            "\n";
+    text += "\n" + heading(fmt::format("Dynamic shared memory for {} blocks of {} threads", *s.blocks,
+                                       launch.threads_per_block),
+                           term);
     if (!dynamic.cuda_bytes) {
-      text += fmt::format("  none: {} blocks are not resident even without dynamic shared memory ({} are)\n", *s.blocks,
-                          s.now.blocks_per_sm);
+      text += wrap(fmt::format("none: {} blocks are not resident even without dynamic shared memory ({} are)",
+                               *s.blocks, s.now.blocks_per_sm),
+                   2, term.columns - 2);
     } else {
-      std::string note;
+      text += row(fmt::format("most for {} blocks", *s.blocks),
+                  dynamic.resident_bytes ? fmt::format("{} B", *dynamic.resident_bytes) : "none",
+                  fmt::format("the most that keeps {} blocks resident", *s.blocks), term.columns);
+      std::string note = "cudaOccAvailableDynamicSMemPerBlock";
+      std::string value = fmt::format("{} B", *dynamic.cuda_bytes);
       if (s.resident_at_cuda_bytes) {
         const auto resident = *s.resident_at_cuda_bytes;
-        note = fmt::format("leaves {} block{} resident: it does not count the {} B reserved per block", resident,
-                           resident == 1 ? "" : "s", arch.shared_memory_reserved_per_block_bytes);
+        note += fmt::format(": leaves {} block{} resident, as it does not count the {} B reserved per block", resident,
+                            resident == 1 ? "" : "s", arch.shared_memory_reserved_per_block_bytes);
+        value = paint(value, style::warn, term.colour);
       }
-      constexpr int width = 38;
-      text += fmt::format("  {:<{}}{} B{}\n", "cudaOccAvailableDynamicSMemPerBlock", width, *dynamic.cuda_bytes,
-                          note.empty() ? "" : "  " + paint(note, style::warn, term.colour));
-      text += fmt::format("  {:<{}}{}\n", fmt::format("most that keeps {} blocks resident", *s.blocks), width,
-                          dynamic.resident_bytes ? fmt::format("{} B", *dynamic.resident_bytes) : "none");
+      text += row("CUDA's figure", value, note, term.columns);
     }
   }
   return text;

@@ -48,11 +48,13 @@ std::string xml_escape(const std::string& text) {
 
 }  // namespace
 
-std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int columns) {
+std::string terminal_chart(const sweep_series& s, const terminal& term, int rows, int columns) {
   static const char* const partial_unicode[] = {"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587"};
+  const bool ascii = !term.utf8;
   const char* full = ascii ? "#" : "\u2588";
   const auto picks = sample(s, static_cast<std::size_t>(columns));
-  // The column nearest the current value.
+  // The column nearest the current value, when the range holds it.
+  const bool in_range = s.current >= s.points.front().value && s.current <= s.points.back().value;
   std::size_t current_column = 0;
   for (std::size_t c = 0; c < picks.size(); ++c) {
     if (std::llabs(s.points[picks[c]].value - s.current) <
@@ -60,33 +62,47 @@ std::string terminal_chart(const sweep_series& s, bool ascii, int rows, int colu
       current_column = c;
     }
   }
+  constexpr const char* axis_indent = "      |";
   std::string text;
   for (int r = rows - 1; r >= 0; --r) {
     const int label = (r + 1) * 100 / rows;
-    text += (r == rows - 1 || r == rows / 2 - 1) ? fmt::format("{:>4}% |", label) : std::string("      |");
-    for (const std::size_t i : picks) {
-      const double level = s.points[i].occupancy * rows - r;
+    text += (r == rows - 1 || r == rows / 2 - 1) ? fmt::format("{:>4}% |", label) : std::string(axis_indent);
+    for (std::size_t c = 0; c < picks.size(); ++c) {
+      const double level = s.points[picks[c]].occupancy * rows - r;
+      std::string cell = " ";
       if (level >= 1.0 - 1e-9) {
-        text += full;
+        cell = full;
       } else if (level > 1e-9) {
         if (ascii) {
-          text += level >= 0.5 ? "+" : ".";
+          cell = level >= 0.5 ? "+" : ".";
         } else {
           const int eighths = std::clamp(static_cast<int>(std::ceil(level * 8)) - 1, 0, 6);
-          text += partial_unicode[eighths];
+          cell = partial_unicode[eighths];
         }
-      } else {
-        text += ' ';
       }
+      text += in_range && c == current_column && cell != " " ? paint(cell, style::limiter, term.colour) : cell;
     }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
     text += '\n';
   }
   text += "   0% +" + std::string(picks.size(), '-') + "\n";
-  text += "       " + std::string(current_column, ' ') + "^ " + fmt::format("{} (now)", s.current) + "\n";
+  const std::string indent(7, ' ');
+  if (in_range) {
+    text += indent + std::string(current_column, ' ') +
+            paint(fmt::format("^ now: {}", s.current), style::limiter, term.colour) + "\n";
+  }
   const std::string first = std::to_string(s.points.front().value);
   const std::string last = std::to_string(s.points.back().value);
   const std::size_t gap = picks.size() > first.size() + last.size() ? picks.size() - first.size() - last.size() : 1;
-  text += "       " + first + std::string(gap, ' ') + last + "  " + s.axis + "\n";
+  const std::string numbers = indent + first + std::string(gap, ' ') + last;
+  if (numbers.size() + 2 + s.axis.size() <= term.columns) {
+    text += numbers + "  " + s.axis + "\n";
+  } else {
+    text += numbers + "\n" + indent + s.axis + "\n";
+  }
+  if (!in_range) {
+    text += indent + fmt::format("now: {}, outside the range shown\n", s.current);
+  }
   return text;
 }
 
@@ -214,20 +230,43 @@ std::string sweep_json(const sweep_plan& plan) {
 std::string sweep_text(const sweep_plan& plan, const terminal& term) {
   constexpr double percent = occcalc::percent_per_unit;
   const sweep_series& series = plan.series;
-  std::string text = paint(fmt::format("{}: occupancy as {} varies from {} to {} in steps of {}", plan.heading,
-                                       series.axis, plan.range.first, plan.range.last, plan.range.step),
-                           style::bold, term.colour) +
-                     "\n\n";
-  text += terminal_chart(series, !term.utf8);
-  text += fmt::format("\nnow: {} {}, {} {}, {:.1f}% (limited by {})\n", series.current, series.axis, plan.now.blocks,
-                      plan.blocks_name, plan.now.occupancy * percent, fmt::join(plan.now.limiters, ", "));
-  text += "\n" + paint("Cliffs (where occupancy steps)", style::bold, term.colour) + "\n";
-  if (series.cliffs.empty()) text += "  none in this range\n";
-  // The nearest cliff on each side of the current value is what matters.
+  std::string text = heading(fmt::format("{}: occupancy for {} from {} to {}, step {}", plan.heading, series.axis,
+                                         plan.range.first, plan.range.last, plan.range.step),
+                             term) +
+                     "\n";
+  constexpr int chart_rows = 8;
+  constexpr std::size_t chart_margin = 8;  // the percent axis and a space
+  const int chart_columns = static_cast<int>(
+      std::min<std::size_t>(max_chart_columns, term.columns > chart_margin ? term.columns - chart_margin : 1));
+  text += terminal_chart(series, term, chart_rows, chart_columns);
+  const auto& now = plan.now;
+  text += "\n" +
+          wrap(fmt::format("now at {}: {} {}{}, {}, limited by {}", series.current, now.blocks,
+                           now.blocks == 1 ? plan.block_noun : plan.block_noun + "s", plan.per_unit,
+                           paint(fmt::format("{:.1f}%", now.occupancy * percent),
+                                 occupancy_style(now.blocks > 0, now.occupancy * percent), term.colour),
+                           paint(fmt::format("{}", fmt::join(now.limiter_labels, ", ")), style::limiter, term.colour)),
+               0, term.columns);
+  std::vector<const occcalc::sweep_cliff*> drops;
+  std::size_t rises = 0;
   for (const auto& c : series.cliffs) {
-    const char* mark = c.after <= series.current ? "  (below now)" : c.before >= series.current ? "" : "  <- now";
-    text += fmt::format("  {:>8} -> {:<8} {:6.1f}% -> {:6.1f}%{}\n", c.before, c.after, c.occupancy_before * percent,
-                        c.occupancy_after * percent, mark);
+    if (c.occupancy_after < c.occupancy_before) {
+      drops.push_back(&c);
+    } else {
+      ++rises;
+    }
+  }
+  text += "\n" + heading("Cliffs (where occupancy drops)", term);
+  if (drops.empty()) text += "  none in this range\n";
+  // The nearest cliff on each side of the current value is what matters.
+  for (const auto* c : drops) {
+    const char* mark = c->after <= series.current ? "  (below now)" : c->before >= series.current ? "" : "  <- now";
+    text += fmt::format("  {:>8} -> {:<8} {:6.1f}% -> {:6.1f}%{}\n", c->before, c->after, c->occupancy_before * percent,
+                        c->occupancy_after * percent, mark);
+  }
+  if (rises > 0) {
+    text += fmt::format("  ({} step{} where occupancy rises: --json or --csv lists every point)\n", rises,
+                        rises == 1 ? "" : "s");
   }
   return text;
 }

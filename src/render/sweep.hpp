@@ -24,6 +24,8 @@ struct sweep_sample {
   double occupancy = 0.0;
   /// The limiters' JSON names.
   std::vector<std::string_view> limiters;
+  /// The limiters as people read them (`shared memory`, `VGPRs`).
+  std::vector<std::string_view> limiter_labels;
 };
 
 /// One swept series and where the launch sits on it.
@@ -44,8 +46,10 @@ struct sweep_plan {
   std::string heading;
   /// AMD only: the model and the unit (cu or wgp).
   std::string model, unit;
-  /// What the blocks are called in the text: blocks, work-groups per CU.
-  std::string blocks_name;
+  /// What the blocks are called in the text, one of them (`block`,
+  /// `work-group`), and what they are counted per (` per CU`, or empty).
+  std::string block_noun;
+  std::string per_unit;
   occcalc::sweep_range range;
   sweep_series series;
   sweep_sample now;
@@ -54,10 +58,13 @@ struct sweep_plan {
   std::function<std::vector<sweep_series>()> svg_charts;
 };
 
+/// The widest terminal chart, in points.
+inline constexpr std::size_t max_chart_columns = 64;
+
 /// A bar chart of occupancy, `rows` lines high, at most `columns` points wide
-/// (evenly sampled), the current value marked under the axis. Unicode block
-/// elements, or ASCII when `ascii`.
-std::string terminal_chart(const sweep_series& s, bool ascii, int rows = 8, int columns = 64);
+/// (evenly sampled), the current value marked under the axis when the range
+/// holds it (and coloured). Unicode block elements, or ASCII without UTF-8.
+std::string terminal_chart(const sweep_series& s, const terminal& term, int rows, int columns);
 
 /// `value,blocks_per_sm,active_warps_per_sm,occupancy,limiters` rows.
 std::string sweep_csv(const sweep_series& s);

@@ -1,9 +1,12 @@
 // Small pieces of text output shared by the renderers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include "render/terminal.hpp"
 
 namespace occcalc::cli {
 
@@ -18,7 +21,25 @@ std::string bytes_text(std::int64_t bytes);
 /// the count given overrides the GPU's. `units` names the count (`SMs`).
 std::string device_text(std::int64_t count, std::string_view units, const std::string* gpu_name, bool count_given);
 
-/// One `  label  value  note` line of a text breakdown.
-std::string row(std::string_view label, std::string_view value, std::string_view note = {});
+/// One `  label  value  note` line of a text breakdown, fitted to `columns`:
+/// a note that does not fit beside the value goes on its own lines under
+/// the value, wrapped at spaces.
+std::string row(std::string_view label, std::string_view value, std::string_view note, std::size_t columns);
+
+/// How an occupancy reads at a glance: bad when nothing runs, warn below
+/// half, good from half up.
+style occupancy_style(bool runs, double percent);
+
+/// A heading in bold, wrapped to the terminal's width.
+std::string heading(std::string_view text, const terminal& term);
+
+/// `text` broken at spaces into lines of at most `width` columns (a word
+/// longer than that keeps its own line), each prefixed by `indent` spaces
+/// and ended by a newline.
+std::string wrap(std::string_view text, std::size_t indent, std::size_t width);
+
+/// `text` as lines that fit `columns`: the first after `first_indent`
+/// spaces, the rest after `indent` spaces (a hanging indent).
+std::string wrap_hanging(std::string_view text, std::size_t first_indent, std::size_t indent, std::size_t columns);
 
 }  // namespace occcalc::cli

@@ -1,0 +1,82 @@
+#include "render/text_table.hpp"
+
+#include <algorithm>
+
+namespace occcalc::cli {
+
+namespace {
+
+/// The byte offsets at which each character of UTF-8 `text` starts.
+std::vector<std::size_t> character_starts(std::string_view text) {
+  std::vector<std::size_t> starts;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+  }
+  return starts;
+}
+
+std::string pad(const table_cell& cell, std::size_t width, bool right, bool colour) {
+  const std::size_t used = display_width(cell.text);
+  const std::string fill(width > used ? width - used : 0, ' ');
+  const std::string text = cell.paint_as ? paint(cell.text, *cell.paint_as, colour) : cell.text;
+  return right ? fill + text : text + fill;
+}
+
+}  // namespace
+
+std::string elide_middle(std::string_view text, std::size_t width, bool utf8) {
+  const auto starts = character_starts(text);
+  if (starts.size() <= width) return std::string(text);
+  const std::string_view ellipsis = utf8 ? "\u2026" : "...";
+  const std::size_t marks = utf8 ? 1 : 3;
+  if (width <= marks) return std::string(ellipsis.substr(0, width));
+  const std::size_t keep = width - marks;
+  const std::size_t head = (keep + 1) / 2;
+  const std::size_t tail = keep - head;
+  const std::size_t tail_from = starts[starts.size() - tail];
+  return std::string(text.substr(0, starts[head])) + std::string(ellipsis) +
+         std::string(tail == 0 ? std::string_view() : text.substr(tail_from));
+}
+
+std::string format_table(const std::vector<table_column>& columns, const std::vector<std::vector<table_cell>>& rows,
+                         const terminal& term, const table_layout& layout) {
+  std::vector<std::size_t> widths(columns.size());
+  for (std::size_t c = 0; c < columns.size(); ++c) widths[c] = display_width(columns[c].header);
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < columns.size() && c < row.size(); ++c) {
+      widths[c] = std::max(widths[c], display_width(row[c].text));
+    }
+  }
+  std::size_t last_width = widths.empty() ? 0 : widths.back();
+  if (layout.elide_last && !widths.empty()) {
+    std::size_t before = layout.indent;
+    for (std::size_t c = 0; c + 1 < widths.size(); ++c) before += widths[c] + layout.gap;
+    const std::size_t room = term.columns > before ? term.columns - before : 0;
+    last_width = std::min(last_width, std::max(room, layout.min_last_width));
+  }
+  const auto line = [&](const std::vector<table_cell>& cells, bool header) {
+    std::string out(layout.indent, ' ');
+    for (std::size_t c = 0; c < columns.size(); ++c) {
+      const bool last = c + 1 == columns.size();
+      table_cell cell = c < cells.size() ? cells[c] : table_cell{};
+      if (last) {
+        if (layout.elide_last) cell.text = elide_middle(cell.text, last_width, term.utf8);
+        out += cell.paint_as ? paint(cell.text, *cell.paint_as, term.colour) : cell.text;  // no trailing padding
+      } else {
+        out += pad(cell, widths[c], columns[c].right_aligned, term.colour && !header);
+        out += std::string(layout.gap, ' ');
+      }
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out + "\n";
+  };
+  std::vector<table_cell> header;
+  for (const auto& column : columns) header.push_back({std::string(column.header), std::nullopt});
+  std::string header_line = line(header, true);
+  header_line.pop_back();  // the newline stays outside the escape codes
+  std::string text = paint(header_line, style::dim, term.colour) + "\n";
+  for (const auto& row : rows) text += line(row, false);
+  return text;
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,45 @@
+// A text table laid out from its content: each column as wide as its
+// widest cell, the last column cut in the middle to fit the terminal.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "render/terminal.hpp"
+
+namespace occcalc::cli {
+
+struct table_column {
+  std::string_view header;
+  bool right_aligned = false;
+};
+
+/// One cell: plain text, and the style to paint it in when colour is on.
+struct table_cell {
+  std::string text;
+  std::optional<style> paint_as;
+};
+
+/// What a table may do to fit the width.
+struct table_layout {
+  /// Spaces before each line.
+  std::size_t indent = 2;
+  /// Spaces between columns.
+  std::size_t gap = 1;
+  /// Shorten the last column's cells by eliding their middle so that every
+  /// line fits `terminal::columns` (never below `min_last_width`).
+  bool elide_last = false;
+  std::size_t min_last_width = 10;
+};
+
+/// The header (dimmed) and the rows, each line ended by a newline.
+std::string format_table(const std::vector<table_column>& columns, const std::vector<std::vector<table_cell>>& rows,
+                         const terminal& term, const table_layout& layout);
+
+/// `text` cut to `width` columns by replacing its middle with an ellipsis
+/// (`…` in UTF-8, else `...`); unchanged when it fits.
+std::string elide_middle(std::string_view text, std::size_t width, bool utf8);
+
+}  // namespace occcalc::cli
