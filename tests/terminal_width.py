@@ -49,6 +49,8 @@ VIEWS = [
     ["check", "--policy", "examples/occupancy-policy.json", f"{FX}/app"],
     ["diff", f"{FX}/diff_old.sm_80.cubin", f"{FX}/diff_new.sm_80.cubin"],
 ]
+# Help and usage: fitted, never coloured.
+HELP = [[], ["--help"]] + [["help", c] for c in ("list", "batch", "inspect", "check", "diff", "suggest", "sweep")]
 
 
 def under_terminal(args):
@@ -91,20 +93,20 @@ def too_wide(text):
 
 def main():
     failures = []
-    for args in VIEWS:
+    for args in VIEWS + HELP:
         shown = under_terminal(args)
         # The PTY was sized after the fork: a view that starts before the
         # resize reads a 0x0 terminal and falls back to COLUMNS or 80.
         for how, text in (("terminal", shown), ("piped", piped(args))):
             for line in too_wide(text):
                 failures.append(f"{how}: occcalc {' '.join(args)}: {len(ANSI.sub('', line))} columns: {line}")
-        if "\x1b[" not in shown:
+        if "\x1b[" not in shown and args not in HELP:
             failures.append(f"terminal: occcalc {' '.join(args)}: not coloured")
         if "\x1b[" in piped(args):
             failures.append(f"piped: occcalc {' '.join(args)}: coloured")
     for f in failures:
         print(f)
-    print(f"{len(VIEWS)} views, under an {COLUMNS}-column terminal and piped; {len(failures)} problems")
+    print(f"{len(VIEWS)} views and {len(HELP)} help texts, under an {COLUMNS}-column terminal and piped; {len(failures)} problems")
     return 1 if failures else 0
 
 

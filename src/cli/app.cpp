@@ -1,5 +1,6 @@
 #include "cli/app.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -9,7 +10,9 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "cli/help_format.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/tables.hpp"
 #include "commands/batch.hpp"
@@ -36,21 +39,26 @@ namespace {
 void bind_list(CLI::App& app, options& opts) {
   app.add_option("what", opts.list_what,
                  "archs (NVIDIA), gpus (NVIDIA and AMD), amd (AMD targets and GPUs) or all (default)")
-      ->check(CLI::IsMember({"archs", "gpus", "amd", "all"}));
+      ->check(CLI::IsMember({"archs", "gpus", "amd", "all"}))
+      ->type_name("WHAT");
+  app.footer("Example:\n  occcalc list gpus\nAlso --json (schema/list.schema.json).");
 }
 
-void bind_batch(CLI::App&, options&) {}
+void bind_batch(CLI::App& app, options&) { app.footer(batch_keys()); }
 
 /// The options `inspect` and `check` share.
 void bind_inputs(CLI::App& app, options& opts) {
   app.add_option("inputs", opts.inspect.inputs,
                  "Cubins, fat binaries, AMD code objects, offload bundles, objects, executables, shared "
                  "and static libraries, ptxas/nvlink logs, or directories to search (- for stdin)")
-      ->required();
+      ->required()
+      ->type_name("INPUT");
   app.add_flag("-v,--verbose", opts.inspect.verbose, "List the files of a directory that were skipped");
   app.add_option("--kernel", opts.inspect.kernel_pattern,
-                 "Only kernels whose demangled or mangled name matches this regular expression");
-  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)");
+                 "Only kernels whose demangled or mangled name matches this regular expression")
+      ->type_name("REGEX");
+  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
+      ->type_name("ARCH");
 }
 
 void bind_inspect(CLI::App& app, options& opts) {
@@ -59,56 +67,82 @@ void bind_inspect(CLI::App& app, options& opts) {
   app.add_flag("--wide", opts.inspect.table.wide, "Show every column and whole kernel names, however wide");
   app.add_option("--columns", opts.inspect.table.columns,
                  "The table's columns, in order (comma-separated): " + inspect_column_ids())
-      ->delimiter(',');
+      ->delimiter(',')
+      ->type_name("LIST");
   app.footer(
-      "Also --threads N (block size for every kernel's occupancy; default: its declared one), --dyn-smem BYTES,\n"
-      "--carveout C, --model " +
+      "Examples:\n"
+      "  occcalc inspect build/libkernels.a --arch sm_90\n"
+      "  occcalc inspect build/ --kernel 'gemm|conv' --threads 256\n"
+      "  nvcc -Xptxas -v -c k.cu 2>&1 | occcalc inspect -\n"
+      "Also --threads N (block size for every kernel's occupancy; default: its declared one, else the one "
+      "suggest picks), --dyn-smem BYTES, --carveout PCT, --model " +
       occcalc::amd_model_choices("|", "|") + " (AMD kernels) and --json (schema/inspect.schema.json).");
 }
 
 void bind_check(CLI::App& app, options& opts) {
-  app.add_option("--policy", opts.inspect.policy_file, "The policy file (JSON; see examples/)")->required();
+  app.add_option("--policy", opts.inspect.policy_file, "The policy file (JSON; see examples/)")
+      ->required()
+      ->type_name("FILE");
   app.add_option("--baseline", opts.inspect.baseline,
-                 "A build output or saved inspect --json: apply the policy only to kernels that are new or got worse");
+                 "A build output or saved inspect --json: apply the policy only to kernels that are new or got worse")
+      ->type_name("FILE");
   app.add_option("--format", opts.format,
                  "text (default), json, github (annotations, and a summary when GITHUB_STEP_SUMMARY is set), "
-                 "sarif (code scanning) or markdown");
+                 "sarif (code scanning) or markdown")
+      ->type_name("FORMAT");
   bind_inputs(app, opts);
-  app.footer("Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
+  app.footer(
+      "Example:\n"
+      "  occcalc check --policy occupancy-policy.json build/ --format github\n"
+      "Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
 }
 
 void bind_diff(CLI::App& app, options& opts) {
   app.add_option("old", opts.diff_old, "The baseline: a build output (as inspect reads) or a saved inspect --json")
-      ->required();
-  app.add_option("new", opts.diff_new, "The build to compare with it, the same way")->required();
+      ->required()
+      ->type_name("OLD");
+  app.add_option("new", opts.diff_new, "The build to compare with it, the same way")->required()->type_name("NEW");
   app.add_flag("--fail-on-regression", opts.fail_on_regression,
                "Exit 1 when a kernel got worse: more registers, spills or stack, or lower occupancy");
   app.add_option("--max-register-increase", opts.max_register_increase,
-                 "Registers per thread a kernel may gain before it counts as a regression (default 0)");
+                 "Registers per thread a kernel may gain before it counts as a regression (default 0)")
+      ->type_name("N");
   app.add_option("--max-stack-increase", opts.max_stack_increase,
-                 "Stack bytes per thread a kernel may gain before it counts as a regression (default 0)");
+                 "Stack bytes per thread a kernel may gain before it counts as a regression (default 0)")
+      ->type_name("BYTES");
   app.add_option("--max-occupancy-drop", opts.max_occupancy_drop,
-                 "Occupancy (percentage points) a kernel may lose before it counts as a regression (default 0)");
+                 "Occupancy (percentage points) a kernel may lose before it counts as a regression (default 0)")
+      ->type_name("PCT");
   app.add_option("--kernel", opts.inspect.kernel_pattern,
-                 "Only kernels whose demangled or mangled name matches this regular expression");
-  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)");
-  app.add_option(
-      "--format", opts.format,
-      "text (default), json, github (annotations for regressed, new and removed kernels), sarif or markdown");
+                 "Only kernels whose demangled or mangled name matches this regular expression")
+      ->type_name("REGEX");
+  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
+      ->type_name("ARCH");
+  app.add_option("--format", opts.format,
+                 "text (default), json, github (annotations for regressed, new and removed kernels), sarif or markdown")
+      ->type_name("FORMAT");
   app.footer(
+      "Example:\n"
+      "  occcalc diff baseline.json build/app --fail-on-regression\n"
       "Also --threads, --dyn-smem, --carveout, --model (as for inspect) and --json (schema/diff.schema.json).\n"
       "Exit 0, or 1 with --fail-on-regression when a kernel regressed; 2 when a side cannot be read.");
 }
 
 void bind_suggest(CLI::App& app, options& opts) {
-  app.add_option("--max-threads", opts.suggest.max_threads, "Largest block size to consider");
+  app.add_option("--max-threads", opts.suggest.max_threads, "Largest block size to consider")->type_name("N");
   app.add_option("--dyn-smem-per-thread", opts.suggest.dynamic_per_thread,
-                 "Dynamic shared memory per thread in bytes, for the block size search");
+                 "Dynamic shared memory per thread in bytes, for the block size search")
+      ->type_name("BYTES");
   app.add_option("--target", opts.suggest.target,
-                 "Next steps reach this occupancy (percent) instead of one more block; needs --threads");
+                 "Next steps reach this occupancy (percent) instead of one more block; needs --threads")
+      ->type_name("PCT");
   app.add_option("--blocks", opts.suggest.blocks,
-                 "The most dynamic shared memory per block that keeps this many blocks resident; needs --threads");
+                 "The most dynamic shared memory per block that keeps this many blocks resident; needs --threads")
+      ->type_name("N");
   app.footer(
+      "Examples:\n"
+      "  occcalc suggest --gpu A100 --regs 40\n"
+      "  occcalc suggest --cc 8.6 --regs 64 --threads 256 --target 75\n"
       "For AMD (--gfx or an AMD --gpu, --vgprs, --sgprs, --lds, ...) it answers with HIP's "
       "hipOccupancyMaxPotentialBlockSize.\n"
       "Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
@@ -118,15 +152,21 @@ void bind_suggest(CLI::App& app, options& opts) {
 void bind_sweep(CLI::App& app, options& opts) {
   app.add_option("--vary", opts.sweep.vary,
                  "The figure to vary: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)")
-      ->required();
-  app.add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)");
-  app.add_option("--to", opts.sweep.to, "Last value (default: the architecture's maximum)");
-  app.add_option("--step", opts.sweep.step, "Step (default: a warp, one register, an allocation unit)");
+      ->required()
+      ->type_name("FIGURE");
+  app.add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)")->type_name("N");
+  app.add_option("--to", opts.sweep.to, "Last value (default: the architecture's maximum)")->type_name("N");
+  app.add_option("--step", opts.sweep.step, "Step (default: a warp, one register, an allocation unit)")->type_name("N");
   app.add_flag("--csv", opts.sweep.csv, "Print every point as CSV");
   app.add_flag("--ascii", opts.sweep.ascii, "Draw the chart with ASCII characters only");
   app.add_option("--svg", opts.sweep.svg_file,
-                 "Also write the three charts (block size, registers, shared memory) to this SVG file");
+                 "Also write the three charts (block size, registers, shared memory) to this SVG file (- for "
+                 "standard output, instead of the text)")
+      ->type_name("FILE");
   app.footer(
+      "Examples:\n"
+      "  occcalc sweep --vary regs --cc 8.0 --threads 256 --regs 40\n"
+      "  occcalc sweep --vary threads --gpu \"RTX 4090\" --regs 64 --svg occupancy.svg\n"
       "Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
       "--barriers; AMD: --gfx or --gpu, --threads, --vgprs, --agprs, --sgprs, --lds, --wave32/--wave64, "
       "--cu-mode/--wgp-mode, --model) and --json.");
@@ -197,12 +237,39 @@ std::string empty_option(const std::vector<const CLI::App*>& apps) {
 }
 
 exit_status run_command(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  // First contact: the usage, not an error about a missing flag.
+  if (argc <= 1) {
+    err << first_contact_usage();
+    return exit_status::bad_input;
+  }
+  // `occcalc help [COMMAND]` is `occcalc [COMMAND] --help`.
+  std::vector<const char*> args(argv, argv + argc);
+  if (std::string_view(argv[1]) == "help") {
+    if (argc > 3) {
+      err << "occcalc: error: help takes at most one command, e.g. occcalc help inspect\n";
+      return exit_status::bad_input;
+    }
+    if (argc == 3 && std::none_of(std::begin(commands), std::end(commands),
+                                  [&](const command_info& c) { return std::string_view(c.name) == argv[2]; })) {
+      std::vector<std::string> names;
+      for (const auto& command : commands) names.emplace_back(command.name);
+      const auto close = occcalc::closest_names(argv[2], names, 1);
+      err << fmt::format("occcalc: error: help: '{}' is not a command{}; the commands are {}\n", argv[2],
+                         close.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", close.front()),
+                         fmt::join(names, ", "));
+      return exit_status::bad_input;
+    }
+    args = {argv[0]};
+    if (argc == 3) args.push_back(argv[2]);
+    args.push_back("--help");
+  }
   options opts;
   CLI::App app{
       "occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
       "CDNA and RDNA)",
       "occcalc"};
-  app.set_version_flag("--version", occcalc::version_string);
+  use_help_formatter(app, detect_terminal(colour_mode::never, stdout).columns);
+  app.set_version_flag("--version", version_text());
   app.require_subcommand(0, 1);
   app.fallthrough();
   app.allow_extras();  // reported below, with "did you mean" for subcommands
@@ -215,15 +282,25 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
     if (field.kind == occcalc::field_kind::flag) {
       request_options.push_back(app.add_flag(flag_name(field.key))->description(std::string(field.description)));
     } else {
-      request_options.push_back(app.add_option(flag_name(field.key), values[i], std::string(field.description)));
+      request_options.push_back(app.add_option(flag_name(field.key), values[i], std::string(field.description))
+                                    ->type_name(std::string(placeholder_of(field.key))));
     }
     request_options.back()->group(group);
   }
   app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
-  app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this");
-  app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file");
+  app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
+      ->type_name("PCT");
+  app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file")
+      ->type_name("FILE");
   app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}));
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN");
+  app.footer(
+      "Examples:\n"
+      "  occcalc --cc 7.0 --threads 128 --regs 37\n"
+      "  occcalc --gpu \"RTX 4090\" --threads 256 --regs 64 --smem 16K --grid 1024\n"
+      "  occcalc --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K\n"
+      "occcalc help COMMAND shows a command's options. Exit codes: 0 ok, 1 a gate failed, 2 bad input.");
 
   std::vector<const CLI::App*> parsers{&app};
   std::vector<CLI::App*> subcommands;
@@ -235,7 +312,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
   }
 
   try {
-    app.parse(argc, argv);
+    app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForHelp& e) {
     return static_cast<exit_status>(app.exit(e, out, err));
   } catch (const CLI::CallForAllHelp& e) {
@@ -272,7 +349,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
     context c{opts, request_given, tables, in, out, err, detect_terminal(colour_mode_from(opts.colour), stdout)};
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
-    err << "occcalc: error: " << flag_name(e.field()) << " " << e.what() << "\n";
+    err << "occcalc: error: " << flag_name(e.field()) << " " << e.message(flag_name) << "\n";
   } catch (const occcalc::error& e) {
     err << "occcalc: error: " << e.what() << "\n";
   }

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -62,4 +63,53 @@ TEST_CASE("cli: an exception that escapes a command is one line and exit 2, not 
   CHECK(r.status == exit_status::bad_input);
   CHECK_THAT(r.err, StartsWith("occcalc: error: "));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("cli: no arguments prints the usage and exits 2", "[cli][help]") {
+  const std::vector<const char*> argv = {"occcalc"};
+  std::ostringstream out, err;
+  std::istringstream in;
+  const auto status = occcalc::cli::run(1, argv.data(), in, out, err);
+  CHECK(status == exit_status::bad_input);
+  CHECK(out.str().empty());
+  CHECK_THAT(err.str(), StartsWith("usage: occcalc --cc CC --threads N --regs N [OPTIONS]"));
+  CHECK_THAT(err.str(), Contains("occcalc --cc 7.0 --threads 128 --regs 37"));
+}
+
+TEST_CASE("cli: occcalc help [COMMAND] is --help, with placeholders and examples", "[cli][help]") {
+  const auto top = run({"help"});
+  CHECK(top.status == exit_status::ok);
+  CHECK(top.out == run({"--help"}).out);
+  CHECK_THAT(top.out, Contains("--threads N"));
+  CHECK_THAT(top.out, Contains("--dyn-smem BYTES"));
+  CHECK_THAT(top.out, Contains("--cc CC"));
+  CHECK_THAT(top.out, Contains("--carveout PCT"));
+  for (const char* command : {"list", "batch", "inspect", "check", "diff", "suggest", "sweep"}) {
+    INFO(command);
+    const auto help = run({"help", command});
+    CHECK(help.status == exit_status::ok);
+    CHECK(help.out == run({command, "--help"}).out);
+    CHECK_THAT(help.out, Contains("Example"));
+    CHECK_THAT(help.out, !Contains(" TEXT"));  // every value has a typed placeholder
+  }
+  CHECK_THAT(run({"help", "batch"}).out, Contains("  dyn_smem    Dynamic shared memory per block"));
+  const auto unknown = run({"help", "inpsect"});
+  CHECK(unknown.status == exit_status::bad_input);
+  CHECK_THAT(unknown.err, StartsWith("occcalc: error: help: 'inpsect' is not a command (did you mean 'inspect'?)"));
+  CHECK(run({"help", "inspect", "check"}).status == exit_status::bad_input);
+}
+
+TEST_CASE("cli: --version names the version and the commit built", "[cli][help]") {
+  const auto v = run({"--version"});
+  CHECK(v.status == exit_status::ok);
+  CHECK_THAT(v.out, Catch::Matchers::Matches("occcalc [0-9]+\\.[0-9]+\\.[0-9]+( \\(commit [0-9a-f]{7,40}\\))?\n"));
+}
+
+TEST_CASE("cli: messages spell other fields as flags; batch, as keys", "[cli][errors]") {
+  const auto cli = run({"--threads", "128", "--regs", "32"});
+  CHECK(cli.err == "occcalc: error: --cc is required (or --gpu); e.g. 7.0, sm_70 or a GPU name\n");
+  const auto grid = run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "32", "--grid", "100"});
+  CHECK(grid.err == "occcalc: error: --grid needs a named GPU (--gpu) or --sm-count (CUs): waves need the CU count\n");
+  const auto batch = run({"batch"}, "{\"threads\": 128, \"regs\": 32}\n");
+  CHECK_THAT(batch.out, Contains("\"message\":\"cc is required (or gpu); e.g. 7.0, sm_70 or a GPU name\""));
 }

@@ -32,7 +32,7 @@ TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep
       {{"suggest", "--cc", "8.0", "--regs", "32", "--max-threads", "2048"},
        "occcalc: error: --max-threads 2048 is outside [1, 1024]"},
       {{"--cc", "8.0", "--threads", "128", "--regs", "32", "--grid", "100"},
-       "occcalc: error: --grid needs a named GPU (gpu) or sm_count: waves need the SM count"},
+       "occcalc: error: --grid needs a named GPU (--gpu) or --sm-count: waves need the SM count"},
   }));
   const auto r = run(c.args);
   INFO(r.err);

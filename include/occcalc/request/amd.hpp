@@ -167,14 +167,18 @@ inline resolved_amd_request resolve_amd_kernel(const amd_target& t, amd_model mo
 /// Throws `input_error` naming the first bad field.
 inline resolved_amd_request resolve_amd(const table& tables, const request& req) {
   resolved_amd_request out;
-  if (req.gfx && req.gpu) throw input_error("gpu", "cannot be given together with gfx; give one of them");
-  if (req.cc) throw input_error("cc", "does not apply to AMD targets; give gfx (or an AMD gpu)");
+  if (req.gfx && req.gpu)
+    throw input_error("gpu", "cannot be given together with " + field_ref("gfx") + "; give one of them");
+  if (req.cc)
+    throw input_error(
+        "cc", "does not apply to AMD targets; give " + field_ref("gfx") + " (or an AMD " + field_ref("gpu") + ")");
   for (const auto& field : request_fields) {
     if (field.vendor == field_vendor::nvidia && req.*(field.member)) {
       const std::string key(field.key);
-      const std::string instead = key == "regs"                        ? "; give vgprs (and sgprs)"
-                                  : key == "smem" || key == "dyn_smem" ? "; give lds (bytes per work-group)"
-                                                                       : "";
+      const std::string instead = key == "regs" ? "; give " + field_ref("vgprs") + " (and " + field_ref("sgprs") + ")"
+                                  : key == "smem" || key == "dyn_smem"
+                                      ? "; give " + field_ref("lds") + " (bytes per work-group)"
+                                      : "";
       throw input_error(key, "does not apply to AMD targets" + instead);
     }
   }
@@ -185,7 +189,7 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   } else if (req.gfx) {
     out.target = &require_amd_target(tables, "gfx", req.gfx->text());
   } else {
-    throw input_error("gfx", "is required (or an AMD gpu); e.g. gfx90a, gfx1100 or a GPU name");
+    throw input_error("gfx", "is required (or an AMD " + field_ref("gpu") + "); e.g. gfx90a, gfx1100 or a GPU name");
   }
   const amd_target& t = *out.target;
 
@@ -197,8 +201,9 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   const auto wave32 = detail::flag_value(req.wave32);
   const auto wave64 = detail::flag_value(req.wave64);
   if (wave32 && wave64 && *wave32 == *wave64) {
-    throw input_error("wave64", *wave64 ? "cannot be given together with wave32"
-                                        : "false together with wave32 false leaves no wave size; give one of them");
+    throw input_error("wave64", *wave64 ? "cannot be given together with " + field_ref("wave32")
+                                        : "false together with " + field_ref("wave32") +
+                                              " false leaves no wave size; give one of them");
   }
   const char* wave_field = wave32 ? "wave32" : "wave64";
   const auto asked_wave = wave32 ? std::optional<bool>(*wave32) : wave64 ? std::optional<bool>(!*wave64) : std::nullopt;
@@ -209,8 +214,9 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   const auto cu_mode = detail::flag_value(req.cu_mode);
   const auto wgp_mode = detail::flag_value(req.wgp_mode);
   if (cu_mode && wgp_mode && *cu_mode == *wgp_mode) {
-    throw input_error("wgp_mode", *wgp_mode ? "cannot be given together with cu_mode"
-                                            : "false together with cu_mode false leaves no mode; give one of them");
+    throw input_error("wgp_mode", *wgp_mode ? "cannot be given together with " + field_ref("cu_mode")
+                                            : "false together with " + field_ref("cu_mode") +
+                                                  " false leaves no mode; give one of them");
   }
   for (const auto& [key, value] : {std::pair{"cu_mode", cu_mode}, std::pair{"wgp_mode", wgp_mode}}) {
     if (value && !t.has_wgp_mode) {
@@ -247,7 +253,8 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   if (req.grid) {
     out.grid_work_groups = parse_count("grid", *req.grid, {1, max_request_value});
     if (!out.compute_units) {
-      throw input_error("grid", "needs a named GPU (gpu) or sm_count (CUs): waves need the CU count");
+      throw input_error("grid", "needs a named GPU (" + field_ref("gpu") + ") or " + field_ref("sm_count") +
+                                    " (CUs): waves need the CU count");
     }
   }
   return out;

@@ -174,13 +174,15 @@ inline resolved_request resolve_launch(const nvidia_arch& arch, const launch_con
 /// to none, `barriers` to 1. Throws `input_error` naming the first bad field.
 inline resolved_request resolve(const table& tables, const request& req) {
   resolved_request out;
-  if (req.cc && req.gpu) throw input_error("gpu", "cannot be given together with cc; give one of them");
+  if (req.cc && req.gpu)
+    throw input_error("gpu", "cannot be given together with " + field_ref("cc") + "; give one of them");
   for (const auto& field : request_fields) {
     if (field.vendor == field_vendor::amd && req.*(field.member)) {
       const std::string key(field.key);
-      throw input_error(key, "does not apply to NVIDIA architectures" + std::string(key == "vgprs" ? "; give regs"
-                                                                                    : key == "lds" ? "; give smem"
-                                                                                                   : ""));
+      throw input_error(
+          key, "does not apply to NVIDIA architectures" + std::string(key == "vgprs" ? "; give " + field_ref("regs")
+                                                                      : key == "lds" ? "; give " + field_ref("smem")
+                                                                                     : ""));
     }
   }
   if (req.gpu) {
@@ -189,7 +191,7 @@ inline resolved_request resolve(const table& tables, const request& req) {
   } else if (req.cc) {
     out.arch = &require_arch(tables, "cc", req.cc->text());
   } else {
-    throw input_error("cc", "is required (or gpu); e.g. 7.0, sm_70 or a GPU name");
+    throw input_error("cc", "is required (or " + field_ref("gpu") + "); e.g. 7.0, sm_70 or a GPU name");
   }
   if (!req.threads) throw input_error("threads", "is required: threads per block");
   if (!req.regs) throw input_error("regs", "is required: registers per thread, as ptxas -v reports them");
@@ -218,7 +220,9 @@ inline resolved_request resolve(const table& tables, const request& req) {
   }
   if (req.grid) {
     out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
-    if (!out.sm_count) throw input_error("grid", "needs a named GPU (gpu) or sm_count: waves need the SM count");
+    if (!out.sm_count)
+      throw input_error("grid", "needs a named GPU (" + field_ref("gpu") + ") or " + field_ref("sm_count") +
+                                    ": waves need the SM count");
   }
   return out;
 }
