@@ -76,6 +76,13 @@ sweep_sample sample_of(std::int64_t value, const occcalc::occupancy_summary& r) 
   return s;
 }
 
+/// Shows a byte series in KiB, its ticks on whole KiB.
+void in_kib(sweep_series& s, std::string axis) {
+  s.tick_unit = occcalc::bytes_per_kib;
+  s.display_scale = occcalc::bytes_per_kib;
+  s.display_axis = std::move(axis);
+}
+
 sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch_config& launch,
                          occcalc::sweep_variable v, occcalc::sweep_range range) {
   const auto points = occcalc::sweep(arch, launch, v, range);
@@ -85,6 +92,15 @@ sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch
                  occcalc::cliffs(points),
                  occcalc::value_of(launch, v)};
   for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
+  switch (v) {
+    case occcalc::sweep_variable::threads: s.tick_unit = arch.warp_size_threads; break;
+    case occcalc::sweep_variable::registers:
+      s.tick_unit =
+          std::max<std::int64_t>(1, arch.register_allocation_unit / std::max<std::int64_t>(1, arch.warp_size_threads));
+      break;
+    case occcalc::sweep_variable::shared_memory: in_kib(s, "shared memory per block (KiB)"); break;
+    case occcalc::sweep_variable::barriers: break;
+  }
   return s;
 }
 
@@ -137,6 +153,16 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
                    occcalc::cliffs(points),
                    occcalc::value_of(r.kernel, r.work_group_size, v)};
     for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
+    switch (v) {
+      case occcalc::amd_sweep_variable::threads: s.tick_unit = r.mode.wave_size; break;
+      case occcalc::amd_sweep_variable::vgprs:
+        for (const auto& file : r.target->vgpr_files) {
+          if (file.wave_size == r.mode.wave_size) s.tick_unit = std::max<std::int64_t>(1, file.granule);
+        }
+        break;
+      case occcalc::amd_sweep_variable::sgprs: s.tick_unit = std::max<std::int64_t>(1, r.target->sgpr_granule); break;
+      case occcalc::amd_sweep_variable::lds: in_kib(s, "LDS per work-group (KiB)"); break;
+    }
     return s;
   };
   const bool threads = variable == occcalc::amd_sweep_variable::threads;
@@ -175,6 +201,12 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
   const sweep_plan plan = std::visit([&](const auto& resolved) { return plan_for(resolved, options); },
                                      occcalc::resolve_any(tables, request));
   const sweep_series& series = plan.series;
+  if (options.svg_file == "-") {  // the SVG on standard output, instead of the text
+    if (json || options.csv)
+      throw occcalc::input_error("svg", "- (standard output) cannot be given with --json or --csv");
+    out << sweep_svg(plan.svg_title, plan.svg_charts());
+    return exit_status::ok;
+  }
   if (!options.svg_file.empty()) {
     std::ofstream file(options.svg_file, std::ios::binary);
     if (!(file << sweep_svg(plan.svg_title, plan.svg_charts())) || !file.flush()) {

@@ -37,6 +37,12 @@ struct sweep_series {
   std::vector<occcalc::sweep_cliff> cliffs;
   /// The launch's own value of the figure.
   std::int64_t current = 0;
+  /// The SVG's ticks fall on multiples of this: a warp (wave) of threads,
+  /// the register allocation granule, 1 KiB of shared memory.
+  std::int64_t tick_unit = 1;
+  /// The SVG shows values divided by this (1024: KiB), under `display_axis`.
+  std::int64_t display_scale = 1;
+  std::string display_axis;
 };
 
 /// What one vendor's sweep produced, for the shared output.
@@ -78,5 +84,9 @@ std::string sweep_json(const sweep_plan& plan);
 /// A standalone SVG document: one chart per series (occupancy against the
 /// figure, each point's step, the current value marked), with a title.
 std::string sweep_svg(const std::string& title, const std::vector<sweep_series>& charts);
+
+/// The SVG's ticks for values in [lo, hi]: multiples of `unit` times the
+/// smallest power of two that gives at most `max_ticks`.
+std::vector<std::int64_t> round_ticks(std::int64_t lo, std::int64_t hi, std::int64_t unit, std::size_t max_ticks);
 
 }  // namespace occcalc::cli

@@ -101,7 +101,7 @@ TEST_CASE("cli: sweep --svg writes the three charts, each with its series and th
   CHECK_THAT(svg, Contains("<title>sm_80 (compute capability 8.0): 256 threads, 40 registers, 4096 B shared memory "
                            "per block</title>"));
   CHECK_THAT(svg, Contains(">registers per thread</text>"));
-  CHECK_THAT(svg, Contains(">shared memory per block (bytes)</text>"));
+  CHECK_THAT(svg, Contains(">shared memory per block (KiB)</text>"));
   CHECK_THAT(svg, Contains("now: 40 (75.0%)"));  // 40 registers on 8.0: 48 of 64 warps
 }
 
