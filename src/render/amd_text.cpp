@@ -153,7 +153,7 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
 
   text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("work-group size", std::to_string(q.request.work_group_size),
-              fmt::format("{} waves of {}", r.waves_per_work_group, r.wave_size), term.columns);
+              fmt::format("{} of {}", counted(r.waves_per_work_group, "wave", "waves"), r.wave_size), term.columns);
   if (t.has_wgp_mode)
     text += row("mode", r.per_wgp ? "WGP" : "CU", r.per_wgp ? "two CUs share work-groups" : "", term.columns);
   text += row("VGPRs per work-item", std::to_string(k.vgprs), {}, term.columns);
@@ -219,7 +219,8 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
                   term.colour) +
             "\n";
     text += row("work-groups per wave", std::to_string(w.blocks_per_wave),
-                fmt::format("{} {}s x {} work-groups", q.units(), unit, r.work_groups), term.columns);
+                fmt::format("{} {}s x {}", q.units(), unit, counted(r.work_groups, "work-group", "work-groups")),
+                term.columns);
     if (w.blocks_per_wave > 0) {
       text += row("waves", fmt::format("{:.2f}", w.waves_per_sm), "grid / work-groups per wave", term.columns);
       text += row("full waves", std::to_string(w.full_waves), {}, term.columns);

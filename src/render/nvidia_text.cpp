@@ -110,7 +110,7 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
 
   text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("threads per block", std::to_string(launch.threads_per_block),
-              fmt::format("{} warps", result.warps_per_block), term.columns);
+              counted(result.warps_per_block, "warp", "warps"), term.columns);
   text += row("registers per thread", std::to_string(launch.registers_per_thread), {}, term.columns);
   text +=
       row("shared memory per block", fmt::format("{} B", launch.requested_shared_memory_bytes()),
@@ -159,10 +159,12 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
     const std::string device =
         device_text(sms, "SMs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr, q.request.sm_count_given);
     text += "\n" +
-            paint(fmt::format("Waves of {} blocks on {}", *q.request.grid_blocks, device), style::bold, term.colour) +
+            paint(fmt::format("Waves of {} on {}", counted(*q.request.grid_blocks, "block", "blocks"), device),
+                  style::bold, term.colour) +
             "\n";
     text += row("blocks per wave", std::to_string(w.blocks_per_wave),
-                fmt::format("{} SMs x {} blocks", sms, result.blocks_per_sm), term.columns);
+                fmt::format("{} x {}", counted(sms, "SM", "SMs"), counted(result.blocks_per_sm, "block", "blocks")),
+                term.columns);
     if (w.blocks_per_wave > 0) {
       // Hundredths rounded half up from the exact quotient, as Nsight Compute
       // shows them (138 / 400 is 0.35, not the binary double's 0.34).

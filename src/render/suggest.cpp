@@ -76,7 +76,8 @@ std::string suggest_text(const amd_suggestion& s, const terminal& term) {
               term.columns);
   if (r.compute_units) {
     text += row("min grid size", std::to_string(s.min_grid),
-                fmt::format("{} {}s x {} work-groups", s.units, unit, choice.blocks_per_unit), term.columns);
+                fmt::format("{} {}s x {}", s.units, unit, counted(choice.blocks_per_unit, "work-group", "work-groups")),
+                term.columns);
   }
   return text;
 }
@@ -156,17 +157,18 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
     }
     if (resolved.sm_count) {
       const auto sms = *resolved.sm_count;
-      text += row("min grid size", std::to_string(choice.blocks_per_sm * sms),
-                  gpu && !resolved.sm_count_given
-                      ? fmt::format("{} SMs x {} blocks fill {}", sms, choice.blocks_per_sm, gpu->name)
-                      : fmt::format("{} SMs x {} blocks", sms, choice.blocks_per_sm),
-                  term.columns);
+      text +=
+          row("min grid size", std::to_string(choice.blocks_per_sm * sms),
+              gpu && !resolved.sm_count_given
+                  ? fmt::format("{} SMs x {} fill {}", sms, counted(choice.blocks_per_sm, "block", "blocks"), gpu->name)
+                  : fmt::format("{} SMs x {}", sms, counted(choice.blocks_per_sm, "block", "blocks")),
+              term.columns);
     }
   }
   if (s.threads_given) {
-    text += "\n" + heading(fmt::format("Next steps from {} threads ({} blocks, {:.1f}%, limited by {})",
-                                       launch.threads_per_block, s.now.blocks_per_sm, s.now.occupancy() * percent,
-                                       occcalc::summarize(s.now).limiter_list(", ", true)),
+    text += "\n" + heading(fmt::format("Next steps from {} threads ({}, {:.1f}%, limited by {})",
+                                       launch.threads_per_block, counted(s.now.blocks_per_sm, "block", "blocks"),
+                                       s.now.occupancy() * percent, occcalc::summarize(s.now).limiter_list(", ", true)),
                            term);
     if (s.target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
@@ -179,8 +181,9 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
                     term.columns);
         continue;
       }
-      std::string note = fmt::format("{} {}: {} blocks, {:.1f}%", step.needed, unit_of(step.limiter),
-                                     step.result.blocks_per_sm, step.result.occupancy() * percent);
+      std::string note =
+          fmt::format("{} {}: {}, {:.1f}%", step.needed, unit_of(step.limiter),
+                      counted(step.result.blocks_per_sm, "block", "blocks"), step.result.occupancy() * percent);
       if (step.limiter == resource::registers) {
         note += fmt::format("; -maxrregcount={} or __launch_bounds__({}, {}) (ptxas caps at {})", step.needed,
                             launch.threads_per_block, step.result.blocks_per_sm, s.register_caps[i]);

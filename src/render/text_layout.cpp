@@ -16,6 +16,10 @@ std::string row(std::string_view label, std::string_view value, std::string_view
   return line + "\n" + wrap(note, value_column, columns > value_column ? columns - value_column : 1);
 }
 
+std::string counted(std::int64_t n, std::string_view singular, std::string_view plural) {
+  return fmt::format("{} {}", n, n == 1 ? singular : plural);
+}
+
 style occupancy_style(bool runs, double percent) {
   constexpr double half = 50.0;
   return !runs ? style::bad : percent >= half ? style::good : style::warn;

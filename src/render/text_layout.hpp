@@ -26,6 +26,9 @@ std::string device_text(std::int64_t count, std::string_view units, const std::s
 /// the value, wrapped at spaces.
 std::string row(std::string_view label, std::string_view value, std::string_view note, std::size_t columns);
 
+/// `1 block`, `2 blocks`: a count with its noun in the right number.
+std::string counted(std::int64_t n, std::string_view singular, std::string_view plural);
+
 /// How an occupancy reads at a glance: bad when nothing runs, warn below
 /// half, good from half up.
 style occupancy_style(bool runs, double percent);
