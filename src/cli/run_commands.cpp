@@ -122,7 +122,9 @@ exit_status run_query_command(context& c) {
   return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.term}, c.out, c.err);
 }
 
-exit_status run_list_command(context& c) { return run_list(c.tables, {c.opts.list_what, c.opts.json, c.term}, c.out); }
+exit_status run_list_command(context& c) {
+  return run_list(c.tables, {c.opts.list_what, c.opts.json, c.opts.list_ids, c.term}, c.out);
+}
 
 exit_status run_batch_command(context& c) {
   return run_batch(c.tables, parse_min_occupancy(c.opts.min_occupancy), c.in, c.out);

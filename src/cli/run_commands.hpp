@@ -26,6 +26,7 @@ struct options {
   std::string colour = "auto";
   bool json = false;
   std::string list_what = "all";
+  bool list_ids = false;
   inspect_command inspect;
   bool csv = false;
   /// check's --format.

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "occcalc/error.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
 #include "render/nvidia_text.hpp"
@@ -16,6 +17,24 @@ exit_status run_list(const occcalc::table& tables, const list_options& opts, std
   const bool archs = all || opts.what == "archs";
   const bool gpus = all || opts.what == "gpus";
   const bool amd = all || opts.what == "amd";
+  if (opts.ids) {
+    // One id per line, for shell completion and scripts: each is what
+    // --cc, --gpu or --gfx takes.
+    if (opts.json) throw occcalc::input_error("ids", "cannot be given together with --json");
+    std::string text;
+    if (archs) {
+      for (const auto& arch : tables.architectures) text += arch.id + "\n";
+    }
+    if (gpus) {
+      for (const auto& g : tables.gpus) text += g.id + "\n";
+      for (const auto& g : tables.amd_gpus) text += g.id + "\n";
+    }
+    if (amd) {
+      for (const auto& t : tables.amd_targets) text += t.id + "\n";
+    }
+    out << text;
+    return exit_status::ok;
+  }
   if (opts.json) {
     nlohmann::ordered_json j;
     j["schema_version"] = occcalc::list_schema_version;

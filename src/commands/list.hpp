@@ -15,6 +15,8 @@ namespace occcalc::cli {
 struct list_options {
   std::string what = "all";
   bool json = false;
+  /// One id per line (what --cc, --gpu and --gfx take), for completion.
+  bool ids = false;
   /// What the text view may use.
   terminal term;
 };

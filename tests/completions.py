@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""The shell completions know every flag the help shows, and bash's works.
+
+- Each of completions/occcalc.bash, _occcalc (zsh) and occcalc.fish names
+  every long flag of `occcalc --help` and `occcalc help COMMAND`.
+- bash: the script is sourced and its function run as bash would run it:
+  `occcalc ins<TAB>` gives inspect, `--cc sm_9<TAB>` the sm_9x ids the
+  built occcalc lists, `--gpu h100<TAB>` the H100 ids, `--gfx gfx90<TAB>`
+  the gfx90x targets, `inspect --wi<TAB>` --wide.
+- zsh and fish: each parses (`zsh -n`, `fish --no-execute`) where installed.
+
+usage: completions.py OCCCALC REPO_ROOT
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+OCCCALC, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
+DIR = os.path.join(ROOT, "completions")
+COMMANDS = ["list", "batch", "inspect", "check", "diff", "suggest", "sweep"]
+
+
+def flags():
+    found = set()
+    for args in [[]] + [[c] for c in COMMANDS]:
+        text = subprocess.run([OCCCALC, *args, "--help"], capture_output=True, text=True, check=True).stdout
+        found |= set(re.findall(r"(?<![\w-])--([a-z][a-z0-9-]*)", text))
+    return found
+
+
+def complete(words):
+    """COMPREPLY for the command line `words` (the last one being completed)."""
+    script = (f"source {DIR}/occcalc.bash\n"
+              f"COMP_WORDS=({' '.join(repr(w) for w in words)}); COMP_CWORD={len(words) - 1}\n"
+              "_occcalc; printf '%s\\n' \"${COMPREPLY[@]}\"\n")
+    p = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True)
+    return [line for line in p.stdout.split("\n") if line], p.stderr
+
+
+def main():
+    problems = []
+    wanted = flags()
+    for name in ["occcalc.bash", "_occcalc", "occcalc.fish"]:
+        with open(os.path.join(DIR, name), encoding="utf-8") as f:
+            text = f.read()
+        for flag in sorted(wanted - {"help", "version"} if name == "occcalc.fish" else wanted):
+            spelled = rf"(?<![\w-]){re.escape(flag)}" if name == "occcalc.fish" else rf"--{re.escape(flag)}"
+            if not re.search(spelled + r"(?![\w-])", text):
+                problems.append(f"{name}: no --{flag}")
+    cases = [
+        (["occcalc", "ins"], lambda r: r == ["inspect"]),
+        (["occcalc", "--cc", "sm_9"], lambda r: "sm_90" in r and all(x.startswith("sm_9") for x in r)),
+        (["occcalc", "--gpu", "h100"], lambda r: r and all(x.startswith("h100") for x in r)),
+        (["occcalc", "--gfx", "gfx90"], lambda r: "gfx90a" in r),
+        (["occcalc", "inspect", "--wi"], lambda r: r == ["--wide"]),
+        (["occcalc", "help", "sw"], lambda r: r == ["sweep"]),
+        (["occcalc", "sweep", "--vary", "v"], lambda r: r == ["vgprs"]),
+    ]
+    for words, ok in cases:
+        words = [OCCCALC] + words[1:]
+        reply, err = complete(words)
+        if not ok(reply) or err:
+            problems.append(f"bash: {' '.join(words[1:])}<TAB> gave {reply} {err}")
+    if shutil.which("zsh"):
+        p = subprocess.run(["zsh", "-n", os.path.join(DIR, "_occcalc")], capture_output=True, text=True)
+        if p.returncode != 0:
+            problems.append(f"zsh -n: {p.stderr}")
+    if shutil.which("fish"):
+        p = subprocess.run(["fish", "--no-execute", os.path.join(DIR, "occcalc.fish")], capture_output=True, text=True)
+        if p.returncode != 0:
+            problems.append(f"fish --no-execute: {p.stderr}")
+    for p in problems:
+        print(p)
+    print(f"{len(wanted)} flags in 3 completion scripts, {len(cases)} bash completions; {len(problems)} problems")
+    return 1 if problems else 0
+
+
+sys.exit(main())

@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""`cpack -G DEB` makes a package a user can install.
+
+Builds the package from BUILD_DIR into a scratch directory, lists it with
+dpkg-deb and checks the binary, the man page, the three completions, the
+copyright, the tables, the schemas and the CMake package are in it, its
+name is occcalc_<version>_<arch>.deb, and its Depends names libc (and, for a
+dynamically linked build, the libraries it links). Then runs the packaged
+binary on the README's first example. Exits 77 (skipped) without cpack or
+dpkg-deb.
+
+usage: package_deb.py BUILD_DIR VERSION
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BUILD, VERSION = sys.argv[1], sys.argv[2]
+EXPECTED = [
+    "./usr/bin/occcalc",
+    "./usr/share/man/man1/occcalc.1.gz",
+    "./usr/share/bash-completion/completions/occcalc",
+    "./usr/share/zsh/vendor-completions/_occcalc",
+    "./usr/share/fish/vendor_completions.d/occcalc.fish",
+    "./usr/share/doc/occcalc/copyright",
+    "./usr/share/occcalc/nvidia-architectures.json",
+    "./usr/share/occcalc/result.schema.json",
+    "./usr/share/cmake/occcalc/occcalc-config.cmake",
+    "./usr/include/occcalc/occupancy.hpp",
+]
+
+
+def main():
+    if not shutil.which("cpack") or not shutil.which("dpkg-deb"):
+        print("cpack or dpkg-deb is missing: skipped")
+        return 77
+    problems = []
+    with tempfile.TemporaryDirectory() as out:
+        p = subprocess.run(["cpack", "-G", "DEB", "-B", out], cwd=BUILD, capture_output=True, text=True)
+        if p.returncode != 0:
+            print(p.stdout + p.stderr)
+            return 1
+        debs = [f for f in os.listdir(out) if f.endswith(".deb")]
+        arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
+        if debs != [f"occcalc_{VERSION}_{arch}.deb"]:
+            problems.append(f"packages made: {debs}, expected occcalc_{VERSION}_{arch}.deb")
+        if not debs:
+            print("\n".join(problems))
+            return 1
+        deb = os.path.join(out, debs[0])
+        listing = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
+        paths = {line.split()[-1] for line in listing.splitlines() if line.strip()}
+        for path in EXPECTED:
+            if path not in paths:
+                problems.append(f"not in the package: {path}")
+        depends = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True).stdout.strip()
+        if "libc6" not in depends:
+            problems.append(f"Depends names no libc6: {depends!r}")
+        root = os.path.join(out, "root")
+        subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
+        run = subprocess.run([os.path.join(root, "usr/bin/occcalc"), "--cc", "7.0", "--threads", "128", "--regs", "37"],
+                             capture_output=True, text=True)
+        if run.returncode != 0 or "Theoretical occupancy       75.0%  limited by registers" not in run.stdout:
+            problems.append(f"the packaged occcalc: exit {run.returncode}: {run.stdout[-200:]}{run.stderr}")
+        for p in problems:
+            print(p)
+        print(f"{debs[0]}: {len(paths)} entries, Depends: {depends}; {len(problems)} problems")
+    return 1 if problems else 0
+
+
+sys.exit(main())
