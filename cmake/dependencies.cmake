@@ -22,7 +22,12 @@ if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   endif()
 endif()
 if(OCCCALC_BUILD_TESTS)
-  occcalc_require(Catch2 catch2 2.13)
+  # Catch2 3 (Ubuntu 24.04) or 2.13 (Debian 12): tests/support/catch.hpp
+  # spells the tests' matchers for either.
+  find_package(Catch2 3 QUIET)
+  if(NOT Catch2_FOUND)
+    occcalc_require(Catch2 catch2 2.13)
+  endif()
 endif()
 
 # A C library found by its header and library file, as an imported target

@@ -1,6 +1,6 @@
 // The LLVM AMDGPU occupancy model: hand-checked values from its rules (the
 // clang-19 comparison is tests/amd_llvm_test.cpp).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "occcalc/amd/occupancy.hpp"
 #include "test_tables.hpp"

@@ -1,6 +1,6 @@
 // Analysis of inspected kernels: the shared-memory reserve the readers leave
 // in a section figure, taken out with the architecture table.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "analysis/kernel_report.hpp"
 #include "test_tables.hpp"

@@ -1,5 +1,5 @@
 // The command line as a whole: unknown flags, failed writes, escaped exceptions.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -8,11 +8,11 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::Contains;
-using Catch::Matchers::StartsWith;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
 using occcalc::test::run_to;
+using occcalc::test::matchers::Contains;
+using occcalc::test::matchers::StartsWith;
 
 namespace {
 
@@ -102,7 +102,8 @@ TEST_CASE("cli: occcalc help [COMMAND] is --help, with placeholders and examples
 TEST_CASE("cli: --version names the version and the commit built", "[cli][help]") {
   const auto v = run({"--version"});
   CHECK(v.status == exit_status::ok);
-  CHECK_THAT(v.out, Catch::Matchers::Matches("occcalc [0-9]+\\.[0-9]+\\.[0-9]+( \\(commit [0-9a-f]{7,40}\\))?\n"));
+  CHECK_THAT(v.out,
+             occcalc::test::matchers::Matches("occcalc [0-9]+\\.[0-9]+\\.[0-9]+( \\(commit [0-9a-f]{7,40}\\))?\n"));
 }
 
 TEST_CASE("cli: messages spell other fields as flags; batch, as keys", "[cli][errors]") {

@@ -1,5 +1,5 @@
 // occcalc batch: lines in order, errors inline, ids, switches, the gate.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <sstream>
 #include <string>

@@ -1,7 +1,7 @@
 // check's CI formats: GitHub workflow commands with their escapes and the
 // step summary, SARIF 2.1.0 with the structure code scanning reads, and the
 // Markdown table.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -14,10 +14,10 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::Contains;
-using Catch::Matchers::StartsWith;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
+using occcalc::test::matchers::StartsWith;
 
 namespace {
 

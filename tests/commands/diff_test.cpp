@@ -2,7 +2,7 @@
 // the new one keeping more values live: reduce_live goes from 14 to 32
 // registers (ptxas -v says so for each build), only_old is removed, only_new
 // added, unchanged unchanged.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <fstream>
 #include <string>
@@ -11,9 +11,9 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::Contains;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
 
 namespace {
 

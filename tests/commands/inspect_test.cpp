@@ -1,5 +1,5 @@
 // occcalc inspect and check, in-process.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <filesystem>
 
@@ -15,10 +15,10 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::Contains;
-using Catch::Matchers::StartsWith;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
+using occcalc::test::matchers::StartsWith;
 
 namespace {
 

@@ -1,5 +1,5 @@
 // occcalc list.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <fstream>
 #include <string>
@@ -8,9 +8,9 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::Contains;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
 
 TEST_CASE("cli: list shows every architecture and GPU", "[cli][list]") {
   const auto r = run({"list", "--json"});

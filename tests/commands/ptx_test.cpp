@@ -1,7 +1,7 @@
 // PTX, a file or a fat binary's entries: the directives read directly, the
 // registers from ptxas when it is on PATH. The fixtures and ptxas's own
 // reports of them are made by tests/fixtures/inspect/make-fixtures.sh.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -12,9 +12,9 @@
 #include "cli_runner.hpp"
 #include "inspect/compiler_log.hpp"
 
-using Catch::Matchers::Contains;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
 
 namespace {
 

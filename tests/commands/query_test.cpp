@@ -1,5 +1,5 @@
 // The query: exit codes, error lines, the gate, waves, --table.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -11,9 +11,9 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::Contains;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
 
 TEST_CASE("cli: the main job answers 75% with exit 0", "[cli]") {
   const auto r = run({"--cc", "7.0", "--threads", "128", "--regs", "37"});

@@ -1,5 +1,5 @@
 // occcalc suggest (and sweep errors).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <string>
 #include <vector>
@@ -8,9 +8,9 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::StartsWith;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::StartsWith;
 
 TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep][suggest]") {
   struct error_case {

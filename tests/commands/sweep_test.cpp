@@ -1,5 +1,5 @@
 // occcalc sweep.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,9 +12,9 @@
 
 #include "cli_runner.hpp"
 
-using Catch::Matchers::Contains;
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
 
 namespace {
 

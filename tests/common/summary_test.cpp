@@ -1,6 +1,6 @@
 // The neutral summary: each vendor's resource names agree with its JSON keys,
 // and a summary says what the result says.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "occcalc/amd/occupancy.hpp"
 #include "occcalc/amd/summary.hpp"

@@ -4,7 +4,7 @@
 // counts, and the occupancy occcalc computes from them against the
 // compiler's "; Occupancy:". Then MessagePack and bundle edge cases and
 // hostile input.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <fstream>
 #include <map>
@@ -23,7 +23,7 @@
 #include "test_tables.hpp"
 
 using namespace occcalc::inspect;
-using Catch::Matchers::Contains;
+using occcalc::test::matchers::Contains;
 
 namespace {
 

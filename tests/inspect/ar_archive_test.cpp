@@ -1,7 +1,7 @@
 // Static libraries: members by GNU and BSD long names, symbol tables
 // skipped, thin archives and corrupt headers refused; a real archive made by
 // binutils' ar (tests/fixtures/inspect/libkernels.a) read member by member.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <string>
 #include <vector>
@@ -10,9 +10,9 @@
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 
-using Catch::Matchers::Contains;
 using occcalc::inspect::ar_members;
 using occcalc::inspect::byte_view;
+using occcalc::test::matchers::Contains;
 
 namespace {
 

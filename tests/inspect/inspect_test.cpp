@@ -1,6 +1,6 @@
 // Reading kernels from build outputs: every fixture binary agrees with the
 // compiler's own log of its build, hand-checked figures, and hostile input.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <zstd.h>
 
@@ -21,7 +21,7 @@
 #include "test_tables.hpp"
 
 using namespace occcalc::inspect;
-using Catch::Matchers::Contains;
+using occcalc::test::matchers::Contains;
 
 namespace {
 

@@ -1,10 +1,10 @@
 // PTX directives read directly: .maxntid, .reqntid, .maxnreg, the target.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "inspect/identify.hpp"
 #include "inspect/ptx.hpp"
 
-using Catch::Matchers::Contains;
+using occcalc::test::matchers::Contains;
 
 TEST_CASE("ptx: each entry's launch directives and the target", "[inspect][ptx]") {
   const std::string text =

@@ -24,7 +24,7 @@
 #include "occcalc/sweep.hpp"
 #include "occcalc/waves.hpp"
 
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 TEST_CASE("the old header paths forward to the layered ones", "[layout]") {
   // One name from each layer, reached through the old paths.

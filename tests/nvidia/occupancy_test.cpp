@@ -1,5 +1,5 @@
 // The calculator against published worked examples and hand-checked rules.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <optional>
 #include <string>

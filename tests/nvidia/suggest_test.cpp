@@ -1,6 +1,6 @@
 // Suggestions, sweeps and waves: hand-checked values, the launch-bounds cap
 // against ptxas, and next steps checked by recomputing occupancy.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <string>
 

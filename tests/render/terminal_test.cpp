@@ -1,6 +1,6 @@
 // Colour, width and locale decided as the conventions say (no-color.org,
 // force-color.org, bixense.com/clicolors, COLUMNS).
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <map>
 #include <string>

@@ -1,5 +1,5 @@
 // Fitting text to a width: breakdown rows, wrapping, tables, elision.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "render/text_layout.hpp"
 #include "render/text_table.hpp"

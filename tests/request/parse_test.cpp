@@ -1,5 +1,5 @@
 // Parsing of the values users type, and finding architectures and GPUs.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <string>
 
@@ -10,9 +10,9 @@
 #include "occcalc/tables/load.hpp"
 #include "test_tables.hpp"
 
-using Catch::Matchers::Contains;
-using Catch::Matchers::StartsWith;
 using occcalc::input_error;
+using occcalc::test::matchers::Contains;
+using occcalc::test::matchers::StartsWith;
 
 TEST_CASE("compute capabilities parse in every accepted spelling", "[parse]") {
   using row = std::tuple<std::string, int, int>;

@@ -1,6 +1,6 @@
 // Debian 12's Catch2 2.13 has no Catch2WithMain: this is the test main.
 #define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <cstdlib>
 

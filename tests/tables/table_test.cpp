@@ -1,5 +1,5 @@
 // The default tables' coverage, and the loader's rejection of bad tables.
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <set>
 #include <string>
@@ -8,7 +8,7 @@
 #include "occcalc/tables/load.hpp"
 #include "test_tables.hpp"
 
-using Catch::Matchers::Contains;
+using occcalc::test::matchers::Contains;
 
 namespace {
 
