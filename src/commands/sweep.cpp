@@ -90,7 +90,10 @@ sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch
                  std::string(occcalc::info(v).axis),
                  {},
                  occcalc::cliffs(points),
-                 occcalc::value_of(launch, v)};
+                 occcalc::value_of(launch, v),
+                 1,
+                 1,
+                 {}};
   for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
   switch (v) {
     case occcalc::sweep_variable::threads: s.tick_unit = arch.warp_size_threads; break;
@@ -151,7 +154,10 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
                    std::string(occcalc::info(v).axis),
                    {},
                    occcalc::cliffs(points),
-                   occcalc::value_of(r.kernel, r.work_group_size, v)};
+                   occcalc::value_of(r.kernel, r.work_group_size, v),
+                   1,
+                   1,
+                   {}};
     for (const auto& p : points) s.points.push_back(sample_of(p.value, occcalc::summarize(p.result)));
     switch (v) {
       case occcalc::amd_sweep_variable::threads: s.tick_unit = r.mode.wave_size; break;

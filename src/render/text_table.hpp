@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "render/terminal.hpp"
@@ -12,12 +13,17 @@
 namespace occcalc::cli {
 
 struct table_column {
+  table_column(std::string_view column_header, bool right = false)  // NOLINT: implicit
+      : header(column_header), right_aligned(right) {}
   std::string_view header;
   bool right_aligned = false;
 };
 
 /// One cell: plain text, and the style to paint it in when colour is on.
 struct table_cell {
+  table_cell() = default;
+  table_cell(std::string cell_text, std::optional<style> style_to_paint = std::nullopt)  // NOLINT: implicit
+      : text(std::move(cell_text)), paint_as(style_to_paint) {}
   std::string text;
   std::optional<style> paint_as;
 };
