@@ -7,7 +7,7 @@ _occcalc() {
   local kernel="--cc --gpu --threads --regs --smem --dyn-smem --carveout --cache --barriers --grid --sm-count
     --gfx --vgprs --agprs --sgprs --lds --wave32 --wave64 --cu-mode --wgp-mode --model"
   local common="--help --json --table --color"
-  local inputs="--kernel --arch --verbose --threads --dyn-smem --carveout --model"
+  local inputs="--kernel --arch --verbose --jobs --threads --dyn-smem --carveout --model"
   local cmd="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
@@ -31,7 +31,7 @@ _occcalc() {
     --policy | --baseline | --table | --svg) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --threads | --regs | --smem | --dyn-smem | --barriers | --grid | --sm-count | --vgprs | --agprs | --sgprs | \
       --lds | --min-occupancy | --kernel | --arch | --max-threads | --dyn-smem-per-thread | --target | --blocks | \
-      --from | --to | --step | --max-register-increase | --max-stack-increase | --max-occupancy-drop)
+      --from | --to | --step | --jobs | --max-register-increase | --max-stack-increase | --max-occupancy-drop)
       return ;;  # a value to type
   esac
   local flags

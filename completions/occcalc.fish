@@ -33,6 +33,7 @@ complete -c occcalc -n $reads -F
 complete -c occcalc -n $reads -l kernel -x -d "Kernels whose name matches"
 complete -c occcalc -n $reads -l arch -x -a "(occcalc list archs --ids 2>/dev/null; occcalc list amd --ids 2>/dev/null)"
 complete -c occcalc -n $reads -s v -l verbose -d "List skipped files"
+complete -c occcalc -n $reads -l jobs -x -d "Threads to read with"
 for flag in threads dyn-smem carveout
   complete -c occcalc -n $reads -l $flag -x
 end

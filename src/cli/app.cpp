@@ -47,6 +47,14 @@ void bind_list(CLI::App& app, options& opts) {
 
 void bind_batch(CLI::App& app, options&) { app.footer(batch_keys()); }
 
+/// --jobs, for the commands that read build outputs.
+void bind_jobs(CLI::App& app, options& opts) {
+  app.add_option("--jobs", opts.inspect.jobs,
+                 "Threads to read with (default: the CPUs this process may use, affinity and cgroup quota counted)")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("N");
+}
+
 /// The options `inspect` and `check` share.
 void bind_inputs(CLI::App& app, options& opts) {
   app.add_option("inputs", opts.inspect.inputs,
@@ -60,6 +68,7 @@ void bind_inputs(CLI::App& app, options& opts) {
       ->type_name("REGEX");
   app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
       ->type_name("ARCH");
+  bind_jobs(app, opts);
 }
 
 void bind_inspect(CLI::App& app, options& opts) {
@@ -119,6 +128,7 @@ void bind_diff(CLI::App& app, options& opts) {
       ->type_name("REGEX");
   app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
       ->type_name("ARCH");
+  bind_jobs(app, opts);
   app.add_option("--format", opts.format,
                  "text (default), json, github (annotations for regressed, new and removed kernels), sarif or markdown")
       ->type_name("FORMAT");

@@ -34,6 +34,9 @@ struct inspect_command {
   /// check --baseline: a build output or saved inspect --json whose kernels
   /// the policy is not applied to unless they got worse.
   std::string baseline;
+  /// Threads to read inputs and compute occupancies with (--jobs); 0: as
+  /// many as the CPUs this process may use.
+  unsigned jobs = 0;
   /// The text table's columns (--wide, --columns).
   inspect_table_options table;
 };

@@ -16,6 +16,7 @@
 #include "inspect/identify.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
+#include "io/cpus.hpp"
 #include "io/directory.hpp"
 #include "io/process.hpp"
 #include "io/text_file.hpp"
@@ -25,8 +26,9 @@ namespace occcalc::cli {
 
 namespace {
 
-/// Threads to read and report with.
-unsigned workers() { return std::max(1u, std::thread::hardware_concurrency()); }
+/// Threads to read and report with: --jobs, else the CPUs this process may
+/// use (its affinity and cgroup quota), not the machine's.
+unsigned workers(const inspect_command& command) { return command.jobs > 0 ? command.jobs : usable_cpus(); }
 
 /// Fewest kernels worth more threads than one.
 constexpr std::size_t min_parallel_kernels = 1024;
@@ -34,10 +36,10 @@ constexpr std::size_t min_parallel_kernels = 1024;
 /// No per-thread state.
 struct stateless {};
 
-inspect::inspect_options options_for(const kernel_matcher& filter) {
+inspect::inspect_options options_for(const kernel_matcher& filter, unsigned jobs) {
   inspect::inspect_options options;
   options.only_sm = filter.arch_sm;
-  options.workers = workers();
+  options.workers = jobs;
   return options;
 }
 
@@ -124,9 +126,9 @@ void complete_text_input(const std::string& path, inspect::inspection& in, const
   settle_remarks_target(path, in, filter, err);
 }
 
-inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter,
+inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter, unsigned jobs,
                                std::ostream& err) {
-  inspect::inspect_options options = options_for(filter);
+  inspect::inspect_options options = options_for(filter, jobs);
   try {
     if (path == "-") {
       const auto text = inspect::read_stream(in, "standard input");
@@ -147,11 +149,11 @@ inspect::inspection read_input(const std::string& path, std::istream& in, const 
 /// Reads a file found in a directory: empty when it holds no GPU code (not
 /// a GPU binary or compiler log, or a host file without device code).
 /// Throws `occcalc::error` for one that should but cannot be read.
-std::optional<inspect::inspection> read_found_file(const std::string& path, const kernel_matcher& filter,
+std::optional<inspect::inspection> read_found_file(const std::string& path, const kernel_matcher& filter, unsigned jobs,
                                                    std::ostream& err) {
   const inspect::mapped_file file(path);
   if (inspect::identify(file.bytes()) == inspect::input_kind::unknown) return std::nullopt;
-  inspect::inspect_options options = options_for(filter);
+  inspect::inspect_options options = options_for(filter, jobs);
   options.done_with = [&file](inspect::byte_view used) { file.release(used); };
   try {
     auto inspected = inspect::inspect_bytes(file.bytes(), options);
@@ -206,6 +208,7 @@ std::map<std::string, triton_metadata> triton_kernels(const std::vector<std::str
 read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& err, const block_size_for& threads_for) {
   const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
+  const unsigned jobs = workers(command);
   read_result result;
   // `triton`: the Triton metadata of the file, whose launch (block size and
   // dynamic shared memory) wins over --threads and the policy, as a required
@@ -224,7 +227,7 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
     auto& kernels = inspected.kernels;
     std::vector<std::optional<kernel_report>> reported(kernels.size());
     inspect::parallel_for<stateless>(
-        kernels.size(), kernels.size() >= min_parallel_kernels ? workers() : 1, [&](std::size_t i, stateless&) {
+        kernels.size(), kernels.size() >= min_parallel_kernels ? jobs : 1, [&](std::size_t i, stateless&) {
           if (!filter.matches(kernels[i])) return;
           auto [overrides, from] = threads_for(kernels[i]);
           if (triton != nullptr) {
@@ -252,7 +255,7 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
   for (const auto& path : command.inputs) {
     if (path == "-" || !is_directory(path)) {
       try {
-        result.reports.push_back(report(path, read_input(path, in, filter, err)));
+        result.reports.push_back(report(path, read_input(path, in, filter, jobs, err)));
       } catch (const occcalc::error& e) {
         fail(e.what());
       }
@@ -270,7 +273,7 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
         const bool kernel_binary = ends_with(file, ".cubin") || ends_with(file, ".hsaco");
         if (meta != triton.end() && !kernel_binary) continue;  // Triton's other stages of a kernel read
         if (!triton.empty() && file_name(file).rfind("__grp__", 0) == 0) continue;  // Triton's group index
-        auto inspected = read_found_file(file, filter, err);
+        auto inspected = read_found_file(file, filter, jobs, err);
         if (!inspected) {
           skipped.push_back(file);
           continue;
