@@ -142,6 +142,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   }
 
   if (const auto* target = occcalc::find_amd_target(tables, k.arch)) {
+    r.amd_target = true;
     report_amd_kernel(*target, overrides, r);
     return r;
   }

@@ -53,6 +53,9 @@ struct kernel_report {
   /// `unavailable`.
   std::optional<evaluated> evaluation;
   std::string unavailable;
+  /// Whether the kernel's arch names an AMD target of the tables (so its
+  /// figures are VGPRs, SGPRs, LDS and scratch), with or without a result.
+  bool amd_target = false;
 
   bool has_occupancy() const noexcept { return evaluation.has_value(); }
   /// The NVIDIA result, or null.

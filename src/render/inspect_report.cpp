@@ -216,8 +216,8 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
     if (input.kernels.empty()) continue;
     // Every cell of every column the input's vendor has, then the columns
     // shown: widths come from the content.
-    const bool amd = std::any_of(input.kernels.begin(), input.kernels.end(),
-                                 [](const kernel_report& r) { return r.kernel.resources.arch.rfind("gfx", 0) == 0; });
+    const bool amd =
+        std::any_of(input.kernels.begin(), input.kernels.end(), [](const kernel_report& r) { return r.amd_target; });
     std::vector<const inspect_column*> candidates;
     for (const auto& c : inspect_columns) {
       if (c.vendor == column_vendor::any || (c.vendor == column_vendor::amd) == amd) candidates.push_back(&c);
