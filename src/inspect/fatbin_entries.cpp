@@ -68,6 +68,15 @@ void plan_entries(byte_view region, const std::string& where, const std::optiona
   out.skipped_entries += ptx.size() - chosen.size();
 }
 
+void add_ptx_kernels(std::string_view text, const std::string& gpu, const std::string& origin, inspection& out) {
+  auto kernels = read_ptx(text);
+  for (auto& k : kernels) k.arch = gpu;
+  const std::size_t first = out.kernels.size();
+  for (auto& k : with_names(std::move(kernels), origin)) out.kernels.push_back(std::move(k));
+  if (out.kernels.size() > first)
+    out.ptx_sources.push_back({std::string(text), gpu, first, out.kernels.size() - first});
+}
+
 void read_ptx_entries(const std::vector<work_item>& ptx_items, const std::optional<int>& only_sm, inspection& out) {
   scratch_buffer buffer;
   for (const auto& item : ptx_items) {
@@ -82,12 +91,7 @@ void read_ptx_entries(const std::vector<work_item>& ptx_items, const std::option
         gpu = fmt::format("sm_{}", *only_sm);
         origin += fmt::format(", compiled by the driver for {}", gpu);
       }
-      auto kernels = read_ptx(text);
-      for (auto& k : kernels) k.arch = gpu;
-      const std::size_t first = out.kernels.size();
-      for (auto& k : with_names(std::move(kernels), origin)) out.kernels.push_back(std::move(k));
-      if (out.kernels.size() > first)
-        out.ptx_sources.push_back({std::string(text), gpu, first, out.kernels.size() - first});
+      add_ptx_kernels(text, gpu, origin, out);
     } catch (const format_error& e) {
       throw format_error(item.origin + ": " + e.what());
     }

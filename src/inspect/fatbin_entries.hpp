@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "inspect/fatbin.hpp"
@@ -32,6 +33,11 @@ std::vector<inspected_kernel> with_names(std::vector<kernel_resources> kernels, 
 /// `out.lto_entries`). `where` prefixes each origin.
 void plan_entries(byte_view region, const std::string& where, const std::optional<int>& only_sm,
                   std::vector<work_item>& items, std::vector<work_item>& ptx_items, inspection& out);
+
+/// Appends the kernels of PTX `text` (a file or an entry) to `out.kernels`,
+/// each for `gpu`, their origins prefixed by `origin`, and the text to
+/// `out.ptx_sources` for ptxas. Throws `format_error` for a bad directive.
+void add_ptx_kernels(std::string_view text, const std::string& gpu, const std::string& origin, inspection& out);
 
 /// Reads the PTX entries `plan_entries` chose: their kernels and directives
 /// into `out.kernels`, their text into `out.ptx_sources` for ptxas. A PTX
