@@ -63,12 +63,9 @@ std::string check_text(const check_outcome& outcome, const terminal& term) {
     const auto* kernel = at->kernel;
     const auto end = std::find_if(at, outcome.violations.end(), [&](const violation& v) { return v.kernel != kernel; });
     const bool failed = std::any_of(at, end, [](const violation& v) { return v.allowed_by == nullptr; });
-    const std::string verdict = failed ? "FAIL" : "allowed";
     const auto& k = kernel->kernel;
-    const std::string head = wrap_hanging(fmt::format("{} ({}, {})", k.demangled, k.resources.arch, kernel->file),
-                                          indent, indent, term.columns);
-    text += paint(verdict, failed ? style::bad : style::dim, term.colour) + std::string(indent - verdict.size(), ' ') +
-            head.substr(indent);
+    text += labelled(failed ? "FAIL" : "allowed", failed ? style::bad : style::dim,
+                     fmt::format("{} ({}, {})", k.demangled, k.resources.arch, kernel->file), indent, indent, term);
     for (auto v = at; v != end; ++v) {
       std::string line = fmt::format("- {} [{}]", v->message, v->rule);
       if (v->allowed_by) line += fmt::format("; allowed by {}: {}", v->allowed_by->label, v->allowed_by->reason);

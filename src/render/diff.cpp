@@ -81,11 +81,9 @@ std::string diff_text(const diff_report& report, const terminal& term) {
     const style s = c.kind == change_kind::regressed  ? style::bad
                     : c.kind == change_kind::improved ? style::good
                                                       : style::dim;
-    constexpr std::size_t indent = 10;
-    const std::string line = wrap_hanging(fmt::format("{} {}{}", f.arch, f.name, what.empty() ? "" : ": " + what),
-                                          indent, indent + 2, term.columns);
-    text += paint(std::string(row.label), s, term.colour) + std::string(indent - row.label.size(), ' ') +
-            line.substr(indent);
+    constexpr std::size_t indent = 10;  // past the longest label, REGRESSED
+    text += labelled(row.label, s, fmt::format("{} {}{}", f.arch, f.name, what.empty() ? "" : ": " + what), indent,
+                     indent + 2, term);
   }
   return text + wrap_hanging(summary_line(report), 0, 2, term.columns);
 }

@@ -82,7 +82,7 @@ std::string terminal_chart(const sweep_series& s, const terminal& term, int rows
       }
       text += in_range && c == current_column && cell != " " ? paint(cell, style::limiter, term.colour) : cell;
     }
-    while (!text.empty() && text.back() == ' ') text.pop_back();
+    trim_end(text);
     text += '\n';
   }
   text += "   0% +" + std::string(picks.size(), '-') + "\n";
@@ -181,15 +181,7 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
 
   // The title, wrapped to the width; then the legend of limiters.
   const auto title_chars = static_cast<std::size_t>((width - 2 * 16) / (title_size * title_em_per_char));
-  std::vector<std::string> title_lines;
-  {
-    const std::string wrapped = wrap(title, 0, title_chars);
-    for (std::size_t at = 0; at < wrapped.size();) {
-      const auto end = wrapped.find('\n', at);
-      title_lines.push_back(wrapped.substr(at, end - at));
-      at = end + 1;
-    }
-  }
+  const std::vector<std::string> title_lines = wrap_lines(title, title_chars, title_chars);
   std::vector<std::pair<std::string_view, std::string_view>> limiters;  // key, label, in first-seen order
   std::vector<std::vector<region>> chart_regions;
   for (const auto& s : charts) {

@@ -1,5 +1,7 @@
 #include "render/text_layout.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "occcalc/request/parse.hpp"
@@ -12,7 +14,7 @@ std::string row(std::string_view label, std::string_view value, std::string_view
   if (note.empty()) return line + "\n";
   if (display_width(line) + 2 + display_width(note) <= columns) return line + "  " + std::string(note) + "\n";
   constexpr std::size_t value_column = label_width + 2;
-  while (!line.empty() && line.back() == ' ') line.pop_back();
+  trim_end(line);
   return line + "\n" + wrap(note, value_column, columns > value_column ? columns - value_column : 1);
 }
 
@@ -27,13 +29,27 @@ style occupancy_style(bool runs, double percent) {
 
 std::string heading(std::string_view text, const terminal& term) {
   std::string out;
-  const std::string lines = wrap(text, 0, term.columns);
-  for (std::size_t at = 0; at < lines.size();) {
-    const auto end = lines.find('\n', at);
-    out += paint(std::string_view(lines).substr(at, end - at), style::bold, term.colour) + "\n";
-    at = end + 1;
+  for (const auto& line : wrap_lines(text, term.columns, term.columns)) {
+    out += paint(line, style::bold, term.colour) + "\n";
   }
   return out;
+}
+
+std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_width, std::size_t width) {
+  std::vector<std::string> lines;
+  std::string line;
+  while (!text.empty()) {
+    const auto space = text.find(' ');
+    const std::string_view word = text.substr(0, space);
+    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
+    if (word.empty()) continue;
+    const std::size_t room = std::max<std::size_t>(lines.empty() ? first_width : width, 1);
+    if (!line.empty() && display_width(line) + 1 + display_width(word) > room) lines.push_back(std::move(line));
+    if (!line.empty()) line += ' ';
+    line += word;
+  }
+  if (!line.empty()) lines.push_back(std::move(line));
+  return lines;
 }
 
 std::string wrap(std::string_view text, std::size_t indent, std::size_t width) {
@@ -41,26 +57,25 @@ std::string wrap(std::string_view text, std::size_t indent, std::size_t width) {
 }
 
 std::string wrap_hanging(std::string_view text, std::size_t first_indent, std::size_t indent, std::size_t columns) {
+  const auto room = [&](std::size_t used) { return columns > used ? columns - used : 1; };
   std::string out;
-  std::string line;
   std::size_t line_indent = first_indent;
-  const auto width = [&] { return columns > line_indent ? columns - line_indent : 1; };
-  const auto flush = [&] {
+  for (const auto& line : wrap_lines(text, room(first_indent), room(indent))) {
     out += std::string(line_indent, ' ') + line + "\n";
-    line.clear();
     line_indent = indent;
-  };
-  while (!text.empty()) {
-    const auto space = text.find(' ');
-    const std::string_view word = text.substr(0, space);
-    text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
-    if (word.empty()) continue;
-    if (!line.empty() && display_width(line) + 1 + display_width(word) > width()) flush();
-    if (!line.empty()) line += ' ';
-    line += word;
   }
-  if (!line.empty()) flush();
   return out;
+}
+
+std::string labelled(std::string_view label, style s, std::string_view text, std::size_t indent,
+                     std::size_t continuation, const terminal& term) {
+  const std::string wrapped = wrap_hanging(text, indent, continuation, term.columns);
+  const std::size_t pad = indent > label.size() ? indent - label.size() : 1;
+  return paint(label, s, term.colour) + std::string(pad, ' ') + (wrapped.empty() ? "\n" : wrapped.substr(indent));
+}
+
+void trim_end(std::string& line) {
+  while (!line.empty() && line.back() == ' ') line.pop_back();
 }
 
 std::string bytes_text(std::int64_t bytes) {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "render/terminal.hpp"
 
@@ -35,6 +36,20 @@ style occupancy_style(bool runs, double percent);
 
 /// A heading in bold, wrapped to the terminal's width.
 std::string heading(std::string_view text, const terminal& term);
+
+/// The lines of `text` broken at spaces: the first at most `first_width`
+/// columns, the others `width` (a word longer than that keeps its own
+/// line). The one word-wrapping loop every other layout uses.
+std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_width, std::size_t width);
+
+/// `label` (painted in `s`) padded to `indent`, then `text` wrapped to the
+/// terminal, its later lines at `continuation`: `FAIL    name ...` or
+/// `REGRESSED sm_80 ...`.
+std::string labelled(std::string_view label, style s, std::string_view text, std::size_t indent,
+                     std::size_t continuation, const terminal& term);
+
+/// `line` without its trailing spaces.
+void trim_end(std::string& line);
 
 /// `text` broken at spaces into lines of at most `width` columns (a word
 /// longer than that keeps its own line), each prefixed by `indent` spaces

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "render/text_layout.hpp"
+
 namespace occcalc::cli {
 
 namespace {
@@ -54,20 +56,21 @@ std::string format_table(const std::vector<table_column>& columns, const std::ve
     const std::size_t room = term.columns > before ? term.columns - before : 0;
     last_width = std::min(last_width, std::max(room, layout.min_last_width));
   }
+  const table_cell empty;
   const auto line = [&](const std::vector<table_cell>& cells, bool header) {
     std::string out(layout.indent, ' ');
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      const bool last = c + 1 == columns.size();
-      table_cell cell = c < cells.size() ? cells[c] : table_cell{};
-      if (last) {
-        if (layout.elide_last) cell.text = elide_middle(cell.text, last_width, term.utf8);
-        out += cell.paint_as ? paint(cell.text, *cell.paint_as, term.colour) : cell.text;  // no trailing padding
-      } else {
+      const table_cell& cell = c < cells.size() ? cells[c] : empty;
+      if (c + 1 < columns.size()) {
         out += pad(cell, widths[c], columns[c].right_aligned, term.colour && !header);
         out += std::string(layout.gap, ' ');
+        continue;
       }
+      // The last column: cut to fit, never padded.
+      const std::string text = layout.elide_last ? elide_middle(cell.text, last_width, term.utf8) : cell.text;
+      out += cell.paint_as ? paint(text, *cell.paint_as, term.colour) : text;
     }
-    while (!out.empty() && out.back() == ' ') out.pop_back();
+    trim_end(out);
     return out + "\n";
   };
   std::vector<table_cell> header;
