@@ -279,7 +279,10 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
       "occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
       "CDNA and RDNA)",
       "occcalc"};
-  use_help_formatter(app, detect_terminal(colour_mode::never, stdout).columns);
+  // The terminal once: its width lays out the help; --color, parsed below,
+  // may still overrule the colour.
+  terminal term = detect_terminal(colour_mode::automatic, stdout);
+  use_help_formatter(app, term.columns);
   app.set_version_flag("--version", version_text());
   app.require_subcommand(0, 1);
   app.fallthrough();
@@ -357,7 +360,8 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
                                                                : load_tables_for(opts.table_files, opts.request);
     std::vector<bool> request_given;
     for (const CLI::Option* option : request_options) request_given.push_back(option->count() > 0);
-    context c{opts, request_given, tables, in, out, err, detect_terminal(colour_mode_from(opts.colour), stdout)};
+    term.colour = colour_under(colour_mode_from(opts.colour), term.colour);
+    context c{opts, request_given, tables, in, out, err, term};
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
     err << "occcalc: error: " << flag_name(e.field()) << " " << e.message(flag_name) << "\n";

@@ -21,8 +21,12 @@ bool forced(const char* value) {
 
 }  // namespace
 
+bool colour_under(colour_mode mode, bool automatic) noexcept {
+  return mode == colour_mode::automatic ? automatic : mode == colour_mode::always;
+}
+
 bool use_colour(colour_mode mode, bool is_tty, const environment& env) {
-  if (mode != colour_mode::automatic) return mode == colour_mode::always;
+  if (mode != colour_mode::automatic) return colour_under(mode, false);
   if (set(env("NO_COLOR"))) return false;
   if (forced(env("FORCE_COLOR")) || forced(env("CLICOLOR_FORCE"))) return true;
   const char* clicolor = env("CLICOLOR");

@@ -33,6 +33,10 @@ struct terminal {
 /// An environment variable's value, or null when unset (`std::getenv`).
 using environment = std::function<const char*(const char*)>;
 
+/// The colour `mode` gives when `auto` would give `automatic`: always
+/// and never are final.
+bool colour_under(colour_mode mode, bool automatic) noexcept;
+
 /// Whether to colour under `mode`: always and never are final; `auto`
 /// colours a terminal (`is_tty`) unless NO_COLOR is set and not empty
 /// (no-color.org), CLICOLOR is 0 or TERM is dumb; FORCE_COLOR (not empty,
