@@ -372,8 +372,8 @@ std::string sweep_text(const sweep_plan& plan, const terminal& term) {
   text += terminal_chart(series, term, chart_rows, chart_columns);
   const auto& now = plan.now;
   text += "\n" +
-          wrap(fmt::format("now at {}: {} {}{}, {}, limited by {}", series.current, now.blocks,
-                           now.blocks == 1 ? plan.block_noun : plan.block_noun + "s", plan.per_unit,
+          wrap(fmt::format("now at {}: {}{}, {}, limited by {}", series.current,
+                           counted(now.blocks, plan.block_noun, plan.block_noun + "s"), plan.per_unit,
                            paint(fmt::format("{:.1f}%", now.occupancy * percent),
                                  occupancy_style(now.blocks > 0, now.occupancy * percent), term.colour),
                            paint(fmt::format("{}", fmt::join(now.limiter_labels, ", ")), style::limiter, term.colour)),
