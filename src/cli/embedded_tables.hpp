@@ -3,7 +3,7 @@
 
 #include <vector>
 
-#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/tables.hpp"
 
 namespace occcalc::cli {
 

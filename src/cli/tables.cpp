@@ -1,5 +1,6 @@
 #include "cli/tables.hpp"
 
+#include "cli/compiled_tables.hpp"
 #include "cli/embedded_tables.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/request/lookup.hpp"
@@ -26,6 +27,14 @@ bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& r
 }  // namespace
 
 occcalc::table load_tables(const std::vector<std::string>& table_files, table_scope scope) {
+  if (table_files.empty()) {
+    // Validated when occcalc was built: no JSON to parse.
+    return scope == table_scope::all   ? compiled_tables()
+           : scope == table_scope::amd ? compiled_tables(table_vendor::amd)
+                                       : compiled_tables(table_vendor::nvidia);
+  }
+  // A --table file may refer to the built-in entries and must not redefine
+  // them: the loader sees them all together, with their origins.
   std::vector<occcalc::table_text> texts = scope == table_scope::all   ? embedded_tables()
                                            : scope == table_scope::amd ? embedded_tables(table_vendor::amd)
                                                                        : embedded_tables(table_vendor::nvidia);

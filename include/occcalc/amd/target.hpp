@@ -24,6 +24,11 @@ struct amd_vgpr_file {
   std::int64_t total = 0;
   /// A wave's VGPRs are allocated in multiples of this.
   std::int64_t granule = 0;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const amd_vgpr_file&, const amd_vgpr_file&) = default;
+#endif
 };
 
 /// The occupancy models AMD's own tools implement.
@@ -91,6 +96,11 @@ struct amd_hip_params {
   std::int64_t max_waves_per_simd = 0;
   /// It allocates SGPRs in multiples of this.
   std::int64_t sgpr_granule = 0;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const amd_hip_params&, const amd_hip_params&) = default;
+#endif
 };
 
 /// What the Radeon Compute Profiler's calculator assumes: per-CU figures of
@@ -116,6 +126,11 @@ struct amd_rcp_params {
   /// The device's maximum work-group size as its runtime reports it (the
   /// denominator counts the waves of this many work-groups).
   std::int64_t max_work_group_size = 0;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const amd_rcp_params&, const amd_rcp_params&) = default;
+#endif
 };
 
 /// One AMD GPU target (`gfx900`, `cypress`).
@@ -182,6 +197,11 @@ struct amd_target {
   }
   /// The default wave size (the first register file's).
   std::int64_t default_wave_size() const noexcept { return vgpr_files.front().wave_size; }
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const amd_target&, const amd_target&) = default;
+#endif
 };
 
 /// A named AMD GPU: a product with its target and CU count.
@@ -201,6 +221,11 @@ struct amd_gpu {
   std::vector<std::string> aliases;
   /// Ids of the sources for the figures.
   std::vector<std::string> sources;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const amd_gpu&, const amd_gpu&) = default;
+#endif
 };
 
 }  // namespace occcalc

@@ -65,6 +65,11 @@ struct register_unit_override {
   std::vector<std::int64_t> registers_per_thread;
   /// Allocation unit in registers per warp for those counts.
   std::int64_t unit_registers = 0;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const register_unit_override&, const register_unit_override&) = default;
+#endif
 };
 
 /// The per-SM and per-block limits of one NVIDIA compute capability.
@@ -153,6 +158,11 @@ struct nvidia_arch {
   std::int64_t max_threads_per_sm() const noexcept { return max_warps_per_sm * warp_size_threads; }
   /// The compute capability as `MAJOR.MINOR`.
   std::string compute_capability() const { return std::to_string(cc_major) + "." + std::to_string(cc_minor); }
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const nvidia_arch&, const nvidia_arch&) = default;
+#endif
 };
 
 /// A named GPU: a product with its architecture and SM count.
@@ -170,6 +180,11 @@ struct gpu {
   std::vector<std::string> aliases;
   /// Ids of the sources for the SM count.
   std::vector<std::string> sources;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const gpu&, const gpu&) = default;
+#endif
 };
 
 }  // namespace occcalc

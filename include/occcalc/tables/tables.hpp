@@ -20,6 +20,11 @@ struct source {
   std::string title;
   /// Where to read it.
   std::string url;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const source&, const source&) = default;
+#endif
 };
 
 /// Everything the loaded tables describe.
@@ -31,6 +36,11 @@ struct table {
   std::vector<amd_target> amd_targets;
   /// Named AMD GPUs, from data/amd-gpus.json.
   std::vector<amd_gpu> amd_gpus;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const table&, const table&) = default;
+#endif
 };
 
 /// The text of one table file and where it came from (a path, or a name for

@@ -1,0 +1,24 @@
+#include "cli/compiled_tables.hpp"
+
+#include <iterator>
+
+namespace occcalc::cli {
+
+occcalc::table compiled_tables() {
+  // The vendors' files share no entry kind but sources, which come in file
+  // order, so loading them together is appending AMD's lists to NVIDIA's
+  // (the generator loaded them together too, to refuse a name both use).
+  occcalc::table out = compiled_tables(table_vendor::nvidia);
+  occcalc::table amd = compiled_tables(table_vendor::amd);
+  const auto move_into = [](auto& into, auto& from) {
+    into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+  };
+  move_into(out.sources, amd.sources);
+  move_into(out.architectures, amd.architectures);
+  move_into(out.gpus, amd.gpus);
+  move_into(out.amd_targets, amd.amd_targets);
+  move_into(out.amd_gpus, amd.amd_gpus);
+  return out;
+}
+
+}  // namespace occcalc::cli
