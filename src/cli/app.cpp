@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "cli/command_options.hpp"
 #include "cli/help_format.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/tables.hpp"
@@ -28,160 +30,11 @@
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/load.hpp"
 #include "occcalc/version.hpp"
-#include "render/check.hpp"
-#include "render/inspect_report.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
 
 namespace {
-
-void bind_list(CLI::App& app, options& opts) {
-  app.add_option("what", opts.list_what,
-                 "archs (NVIDIA), gpus (NVIDIA and AMD), amd (AMD targets and GPUs) or all (default)")
-      ->check(CLI::IsMember({"archs", "gpus", "amd", "all"}))
-      ->type_name("WHAT");
-  app.add_flag("--ids", opts.list_ids, "Only the ids, one per line: what --cc, --gpu and --gfx take");
-  app.footer("Example:\n  occcalc list gpus\nAlso --json (schema/list.schema.json).");
-}
-
-void bind_batch(CLI::App& app, options&) { app.footer(batch_keys()); }
-
-/// --jobs, for the commands that read build outputs.
-void bind_jobs(CLI::App& app, options& opts) {
-  app.add_option("--jobs", opts.inspect.jobs,
-                 "Threads to read with (default: the CPUs this process may use, affinity and cgroup quota counted)")
-      ->check(CLI::Range(1, 1024))
-      ->type_name("N");
-}
-
-/// The options `inspect` and `check` share.
-void bind_inputs(CLI::App& app, options& opts) {
-  app.add_option("inputs", opts.inspect.inputs,
-                 "Cubins, fat binaries, AMD code objects, offload bundles, objects, executables, shared "
-                 "and static libraries, ptxas/nvlink logs, or directories to search (- for stdin)")
-      ->required()
-      ->type_name("INPUT");
-  app.add_flag("-v,--verbose", opts.inspect.verbose, "List the files of a directory that were skipped");
-  app.add_option("--kernel", opts.inspect.kernel_pattern,
-                 "Only kernels whose demangled or mangled name matches this regular expression")
-      ->type_name("REGEX");
-  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
-      ->type_name("ARCH");
-  bind_jobs(app, opts);
-}
-
-void bind_inspect(CLI::App& app, options& opts) {
-  bind_inputs(app, opts);
-  app.add_flag("--csv", opts.csv, "Print CSV instead of a table");
-  app.add_flag("--wide", opts.inspect.table.wide, "Show every column and whole kernel names, however wide");
-  app.add_option("--columns", opts.inspect.table.columns,
-                 "The table's columns, in order (comma-separated): " + inspect_column_ids())
-      ->delimiter(',')
-      ->type_name("LIST");
-  app.footer(
-      "Examples:\n"
-      "  occcalc inspect build/libkernels.a --arch sm_90\n"
-      "  occcalc inspect build/ --kernel 'gemm|conv' --threads 256\n"
-      "  nvcc -Xptxas -v -c k.cu 2>&1 | occcalc inspect -\n"
-      "Also --threads N (block size for every kernel's occupancy; default: its declared one, else the one "
-      "suggest picks), --dyn-smem BYTES, --carveout PCT, --model " +
-      occcalc::amd_model_choices("|", "|") + " (AMD kernels) and --json (schema/inspect.schema.json).");
-}
-
-void bind_check(CLI::App& app, options& opts) {
-  app.add_option("--policy", opts.inspect.policy_file, "The policy file (JSON; see examples/)")
-      ->required()
-      ->type_name("FILE");
-  app.add_option("--baseline", opts.inspect.baseline,
-                 "A build output or saved inspect --json: apply the policy only to kernels that are new or got worse")
-      ->type_name("FILE");
-  app.add_option("--format", opts.format,
-                 "text (default), json, github (annotations, and a summary when GITHUB_STEP_SUMMARY is set), "
-                 "sarif (code scanning) or markdown")
-      ->type_name("FORMAT");
-  bind_inputs(app, opts);
-  app.footer(
-      "Example:\n"
-      "  occcalc check --policy occupancy-policy.json build/ --format github\n"
-      "Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
-}
-
-void bind_diff(CLI::App& app, options& opts) {
-  app.add_option("old", opts.diff_old, "The baseline: a build output (as inspect reads) or a saved inspect --json")
-      ->required()
-      ->type_name("OLD");
-  app.add_option("new", opts.diff_new, "The build to compare with it, the same way")->required()->type_name("NEW");
-  app.add_flag("--fail-on-regression", opts.fail_on_regression,
-               "Exit 1 when a kernel got worse: more registers, spills or stack, or lower occupancy");
-  app.add_option("--max-register-increase", opts.max_register_increase,
-                 "Registers per thread a kernel may gain before it counts as a regression (default 0)")
-      ->type_name("N");
-  app.add_option("--max-stack-increase", opts.max_stack_increase,
-                 "Stack bytes per thread a kernel may gain before it counts as a regression (default 0)")
-      ->type_name("BYTES");
-  app.add_option("--max-occupancy-drop", opts.max_occupancy_drop,
-                 "Occupancy (percentage points) a kernel may lose before it counts as a regression (default 0)")
-      ->type_name("PCT");
-  app.add_option("--kernel", opts.inspect.kernel_pattern,
-                 "Only kernels whose demangled or mangled name matches this regular expression")
-      ->type_name("REGEX");
-  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
-      ->type_name("ARCH");
-  bind_jobs(app, opts);
-  app.add_option("--format", opts.format,
-                 "text (default), json, github (annotations for regressed, new and removed kernels), sarif or markdown")
-      ->type_name("FORMAT");
-  app.footer(
-      "Example:\n"
-      "  occcalc diff baseline.json build/app --fail-on-regression\n"
-      "Also --threads, --dyn-smem, --carveout, --model (as for inspect) and --json (schema/diff.schema.json).\n"
-      "Exit 0, or 1 with --fail-on-regression when a kernel regressed; 2 when a side cannot be read.");
-}
-
-void bind_suggest(CLI::App& app, options& opts) {
-  app.add_option("--max-threads", opts.suggest.max_threads, "Largest block size to consider")->type_name("N");
-  app.add_option("--dyn-smem-per-thread", opts.suggest.dynamic_per_thread,
-                 "Dynamic shared memory per thread in bytes, for the block size search")
-      ->type_name("BYTES");
-  app.add_option("--target", opts.suggest.target,
-                 "Next steps reach this occupancy (percent) instead of one more block; needs --threads")
-      ->type_name("PCT");
-  app.add_option("--blocks", opts.suggest.blocks,
-                 "The most dynamic shared memory per block that keeps this many blocks resident; needs --threads")
-      ->type_name("N");
-  app.footer(
-      "Examples:\n"
-      "  occcalc suggest --gpu A100 --regs 40\n"
-      "  occcalc suggest --cc 8.6 --regs 64 --threads 256 --target 75\n"
-      "For AMD (--gfx or an AMD --gpu, --vgprs, --sgprs, --lds, ...) it answers with HIP's "
-      "hipOccupancyMaxPotentialBlockSize.\n"
-      "Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
-      "--dyn-smem, --carveout, --cache, --barriers, --json.");
-}
-
-void bind_sweep(CLI::App& app, options& opts) {
-  app.add_option("--vary", opts.sweep.vary,
-                 "The figure to vary: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)")
-      ->required()
-      ->type_name("FIGURE");
-  app.add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)")->type_name("N");
-  app.add_option("--to", opts.sweep.to, "Last value (default: the architecture's maximum)")->type_name("N");
-  app.add_option("--step", opts.sweep.step, "Step (default: a warp, one register, an allocation unit)")->type_name("N");
-  app.add_flag("--csv", opts.sweep.csv, "Print every point as CSV");
-  app.add_flag("--ascii", opts.sweep.ascii, "Draw the chart with ASCII characters only");
-  app.add_option("--svg", opts.sweep.svg_file,
-                 "Also write the three charts (block size, registers, shared memory) to this SVG file (- for "
-                 "standard output, instead of the text)")
-      ->type_name("FILE");
-  app.footer(
-      "Examples:\n"
-      "  occcalc sweep --vary regs --cc 8.0 --threads 256 --regs 40\n"
-      "  occcalc sweep --vary threads --gpu \"RTX 4090\" --regs 64 --svg occupancy.svg\n"
-      "Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
-      "--barriers; AMD: --gfx or --gpu, --threads, --vgprs, --agprs, --sgprs, --lds, --wave32/--wave64, "
-      "--cu-mode/--wgp-mode, --model) and --json.");
-}
 
 /// One row per subcommand (ninja's tool table): its name and line for
 /// `--help` and "did you mean", whether it reads every vendor's tables, its
@@ -247,41 +100,26 @@ std::string empty_option(const std::vector<const CLI::App*>& apps) {
   return {};
 }
 
-exit_status run_command(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
-  // First contact: the usage, not an error about a missing flag.
-  if (argc <= 1) {
-    err << first_contact_usage();
-    return exit_status::bad_input;
-  }
-  // `occcalc help [COMMAND]` is `occcalc [COMMAND] --help`.
-  std::vector<const char*> args(argv, argv + argc);
-  if (std::string_view(argv[1]) == "help") {
-    if (argc > 3) {
-      err << "occcalc: error: help takes at most one command, e.g. occcalc help inspect\n";
-      return exit_status::bad_input;
+/// Parses `args` and runs what they ask for. A lean parse binds only the
+/// subcommands whose names appear among the arguments (binding each costs
+/// CLI11 work at every start) and gives up, returning nothing, where the
+/// full parser might answer otherwise: help, a parse error or an extra
+/// argument, whose messages name every command.
+std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, bool lean, const terminal& detected,
+                                         std::istream& in, std::ostream& out, std::ostream& err) {
+  std::vector<bool> bound(std::size(commands), true);
+  if (lean) {
+    for (std::size_t i = 0; i < std::size(commands); ++i) {
+      bound[i] = std::any_of(args.begin() + 1, args.end(),
+                             [&](const char* arg) { return std::string_view(arg) == commands[i].name; });
     }
-    if (argc == 3 && std::none_of(std::begin(commands), std::end(commands),
-                                  [&](const command_info& c) { return std::string_view(c.name) == argv[2]; })) {
-      std::vector<std::string> names;
-      for (const auto& command : commands) names.emplace_back(command.name);
-      const auto close = occcalc::closest_names(argv[2], names, 1);
-      err << fmt::format("occcalc: error: help: '{}' is not a command{}; the commands are {}\n", argv[2],
-                         close.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", close.front()),
-                         fmt::join(names, ", "));
-      return exit_status::bad_input;
-    }
-    args = {argv[0]};
-    if (argc == 3) args.push_back(argv[2]);
-    args.push_back("--help");
   }
   options opts;
   CLI::App app{
       "occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
       "CDNA and RDNA)",
       "occcalc"};
-  // The terminal once: its width lays out the help; --color, parsed below,
-  // may still overrule the colour.
-  terminal term = detect_terminal(colour_mode::automatic, stdout);
+  terminal term = detected;
   use_help_formatter(app, term.columns);
   app.set_version_flag("--version", version_text());
   app.require_subcommand(0, 1);
@@ -317,26 +155,30 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
       "occcalc help COMMAND shows a command's options. Exit codes: 0 ok, 1 a gate failed, 2 bad input.");
 
   std::vector<const CLI::App*> parsers{&app};
-  std::vector<CLI::App*> subcommands;
-  for (const auto& command : commands) {
-    CLI::App* sub = app.add_subcommand(command.name, command.description);
-    command.bind(*sub, opts);
+  std::vector<CLI::App*> subcommands;  // one per command; null where not bound
+  for (std::size_t i = 0; i < std::size(commands); ++i) {
+    CLI::App* sub = nullptr;
+    if (bound[i]) {
+      sub = app.add_subcommand(commands[i].name, commands[i].description);
+      commands[i].bind(*sub, opts);
+      parsers.push_back(sub);
+    }
     subcommands.push_back(sub);
-    parsers.push_back(sub);
   }
 
   try {
     app.parse(static_cast<int>(args.size()), args.data());
-  } catch (const CLI::CallForHelp& e) {
-    return static_cast<exit_status>(app.exit(e, out, err));
-  } catch (const CLI::CallForAllHelp& e) {
-    return static_cast<exit_status>(app.exit(e, out, err));
   } catch (const CLI::CallForVersion& e) {
     return static_cast<exit_status>(app.exit(e, out, err));
+  } catch (const CLI::Success& e) {  // --help: the full parser lists every command
+    if (lean) return std::nullopt;
+    return static_cast<exit_status>(app.exit(e, out, err));
   } catch (const CLI::ParseError& e) {
+    if (lean) return std::nullopt;  // the full parser's message, with its "did you mean"
     err << "occcalc: error: " << e.what() << "\n";
     return exit_status::bad_input;
   }
+  if (lean && !app.remaining().empty()) return std::nullopt;
   if (const std::string name = empty_option(parsers); !name.empty()) {
     err << "occcalc: error: " << name << " is empty; give a value, or leave " << name << " out\n";
     return exit_status::bad_input;
@@ -353,7 +195,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
 
   const command_info* chosen = nullptr;
   for (std::size_t i = 0; i < subcommands.size(); ++i) {
-    if (subcommands[i]->parsed()) chosen = &commands[i];
+    if (subcommands[i] && subcommands[i]->parsed()) chosen = &commands[i];
   }
   try {
     const occcalc::table tables = chosen && chosen->all_tables ? load_tables(opts.table_files, table_scope::all)
@@ -369,6 +211,40 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
     err << "occcalc: error: " << e.what() << "\n";
   }
   return exit_status::bad_input;
+}
+
+exit_status run_command(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
+  // First contact: the usage, not an error about a missing flag.
+  if (argc <= 1) {
+    err << first_contact_usage();
+    return exit_status::bad_input;
+  }
+  // `occcalc help [COMMAND]` is `occcalc [COMMAND] --help`.
+  std::vector<const char*> args(argv, argv + argc);
+  if (std::string_view(argv[1]) == "help") {
+    if (argc > 3) {
+      err << "occcalc: error: help takes at most one command, e.g. occcalc help inspect\n";
+      return exit_status::bad_input;
+    }
+    if (argc == 3 && std::none_of(std::begin(commands), std::end(commands),
+                                  [&](const command_info& c) { return std::string_view(c.name) == argv[2]; })) {
+      std::vector<std::string> names;
+      for (const auto& command : commands) names.emplace_back(command.name);
+      const auto close = occcalc::closest_names(argv[2], names, 1);
+      err << fmt::format("occcalc: error: help: '{}' is not a command{}; the commands are {}\n", argv[2],
+                         close.empty() ? std::string() : fmt::format(" (did you mean '{}'?)", close.front()),
+                         fmt::join(names, ", "));
+      return exit_status::bad_input;
+    }
+    args = {argv[0]};
+    if (argc == 3) args.push_back(argv[2]);
+    args.push_back("--help");
+  }
+  // The terminal once: its width lays out the help; --color, parsed later,
+  // may still overrule the colour.
+  const terminal detected = detect_terminal(colour_mode::automatic, stdout);
+  if (const auto status = parse_and_run(args, true, detected, in, out, err)) return *status;
+  return *parse_and_run(args, false, detected, in, out, err);
 }
 
 }  // namespace
