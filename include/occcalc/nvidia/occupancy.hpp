@@ -182,7 +182,7 @@ constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::i
 /// partitions holds; 0 without registers.
 constexpr std::int64_t warps_per_register_partition(const nvidia_arch& arch, std::int64_t per_warp,
                                                     std::int64_t partitions) noexcept {
-  return per_warp > 0 ? arch.registers_per_sm / partitions / per_warp : 0;
+  return per_warp > 0 ? divide_by_constant(arch.registers_per_sm, partitions) / per_warp : 0;
 }
 
 }  // namespace detail
