@@ -18,6 +18,16 @@ void bind_jobs(CLI::App& app, options& opts) {
       ->type_name("N");
 }
 
+/// Which kernels to read and with how many threads: inspect, check and diff.
+void bind_kernel_selection(CLI::App& app, options& opts) {
+  app.add_option("--kernel", opts.inspect.kernel_pattern,
+                 "Only kernels whose demangled or mangled name matches this regular expression")
+      ->type_name("REGEX");
+  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
+      ->type_name("ARCH");
+  bind_jobs(app, opts);
+}
+
 /// The options `inspect` and `check` share.
 void bind_inputs(CLI::App& app, options& opts) {
   app.add_option("inputs", opts.inspect.inputs,
@@ -26,12 +36,7 @@ void bind_inputs(CLI::App& app, options& opts) {
       ->required()
       ->type_name("INPUT");
   app.add_flag("-v,--verbose", opts.inspect.verbose, "List the files of a directory that were skipped");
-  app.add_option("--kernel", opts.inspect.kernel_pattern,
-                 "Only kernels whose demangled or mangled name matches this regular expression")
-      ->type_name("REGEX");
-  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
-      ->type_name("ARCH");
-  bind_jobs(app, opts);
+  bind_kernel_selection(app, opts);
 }
 
 }  // namespace
@@ -99,12 +104,7 @@ void bind_diff(CLI::App& app, options& opts) {
   app.add_option("--max-occupancy-drop", opts.max_occupancy_drop,
                  "Occupancy (percentage points) a kernel may lose before it counts as a regression (default 0)")
       ->type_name("PCT");
-  app.add_option("--kernel", opts.inspect.kernel_pattern,
-                 "Only kernels whose demangled or mangled name matches this regular expression")
-      ->type_name("REGEX");
-  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
-      ->type_name("ARCH");
-  bind_jobs(app, opts);
+  bind_kernel_selection(app, opts);
   app.add_option("--format", opts.format,
                  "text (default), json, github (annotations for regressed, new and removed kernels), sarif or markdown")
       ->type_name("FORMAT");
