@@ -34,19 +34,20 @@ struct header_config {
 };
 #endif
 
-// Each side is called out of line, as a program calls it from another
-// translation unit: inlined, either loop's speed depends on what the
-// compiler can drop around the one figure the loop keeps.
-[[gnu::noinline]] std::int64_t ours_once(const config& c) {
-  return occcalc::compute_occupancy(*c.arch, c.launch).blocks_per_sm;
+// Each side is called out of line and returns its whole result, as a
+// program gets it from another translation unit: inlined, either loop's
+// speed depends on what the compiler can drop around the one figure the
+// loop keeps.
+[[gnu::noinline]] occcalc::occupancy_result ours_once(const config& c) {
+  return occcalc::compute_occupancy(*c.arch, c.launch);
 }
 
 #ifdef OCCCALC_BENCH_WITH_HEADER
-[[gnu::noinline]] std::int64_t theirs_once(const header_config& c) {
+[[gnu::noinline]] cudaOccResult theirs_once(const header_config& c) {
   cudaOccResult result{};
   cudaOccMaxActiveBlocksPerMultiprocessor(&result, c.props, &c.attributes, &c.state, c.threads_per_block,
                                           c.dynamic_shared_memory_bytes);
-  return result.activeBlocksPerMultiprocessor;
+  return result;
 }
 #endif
 
@@ -100,13 +101,13 @@ int main() {
     for (const auto& c : stream) sink += c.launch.threads_per_block + c.launch.registers_per_thread + c.arch->cc_major;
   });
   const double ours = per_second(count, 5, [&] {
-    for (const auto& c : stream) sink += ours_once(c);
+    for (const auto& c : stream) sink += ours_once(c).blocks_per_sm;
   });
   std::printf("reading the inputs only (floor)   %8.1f M configurations/s\n", floor / 1e6);
   std::printf("occcalc::compute_occupancy        %8.1f M evaluations/s\n", ours / 1e6);
 #ifdef OCCCALC_BENCH_WITH_HEADER
   const double theirs = per_second(count, 5, [&] {
-    for (const auto& c : header_stream) sink += theirs_once(c);
+    for (const auto& c : header_stream) sink += theirs_once(c).activeBlocksPerMultiprocessor;
   });
   std::printf("cudaOccMaxActiveBlocksPerMultiprocessor %8.1f M evaluations/s (occcalc is %.2fx)\n", theirs / 1e6,
               ours / theirs);

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "occcalc/common/optional_integer.hpp"
+
 namespace occcalc::cli {
 
 class json_writer {
@@ -45,6 +47,7 @@ class json_writer {
     else
       null();
   }
+  void value(optional_integer v) { value(std::optional<std::int64_t>(v)); }
   /// A member: `key` then `value`.
   template <typename T>
   void member(std::string_view name, const T& v) {

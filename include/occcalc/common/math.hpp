@@ -5,11 +5,13 @@
 /// The models divide by table constants (a warp size, an allocation unit, a
 /// partition count), which are powers of two in every table: such a divisor
 /// is a shift or a mask, and the branch that picks it goes the same way for
-/// every launch on one architecture. The results are those of plain
-/// division. (A 32-bit division for small operands was tried and measured
-/// slower: the divider of current x86 cores is fast at 64 bits too.)
+/// every launch on one architecture. What they divide by a launch's own
+/// figures (warps per block, allocation units per block) is small, and
+/// `divide_small` multiplies by a reciprocal computed at compile time
+/// instead. The results are those of plain division.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace occcalc::detail {
@@ -32,6 +34,36 @@ constexpr int log2_of_power_of_two(std::int64_t y) noexcept {
 /// constant); `x >= 0`, `y > 0`.
 constexpr std::int64_t divide_by_constant(std::int64_t x, std::int64_t y) noexcept {
   return x >= 0 && is_power_of_two(y) ? x >> log2_of_power_of_two(y) : x / y;
+}
+
+/// The largest divisor `divide_small` has a reciprocal for.
+inline constexpr std::int64_t small_divisor_limit = 4096;
+/// The dividends below this `divide_small` divides exactly with a reciprocal.
+inline constexpr std::int64_t small_dividend_limit = std::int64_t{1} << 19;
+/// The fixed-point position of the reciprocals (2^31).
+inline constexpr int reciprocal_shift = 31;
+
+/// ceil(2^31 / d) for each divisor d in [1, `small_divisor_limit`] (index 0
+/// is unused). With e = ceil(2^31 / d) x d - 2^31 < d, floor(x x that / 2^31)
+/// = floor(x / d) whenever x x e < 2^31, which x < 2^19 and d <= 2^12 ensure.
+inline constexpr std::array<std::uint32_t, small_divisor_limit + 1> small_reciprocals = [] {
+  std::array<std::uint32_t, small_divisor_limit + 1> reciprocals{};
+  for (std::int64_t d = 1; d <= small_divisor_limit; ++d) {
+    reciprocals[static_cast<std::size_t>(d)] = static_cast<std::uint32_t>(
+        ((std::uint64_t{1} << reciprocal_shift) + static_cast<std::uint64_t>(d) - 1) / static_cast<std::uint64_t>(d));
+  }
+  return reciprocals;
+}();
+
+/// `x / y` rounded down, by a multiplication when both are small (the
+/// launch-dependent divisions of the models); `x >= 0`, `y > 0`.
+constexpr std::int64_t divide_small(std::int64_t x, std::int64_t y) noexcept {
+  if (static_cast<std::uint64_t>(x) < static_cast<std::uint64_t>(small_dividend_limit) &&
+      static_cast<std::uint64_t>(y - 1) < static_cast<std::uint64_t>(small_divisor_limit)) {
+    return static_cast<std::int64_t>((static_cast<std::uint64_t>(x) * small_reciprocals[static_cast<std::size_t>(y)]) >>
+                                     reciprocal_shift);
+  }
+  return x / y;
 }
 
 /// `x / y` rounded up; `x >= 0`, `y > 0`.

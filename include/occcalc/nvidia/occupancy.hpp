@@ -23,6 +23,7 @@
 
 #include "occcalc/common/enum_set.hpp"
 #include "occcalc/common/math.hpp"
+#include "occcalc/common/optional_integer.hpp"
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/nvidia/launch.hpp"
 
@@ -77,7 +78,7 @@ enum class infeasibility : std::uint8_t {
 struct block_limit {
   /// Most resident blocks this resource allows; empty when it imposes no
   /// limit (no registers used, no shared memory, barriers not limiting).
-  std::optional<std::int64_t> blocks;
+  optional_integer blocks;
   /// Why `blocks` is 0; `none` otherwise.
   infeasibility reason = infeasibility::none;
 };
@@ -107,7 +108,7 @@ struct shared_memory_usage {
   std::int64_t per_block_bytes = 0;
   /// Bytes of the SM configuration the launch runs in (cache configuration or
   /// carveout); empty when the block does not fit.
-  std::optional<std::int64_t> per_sm_bytes;
+  optional_integer per_sm_bytes;
   block_limit limit;
 };
 
@@ -145,26 +146,51 @@ namespace detail {
 
 constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
 
-/// The smallest supported carveout that holds `bytes`; empty if none does.
-inline std::optional<std::int64_t> carveout_at_least(const nvidia_arch& arch, std::int64_t bytes) noexcept {
-  const auto& sizes = arch.carveout_sizes_bytes;
-  const auto it = std::lower_bound(sizes.begin(), sizes.end(), bytes);
-  if (it == sizes.end()) return std::nullopt;
-  return *it;
+/// A limit of `blocks` (> 0) or, at 0, none fits for `why`.
+constexpr block_limit at_least_one_or(std::int64_t blocks, infeasibility why) noexcept {
+  return {blocks, blocks > 0 ? infeasibility::none : why};
 }
 
-/// The carveout percentage a launch asks for; empty for the default (the
-/// largest configuration). A cache preference stands for a carveout when no
-/// carveout is given, as `cudaFuncSetCacheConfig` does on Volta and later.
-constexpr std::optional<int> effective_carveout_percent(const launch_config& launch) noexcept {
-  if (launch.carveout_percent) return launch.carveout_percent;
-  switch (launch.cache) {
-    case cache_preference::l1: return carveout_max_l1_percent;
-    case cache_preference::shared: return carveout_max_shared_percent;
-    case cache_preference::equal: return carveout_equal_percent;
-    case cache_preference::none: break;
-  }
-  return std::nullopt;
+/// The smallest supported carveout that holds `bytes`; empty if none does.
+/// The sizes are few and sorted: counting the smaller ones has no branch
+/// that the launch decides.
+inline optional_integer carveout_at_least(const nvidia_arch& arch, std::int64_t bytes) noexcept {
+  const auto& sizes = arch.carveout_sizes_bytes;
+  std::size_t smaller = 0;
+  for (const std::int64_t size : sizes) smaller += static_cast<std::size_t>(size < bytes);
+  if (smaller == sizes.size()) return std::nullopt;
+  return sizes[smaller];
+}
+
+/// What a launch asks for when it gives no carveout (`cudaFuncCache` with no
+/// `cudaFuncAttributePreferredSharedMemoryCarveout`).
+inline constexpr int no_carveout_percent = -1;
+
+/// The carveout each `cache_preference` stands for, in its order.
+inline constexpr std::array<int, cache_preference_count> carveout_percent_by_cache = {
+    no_carveout_percent, carveout_max_shared_percent, carveout_max_l1_percent, carveout_equal_percent};
+static_assert(static_cast<std::size_t>(cache_preference::none) == 0 &&
+                  static_cast<std::size_t>(cache_preference::shared) == 1 &&
+                  static_cast<std::size_t>(cache_preference::l1) == 2 &&
+                  static_cast<std::size_t>(cache_preference::equal) == 3,
+              "carveout_percent_by_cache follows cache_preference");
+
+/// The carveout percentage a launch asks for; `no_carveout_percent` for the
+/// default (the largest configuration). A cache preference stands for a
+/// carveout when no carveout is given, as `cudaFuncSetCacheConfig` does on
+/// Volta and later.
+constexpr int effective_carveout_percent(const launch_config& launch) noexcept {
+  return launch.carveout_percent.value_or(carveout_percent_by_cache[static_cast<std::size_t>(launch.cache)]);
+}
+
+/// Warps of `per_warp` registers (a multiple of `unit`) one of `partitions`
+/// register file partitions holds; 0 without registers. Counted in
+/// allocation units, where both figures are small.
+constexpr std::int64_t warps_per_register_partition(const nvidia_arch& arch, std::int64_t per_warp, std::int64_t unit,
+                                                    std::int64_t partitions) noexcept {
+  const std::int64_t units_per_partition =
+      divide_by_constant(divide_by_constant(arch.registers_per_sm, partitions), unit);
+  return per_warp > 0 ? divide_small(units_per_partition, divide_by_constant(per_warp, unit)) : 0;
 }
 
 /// Warp-scope register limit with the register file split into `partitions`.
@@ -174,15 +200,7 @@ constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::i
     return infeasible(infeasibility::registers_per_block_partitioned);
   }
   if (per_warp == 0) return {};
-  const std::int64_t blocks = warps_per_partition * partitions / warps;
-  return blocks > 0 ? block_limit{blocks} : infeasible(infeasibility::registers_per_sm);
-}
-
-/// Warps of `per_warp` registers one of `partitions` register file
-/// partitions holds; 0 without registers.
-constexpr std::int64_t warps_per_register_partition(const nvidia_arch& arch, std::int64_t per_warp,
-                                                    std::int64_t partitions) noexcept {
-  return per_warp > 0 ? divide_by_constant(arch.registers_per_sm, partitions) / per_warp : 0;
+  return at_least_one_or(divide_small(warps_per_partition * partitions, warps), infeasibility::registers_per_sm);
 }
 
 }  // namespace detail
@@ -195,10 +213,10 @@ constexpr std::int64_t warps_per_block(const nvidia_arch& arch, std::int64_t thr
 /// Blocks the SM's warp slots hold: max warps per SM / warps per block, or 0
 /// when the block exceeds the architecture's maximum block size.
 constexpr block_limit warps_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
-  if (launch.threads_per_block > arch.max_threads_per_block) {
-    return detail::infeasible(infeasibility::block_too_large);
-  }
-  return {arch.max_warps_per_sm / warps_per_block(arch, launch.threads_per_block)};
+  const bool too_large = launch.threads_per_block > arch.max_threads_per_block;
+  const std::int64_t blocks =
+      detail::divide_small(arch.max_warps_per_sm, warps_per_block(arch, launch.threads_per_block));
+  return {too_large ? 0 : blocks, too_large ? infeasibility::block_too_large : infeasibility::none};
 }
 
 /// Register allocation unit for a register count (the usual unit unless an
@@ -240,7 +258,7 @@ inline register_usage registers_block_limit(const nvidia_arch& arch, const launc
     usage.per_warp = detail::round_up(regs * arch.warp_size_threads, unit);
     usage.per_block = usage.per_warp * warps;
     usage.warps_per_partition =
-        detail::warps_per_register_partition(arch, usage.per_warp, arch.register_file_partitions);
+        detail::warps_per_register_partition(arch, usage.per_warp, unit, arch.register_file_partitions);
   }
 
   if (regs > arch.max_registers_per_thread) {
@@ -249,8 +267,11 @@ inline register_usage registers_block_limit(const nvidia_arch& arch, const launc
     usage.limit = detail::infeasible(infeasibility::registers_per_block);
   } else if (arch.register_scope == register_allocation_scope::block) {
     if (usage.per_block > 0) {
-      const std::int64_t blocks = arch.registers_per_sm / usage.per_block;
-      usage.limit = blocks > 0 ? block_limit{blocks} : detail::infeasible(infeasibility::registers_per_sm);
+      // Both are counted in allocation units, where they are small.
+      usage.limit =
+          detail::at_least_one_or(detail::divide_small(detail::divide_by_constant(arch.registers_per_sm, unit),
+                                                       detail::divide_by_constant(usage.per_block, unit)),
+                                  infeasibility::registers_per_sm);
     }
   } else {
     usage.limit = detail::partitioned_register_limit(arch, usage.per_warp, warps, arch.register_file_partitions,
@@ -259,7 +280,7 @@ inline register_usage registers_block_limit(const nvidia_arch& arch, const launc
     if (fits && arch.register_compat_partitions &&
         detail::partitioned_register_limit(
             arch, usage.per_warp, warps, *arch.register_compat_partitions,
-            detail::warps_per_register_partition(arch, usage.per_warp, *arch.register_compat_partitions))
+            detail::warps_per_register_partition(arch, usage.per_warp, unit, *arch.register_compat_partitions))
                 .blocks == std::int64_t{0}) {
       usage.limit = detail::infeasible(infeasibility::registers_compat);
     }
@@ -288,9 +309,10 @@ inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch
     case shared_memory_config::cache_config:
       return arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(launch.cache)];
     case shared_memory_config::carveout: {
-      const auto percent = detail::effective_carveout_percent(launch);
-      const std::int64_t bytes = percent ? *percent * arch.shared_memory_per_sm_bytes / carveout_max_shared_percent
-                                         : arch.shared_memory_per_sm_bytes;
+      const int percent = detail::effective_carveout_percent(launch);
+      const std::int64_t bytes = percent != detail::no_carveout_percent
+                                     ? percent * arch.shared_memory_per_sm_bytes / carveout_max_shared_percent
+                                     : arch.shared_memory_per_sm_bytes;
       // A percentage never exceeds the largest configuration, which the
       // table loader checks is a carveout.
       return detail::carveout_at_least(arch, bytes).value_or(arch.shared_memory_per_sm_bytes);
@@ -303,14 +325,13 @@ inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch
 /// (`preferred_shared_memory_per_sm_bytes`); if that cannot hold one block,
 /// the smallest carveout that can (carveout model) or the largest
 /// configuration (other models). Empty if no configuration holds the block.
-inline std::optional<std::int64_t> shared_memory_per_sm_config_bytes(const nvidia_arch& arch,
-                                                                     const launch_config& launch,
-                                                                     std::int64_t per_block_bytes) noexcept {
-  const std::optional<std::int64_t> preferred = preferred_shared_memory_per_sm_bytes(arch, launch);
-  const std::optional<std::int64_t> fallback = arch.shared_memory_config_model == shared_memory_config::carveout
-                                                   ? detail::carveout_at_least(arch, per_block_bytes)
-                                                   : std::optional<std::int64_t>(arch.shared_memory_per_sm_bytes);
-  if (preferred && *preferred >= per_block_bytes) return preferred;
+inline optional_integer shared_memory_per_sm_config_bytes(const nvidia_arch& arch, const launch_config& launch,
+                                                          std::int64_t per_block_bytes) noexcept {
+  const std::int64_t preferred = preferred_shared_memory_per_sm_bytes(arch, launch);
+  const optional_integer fallback = arch.shared_memory_config_model == shared_memory_config::carveout
+                                        ? detail::carveout_at_least(arch, per_block_bytes)
+                                        : optional_integer(arch.shared_memory_per_sm_bytes);
+  if (preferred >= per_block_bytes) return preferred;
   if (fallback && *fallback >= per_block_bytes) return fallback;
   return std::nullopt;
 }
@@ -333,7 +354,10 @@ inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch, co
   if (!usage.per_sm_bytes) {
     usage.limit = detail::infeasible(infeasibility::shared_memory_per_sm);
   } else if (usage.per_block_bytes > 0) {
-    usage.limit = {*usage.per_sm_bytes / usage.per_block_bytes};
+    // Both are counted in allocation units, where they are small.
+    const std::int64_t unit = arch.shared_memory_allocation_unit_bytes;
+    usage.limit = {detail::divide_small(detail::divide_by_constant(*usage.per_sm_bytes, unit),
+                                        detail::divide_by_constant(usage.per_block_bytes, unit))};
   }
   return usage;
 }
@@ -345,36 +369,44 @@ constexpr block_limit blocks_block_limit(const nvidia_arch& arch) noexcept { ret
 /// the architecture's barriers limit occupancy and the kernel uses any.
 constexpr block_limit barriers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
   if (!arch.block_barriers_per_sm || launch.barriers <= 0) return {};
-  return {*arch.block_barriers_per_sm / launch.barriers};
+  return {detail::divide_small(*arch.block_barriers_per_sm, launch.barriers)};
 }
 
 /// Resident blocks, warps and threads per SM for `launch` on `arch`, with the
 /// limit of every resource and the ones that bind.
 inline occupancy_result compute_occupancy(const nvidia_arch& arch, const launch_config& launch) noexcept {
-  occupancy_result result;
-  result.registers = registers_block_limit(arch, launch);
-  result.shared_memory = shared_memory_block_limit(arch, launch);
-  auto& limits = result.limits;
-  limits[static_cast<std::size_t>(resource::warps)] = warps_block_limit(arch, launch);
-  limits[static_cast<std::size_t>(resource::registers)] = result.registers.limit;
-  limits[static_cast<std::size_t>(resource::shared_memory)] = result.shared_memory.limit;
-  limits[static_cast<std::size_t>(resource::blocks)] = blocks_block_limit(arch);
-  limits[static_cast<std::size_t>(resource::barriers)] = barriers_block_limit(arch, launch);
-
+  // Each limit is a local and the result is built from them at the end:
+  // compilers keep such locals in registers, where a result filled in place
+  // is first cleared and its parts copied through memory.
+  const block_limit warps_limit = warps_block_limit(arch, launch);
+  const register_usage registers = registers_block_limit(arch, launch);
+  const shared_memory_usage shared_memory = shared_memory_block_limit(arch, launch);
+  const block_limit blocks_limit = blocks_block_limit(arch);
+  const block_limit barriers_limit = barriers_block_limit(arch, launch);
   // The blocks limit always has a value, so the minimum is always finite.
-  std::int64_t blocks = *limits[static_cast<std::size_t>(resource::blocks)].blocks;
-  for (const auto& limit : limits) {
-    if (limit.blocks) blocks = std::min(blocks, *limit.blocks);
-  }
-  for (const resource r : nvidia_resources) {
-    if (result.limit(r).blocks == blocks) result.limiters.insert(r);
-  }
-  result.blocks_per_sm = blocks;
-  result.warps_per_block = warps_per_block(arch, launch.threads_per_block);
-  result.active_warps_per_sm = blocks * result.warps_per_block;
-  result.active_threads_per_sm = blocks * launch.threads_per_block;
-  result.max_warps_per_sm = arch.max_warps_per_sm;
-  return result;
+  // Named one by one, not looped over: a loop over the limits' addresses
+  // would keep them in memory.
+  std::int64_t blocks = *blocks_limit.blocks;
+  blocks = std::min(blocks, warps_limit.blocks.value_or(blocks));
+  blocks = std::min(blocks, registers.limit.blocks.value_or(blocks));
+  blocks = std::min(blocks, shared_memory.limit.blocks.value_or(blocks));
+  blocks = std::min(blocks, barriers_limit.blocks.value_or(blocks));
+  resource_set limiters;
+  if (warps_limit.blocks == blocks) limiters.insert(resource::warps);
+  if (registers.limit.blocks == blocks) limiters.insert(resource::registers);
+  if (shared_memory.limit.blocks == blocks) limiters.insert(resource::shared_memory);
+  if (blocks_limit.blocks == blocks) limiters.insert(resource::blocks);
+  if (barriers_limit.blocks == blocks) limiters.insert(resource::barriers);
+  const std::int64_t warps = warps_per_block(arch, launch.threads_per_block);
+  return {{warps_limit, registers.limit, shared_memory.limit, blocks_limit, barriers_limit},
+          limiters,
+          blocks,
+          warps,
+          blocks * warps,
+          blocks * launch.threads_per_block,
+          arch.max_warps_per_sm,
+          registers,
+          shared_memory};
 }
 
 }  // namespace occcalc
