@@ -100,11 +100,20 @@ std::string empty_option(const std::vector<const CLI::App*>& apps) {
   return {};
 }
 
+/// Whether `flag` (`--regs`) is among `args`, alone or as `--regs=VALUE`.
+bool names_flag(const std::vector<const char*>& args, std::string_view flag) {
+  return std::any_of(args.begin() + 1, args.end(), [&](const char* arg) {
+    const std::string_view text(arg);
+    return text.substr(0, flag.size()) == flag && (text.size() == flag.size() || text[flag.size()] == '=');
+  });
+}
+
 /// Parses `args` and runs what they ask for. A lean parse binds only the
-/// subcommands whose names appear among the arguments (binding each costs
-/// CLI11 work at every start) and gives up, returning nothing, where the
-/// full parser might answer otherwise: help, a parse error or an extra
-/// argument, whose messages name every command.
+/// subcommands and the request flags whose names appear among the arguments
+/// (binding each costs CLI11 work at every start, quadratic in the options
+/// of one parser) and gives up, returning nothing, where the full parser
+/// might answer otherwise: help, a parse error or an extra argument, whose
+/// messages name every command and flag.
 std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, bool lean, const terminal& detected,
                                          std::istream& in, std::ostream& out, std::ostream& err) {
   std::vector<bool> bound(std::size(commands), true);
@@ -127,10 +136,14 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
   app.allow_extras();  // reported below, with "did you mean" for subcommands
 
   std::vector<std::string> values(std::size(occcalc::request_fields));
-  std::vector<CLI::Option*> request_options;
+  std::vector<CLI::Option*> request_options;  // one per field; null where not bound
   for (std::size_t i = 0; i < std::size(occcalc::request_fields); ++i) {
     const auto& field = occcalc::request_fields[i];
     const char* group = field.vendor == occcalc::field_vendor::amd ? "AMD kernel" : "Kernel";
+    if (lean && !names_flag(args, flag_name(field.key))) {
+      request_options.push_back(nullptr);
+      continue;
+    }
     if (field.kind == occcalc::field_kind::flag) {
       request_options.push_back(app.add_flag(flag_name(field.key))->description(std::string(field.description)));
     } else {
@@ -187,8 +200,9 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
     err << "occcalc: error: unexpected argument '" << extras.front() << "'" << did_you_mean(app, extras) << "\n";
     return exit_status::bad_input;
   }
+  const auto given = [&](std::size_t i) { return request_options[i] && request_options[i]->count() > 0; };
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (request_options[i]->count() == 0) continue;
+    if (!given(i)) continue;
     const bool flag = occcalc::request_fields[i].kind == occcalc::field_kind::flag;
     opts.request.*(occcalc::request_fields[i].member) = flag ? std::string(occcalc::flag_set_text) : values[i];
   }
@@ -201,7 +215,7 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
     const occcalc::table tables = chosen && chosen->all_tables ? load_tables(opts.table_files, table_scope::all)
                                                                : load_tables_for(opts.table_files, opts.request);
     std::vector<bool> request_given;
-    for (const CLI::Option* option : request_options) request_given.push_back(option->count() > 0);
+    for (std::size_t i = 0; i < request_options.size(); ++i) request_given.push_back(given(i));
     term.colour = colour_under(colour_mode_from(opts.colour), term.colour);
     context c{opts, request_given, tables, in, out, err, term};
     return chosen ? chosen->run(c) : run_query_command(c);
