@@ -223,29 +223,35 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
                    inspected.skipped_members,
                    {}};
     // A library holds tens of thousands of kernels: filter them and compute
-    // their occupancy on every core, each into its own slot to keep the order.
+    // their occupancy on every core, each into its own slot to keep the
+    // order. The reports are made in place: a second copy of them was most
+    // of inspect's peak memory on a large library.
     auto& kernels = inspected.kernels;
-    std::vector<std::optional<kernel_report>> reported(kernels.size());
-    inspect::parallel_for<stateless>(
-        kernels.size(), kernels.size() >= min_parallel_kernels ? jobs : 1, [&](std::size_t i, stateless&) {
-          if (!filter.matches(kernels[i])) return;
-          auto [overrides, from] = threads_for(kernels[i]);
-          if (triton != nullptr) {
-            overrides.threads = triton->block_size();
-            overrides.dyn_smem_bytes = triton->shared_bytes;
-            from = triton_block_size;
-            auto& origin = kernels[i].resources.origin;
-            origin = fmt::format("{}.json: num_warps {}, shared {} B, num_ctas {}, cluster {}x{}x{}{}", stem_of(path),
-                                 triton->num_warps, triton->shared_bytes, triton->num_ctas, triton->cluster_dims[0],
-                                 triton->cluster_dims[1], triton->cluster_dims[2], origin.empty() ? "" : "; " + origin);
-          }
-          reported[i] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
-        });
-    r.kernels.reserve(static_cast<std::size_t>(
-        std::count_if(reported.begin(), reported.end(), [](const auto& k) { return k.has_value(); })));
-    for (auto& k : reported) {
-      if (k) r.kernels.push_back(std::move(*k));
+    const unsigned threads = kernels.size() >= min_parallel_kernels ? jobs : 1;
+    std::vector<char> selected(kernels.size());
+    inspect::parallel_for<stateless>(kernels.size(), threads, [&](std::size_t i, stateless&) {
+      selected[i] = static_cast<char>(filter.matches(kernels[i]));
+    });
+    std::vector<std::size_t> chosen;
+    chosen.reserve(static_cast<std::size_t>(std::count(selected.begin(), selected.end(), char{1})));
+    for (std::size_t i = 0; i < kernels.size(); ++i) {
+      if (selected[i]) chosen.push_back(i);
     }
+    r.kernels.resize(chosen.size());
+    inspect::parallel_for<stateless>(chosen.size(), threads, [&](std::size_t j, stateless&) {
+      const std::size_t i = chosen[j];
+      auto [overrides, from] = threads_for(kernels[i]);
+      if (triton != nullptr) {
+        overrides.threads = triton->block_size();
+        overrides.dyn_smem_bytes = triton->shared_bytes;
+        from = triton_block_size;
+        auto& origin = kernels[i].resources.origin;
+        origin = fmt::format("{}.json: num_warps {}, shared {} B, num_ctas {}, cluster {}x{}x{}{}", stem_of(path),
+                             triton->num_warps, triton->shared_bytes, triton->num_ctas, triton->cluster_dims[0],
+                             triton->cluster_dims[1], triton->cluster_dims[2], origin.empty() ? "" : "; " + origin);
+      }
+      r.kernels[j] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
+    });
     return r;
   };
   const auto fail = [&](const std::string& message) {

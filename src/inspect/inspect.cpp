@@ -35,16 +35,6 @@ constexpr std::string_view linked_fatbin_section = ".nv_fatbin";
 constexpr std::string_view hip_fatbin_section = ".hip_fatbin";
 constexpr std::string_view relocatable_fatbin_section = "__nv_relfatbin";
 
-/// Sections searched for fat binaries a library embeds as data and loads
-/// itself: loaded, non-executable program data (`.rodata`, `.ldata`, ...).
-bool holds_embedded_fatbins(const elf_section& s) {
-  constexpr std::uint32_t progbits = 1;
-  constexpr std::uint64_t alloc = 0x2;
-  constexpr std::uint64_t executable = 0x4;
-  return s.type == progbits && (s.flags & alloc) != 0 && (s.flags & executable) == 0 &&
-         s.name != relocatable_fatbin_section;
-}
-
 /// Hands finished payloads to `done_with` in file order, in runs of at least
 /// `min_release_bytes`: dropping pages one entry at a time would cost a TLB
 /// shootdown across the workers per entry.
@@ -238,6 +228,14 @@ void plan_host_elf(const elf_file& host, const inspect_options& options, std::ve
 void read_archive(byte_view bytes, const inspect_options& options, inspection& out);
 
 }  // namespace
+
+bool holds_embedded_fatbins(const elf_section& s) {
+  constexpr std::uint32_t progbits = 1;
+  constexpr std::uint64_t alloc = 0x2;
+  constexpr std::uint64_t executable = 0x4;
+  return s.type == progbits && (s.flags & alloc) != 0 && (s.flags & executable) == 0 &&
+         s.name != relocatable_fatbin_section;
+}
 
 inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   inspection out;

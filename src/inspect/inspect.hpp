@@ -10,6 +10,7 @@
 
 #include "inspect/bytes.hpp"
 #include "inspect/cubin.hpp"
+#include "inspect/elf.hpp"
 #include "inspect/kernel_resources.hpp"
 
 namespace occcalc::inspect {
@@ -72,5 +73,10 @@ struct inspect_options {
 /// `format_error` for an input that is none of the known kinds or is
 /// malformed.
 inspection inspect_bytes(byte_view bytes, const inspect_options& options);
+
+/// Whether a host ELF section is searched for fat binaries that a library
+/// embeds as data and loads itself: loaded, non-executable program data
+/// (`.rodata`, `.ldata`, `.cask_resource`, ...).
+bool holds_embedded_fatbins(const elf_section& s);
 
 }  // namespace occcalc::inspect
