@@ -7,12 +7,15 @@
 #include <ostream>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "analysis/query.hpp"
 #include "commands/gate.hpp"
+#include "inspect/parallel.hpp"
+#include "io/cpus.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/request.hpp"
@@ -106,67 +109,101 @@ bool read_bounded_line(std::istream& in, std::string& line, bool& too_long) {
   return any;
 }
 
+/// The answers to a run of lines: their output lines, in order, and whether
+/// any was an error or below the gate.
+struct answers {
+  std::string text;
+  bool bad = false;
+  bool below = false;
+};
+
+/// Answers line `line_number` (`too_long`: it was cut at the maximum),
+/// appending its output line to `to`.
+void answer_line(const occcalc::table& tables, const std::optional<double>& min_percent, const std::string& line,
+                 bool too_long, std::int64_t line_number, result_writer& writer, answers& to) {
+  std::string id_json;
+  const std::size_t start = to.text.size();
+  try {
+    if (too_long) {
+      throw occcalc::input_error("", fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
+                                                 line_number, max_batch_line_bytes >> 20));
+    }
+    if (line.find_first_not_of(" \t\r") == std::string::npos) {
+      throw occcalc::input_error("",
+                                 fmt::format("line {} is empty; every line must hold a request object", line_number));
+    }
+    nlohmann::json parsed;
+    try {
+      parsed = occcalc::parse_json_strictly(line);
+    } catch (const occcalc::error& e) {
+      throw occcalc::input_error("", fmt::format("line {} is not valid JSON: {}", line_number, e.what()));
+    }
+    id_json = batch_id(parsed);
+    const evaluated e = evaluate_any(tables, request_from_json(parsed));
+    to.below = to.below || below(occupancy_of(e), min_percent);
+    std::visit([&](const auto& q) { writer.append(to.text, q, id_json); }, e);
+  } catch (const occcalc::input_error& e) {
+    to.bad = true;
+    to.text.resize(start);
+    to.text += json_text(
+        error_json(e.field(), e.field().empty() ? e.what() : fmt::format("{} {}", e.field(), e.what()), id_json));
+  } catch (const std::exception& e) {
+    // Whatever else a line provokes is its own error: the other lines keep
+    // their answers.
+    to.bad = true;
+    to.text.resize(start);
+    to.text += json_text(error_json("", fmt::format("line {}: {}", line_number, e.what()), id_json));
+  }
+  to.text += '\n';
+}
+
+/// Most lines read before they are answered: a block is answered on every
+/// core, then written in order.
+constexpr std::size_t batch_block_lines = 4096;
+/// Lines answered together into one text, by one thread.
+constexpr std::size_t lines_per_run = 256;
+
 }  // namespace
 
 exit_status run_batch(const occcalc::table& tables, const std::optional<double>& min_percent, std::istream& in,
                       std::ostream& out) {
   bool any_bad = false;
   bool any_below = false;
-  std::string line;
-  std::string output;
-  result_writer writer;
-  std::int64_t line_number = 0;
+  const unsigned workers = usable_cpus();
+  std::vector<std::string> lines(batch_block_lines);
+  std::vector<char> too_long(batch_block_lines);
+  std::vector<answers> results;
+  std::int64_t lines_before = 0;
   // Line N of the output answers line N of the input, blank lines included.
-  bool too_long = false;
-  // Before waiting for more input, hand over what is answered: a client
-  // that writes one request and waits for its line (a coprocess) gets it.
-  const auto flush_if_drained = [&] {
-    if (in.rdbuf()->in_avail() > 0) return;
-    out << output;
-    output.clear();
-    out.flush();
-  };
-  while ((flush_if_drained(), read_bounded_line(in, line, too_long))) {
-    ++line_number;
-    std::string id_json;
-    try {
-      if (too_long) {
-        throw occcalc::input_error("", fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
-                                                   line_number, max_batch_line_bytes >> 20));
+  for (bool more = true; more;) {
+    // A block: the lines waiting, up to the most. Before waiting for more
+    // input, what is read is answered and handed over: a client that writes
+    // one request and waits for its line (a coprocess) gets it.
+    std::size_t count = 0;
+    while (count < batch_block_lines && (count == 0 || in.rdbuf()->in_avail() > 0)) {
+      bool cut = false;
+      if (!read_bounded_line(in, lines[count], cut)) {
+        more = false;
+        break;
       }
-      if (line.find_first_not_of(" \t\r") == std::string::npos) {
-        throw occcalc::input_error("",
-                                   fmt::format("line {} is empty; every line must hold a request object", line_number));
-      }
-      nlohmann::json parsed;
-      try {
-        parsed = occcalc::parse_json_strictly(line);
-      } catch (const occcalc::error& e) {
-        throw occcalc::input_error("", fmt::format("line {} is not valid JSON: {}", line_number, e.what()));
-      }
-      id_json = batch_id(parsed);
-      const evaluated e = evaluate_any(tables, request_from_json(parsed));
-      any_below = any_below || below(occupancy_of(e), min_percent);
-      std::visit([&](const auto& q) { writer.append(output, q, id_json); }, e);
-    } catch (const occcalc::input_error& e) {
-      any_bad = true;
-      output += json_text(
-          error_json(e.field(), e.field().empty() ? e.what() : fmt::format("{} {}", e.field(), e.what()), id_json));
-    } catch (const std::exception& e) {
-      // Whatever else a line provokes is its own error: the other lines keep
-      // their answers.
-      any_bad = true;
-      output += json_text(error_json("", fmt::format("line {}: {}", line_number, e.what()), id_json));
+      too_long[count++] = static_cast<char>(cut);
     }
-    output += '\n';
-    // Flush in chunks: one write per line is the cost of a large batch.
-    constexpr std::size_t flush_bytes = 1 << 16;
-    if (output.size() >= flush_bytes) {
-      out << output;
-      output.clear();
+    const std::size_t runs = (count + lines_per_run - 1) / lines_per_run;
+    results.assign(runs, {});
+    inspect::parallel_for<result_writer>(runs, workers, [&](std::size_t run, result_writer& writer) {
+      for (std::size_t i = run * lines_per_run; i < std::min(count, (run + 1) * lines_per_run); ++i) {
+        answer_line(tables, min_percent, lines[i], too_long[i] != 0, lines_before + static_cast<std::int64_t>(i) + 1,
+                    writer, results[run]);
+      }
+    });
+    lines_before += static_cast<std::int64_t>(count);
+    for (const auto& run : results) {
+      any_bad = any_bad || run.bad;
+      any_below = any_below || run.below;
+      out.write(run.text.data(), static_cast<std::streamsize>(run.text.size()));
     }
+    if (!more || in.rdbuf()->in_avail() <= 0) out.flush();
   }
-  out << output;
   if (any_bad) return exit_status::bad_input;
   return any_below ? exit_status::gate_failed : exit_status::ok;
 }
