@@ -16,6 +16,7 @@
 #include "commands/gate.hpp"
 #include "inspect/parallel.hpp"
 #include "io/cpus.hpp"
+#include "occcalc/common/math.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/request.hpp"
@@ -188,7 +189,8 @@ exit_status run_batch(const occcalc::table& tables, const std::optional<double>&
       }
       too_long[count++] = static_cast<char>(cut);
     }
-    const std::size_t runs = (count + lines_per_run - 1) / lines_per_run;
+    const auto runs = static_cast<std::size_t>(
+        occcalc::detail::divide_round_up(static_cast<std::int64_t>(count), static_cast<std::int64_t>(lines_per_run)));
     results.assign(runs, {});
     inspect::parallel_for<result_writer>(runs, workers, [&](std::size_t run, result_writer& writer) {
       for (std::size_t i = run * lines_per_run; i < std::min(count, (run + 1) * lines_per_run); ++i) {
