@@ -100,6 +100,23 @@ TEST_CASE("the loader rejects bad tables, naming file, entry and field", "[table
                      R"("register_file_partitions": 4, "register_warp_allocation_multiple": 2)")),
         Contains("field 'register_warp_allocation_multiple': does not apply to register_allocation_scope warp"));
   }
+  SECTION("a divisor that is not a power of two") {
+    // The calculator divides by these as shifts (prepared_arch).
+    REQUIRE_THROWS_WITH(
+        load(replace(good, R"("register_file_partitions": 4)", R"("register_file_partitions": 3)")),
+        "test.json: architectures[0] (sm_99): field 'register_file_partitions': 3 is not a power of two");
+    REQUIRE_THROWS_WITH(load(replace(good, R"("shared_memory_allocation_unit_bytes": 128)",
+                                     R"("shared_memory_allocation_unit_bytes": 96)")),
+                        Contains("field 'shared_memory_allocation_unit_bytes': 96 is not a power of two"));
+    REQUIRE_THROWS_WITH(load(replace(good, R"("warp_size_threads": 32)", R"("warp_size_threads": 24)")),
+                        Contains("field 'warp_size_threads': 24 is not a power of two"));
+  }
+  SECTION("an override for more registers than prepared_arch holds units for") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("register_file_partitions": 4)",
+                                     R"("register_file_partitions": 4, "register_allocation_unit_overrides": )"
+                                     R"([{"registers_per_thread": [300], "unit_registers": 512}])")),
+                        Contains("registers_per_thread': 300 is not an integer in [0, 255]"));
+  }
   SECTION("carveouts not ascending") {
     const std::string carveout = replace(
         good, R"("shared_memory_config": "fixed")",

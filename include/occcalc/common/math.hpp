@@ -66,6 +66,10 @@ constexpr std::int64_t divide_small(std::int64_t x, std::int64_t y) noexcept {
   return x / y;
 }
 
+/// The smaller of `a` and `b`, by value: a select where `std::min`'s
+/// reference can compile to a branch.
+constexpr std::int64_t smaller(std::int64_t a, std::int64_t b) noexcept { return b < a ? b : a; }
+
 /// `x / y` rounded up; `x >= 0`, `y > 0`.
 constexpr std::int64_t divide_round_up(std::int64_t x, std::int64_t y) noexcept {
   return divide_by_constant(x + y - 1, y);
@@ -75,6 +79,12 @@ constexpr std::int64_t divide_round_up(std::int64_t x, std::int64_t y) noexcept 
 constexpr std::int64_t round_up(std::int64_t x, std::int64_t multiple) noexcept {
   if (x >= 0 && is_power_of_two(multiple)) return (x + multiple - 1) & ~(multiple - 1);
   return (x + multiple - 1) / multiple * multiple;
+}
+
+/// `x` rounded up to a multiple of 2^`shift`; `x >= 0`.
+constexpr std::int64_t round_up_to_power_of_two(std::int64_t x, int shift) noexcept {
+  const std::int64_t mask = (std::int64_t{1} << shift) - 1;
+  return (x + mask) & ~mask;
 }
 
 /// The same for unsigned sizes (file offsets, section sizes).

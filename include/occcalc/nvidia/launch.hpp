@@ -40,7 +40,7 @@ struct launch_config {
   std::int64_t barriers = 1;
 
   /// Static plus dynamic shared memory, in bytes.
-  std::int64_t requested_shared_memory_bytes() const noexcept {
+  constexpr std::int64_t requested_shared_memory_bytes() const noexcept {
     return static_shared_memory_bytes + dynamic_shared_memory_bytes;
   }
 };

@@ -26,6 +26,7 @@
 #include "occcalc/common/optional_integer.hpp"
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/nvidia/launch.hpp"
+#include "occcalc/nvidia/prepared_arch.hpp"
 
 namespace occcalc {
 
@@ -146,61 +147,35 @@ namespace detail {
 
 constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
 
+/// `limit`, unless `fails`: then no block fits, for `why`. A select, not a
+/// branch: the models compute every check and keep the first that fails,
+/// so that no check the launch decides costs a misprediction.
+constexpr block_limit unless(bool fails, infeasibility why, block_limit limit) noexcept {
+  return {fails ? optional_integer(0) : limit.blocks, fails ? why : limit.reason};
+}
+
 /// A limit of `blocks` (> 0) or, at 0, none fits for `why`.
 constexpr block_limit at_least_one_or(std::int64_t blocks, infeasibility why) noexcept {
   return {blocks, blocks > 0 ? infeasibility::none : why};
 }
 
-/// The smallest supported carveout that holds `bytes`; empty if none does.
-/// The sizes are few and sorted: counting the smaller ones has no branch
-/// that the launch decides.
-inline optional_integer carveout_at_least(const nvidia_arch& arch, std::int64_t bytes) noexcept {
-  const auto& sizes = arch.carveout_sizes_bytes;
-  std::size_t smaller = 0;
-  for (const std::int64_t size : sizes) smaller += static_cast<std::size_t>(size < bytes);
-  if (smaller == sizes.size()) return std::nullopt;
-  return sizes[smaller];
+/// Warps of `per_warp` registers (a multiple of 2^`unit_shift`) one of
+/// 2^`partition_shift` register file partitions holds; 0 without registers.
+/// Counted in allocation units, where both figures are small.
+constexpr std::int64_t warps_per_register_partition(const nvidia_arch& arch, std::int64_t per_warp, int unit_shift,
+                                                    int partition_shift) noexcept {
+  const std::int64_t units_per_partition = (arch.registers_per_sm >> partition_shift) >> unit_shift;
+  return per_warp > 0 ? divide_small(units_per_partition, per_warp >> unit_shift) : 0;
 }
 
-/// What a launch asks for when it gives no carveout (`cudaFuncCache` with no
-/// `cudaFuncAttributePreferredSharedMemoryCarveout`).
-inline constexpr int no_carveout_percent = -1;
-
-/// The carveout each `cache_preference` stands for, in its order.
-inline constexpr std::array<int, cache_preference_count> carveout_percent_by_cache = {
-    no_carveout_percent, carveout_max_shared_percent, carveout_max_l1_percent, carveout_equal_percent};
-static_assert(static_cast<std::size_t>(cache_preference::none) == 0 &&
-                  static_cast<std::size_t>(cache_preference::shared) == 1 &&
-                  static_cast<std::size_t>(cache_preference::l1) == 2 &&
-                  static_cast<std::size_t>(cache_preference::equal) == 3,
-              "carveout_percent_by_cache follows cache_preference");
-
-/// The carveout percentage a launch asks for; `no_carveout_percent` for the
-/// default (the largest configuration). A cache preference stands for a
-/// carveout when no carveout is given, as `cudaFuncSetCacheConfig` does on
-/// Volta and later.
-constexpr int effective_carveout_percent(const launch_config& launch) noexcept {
-  return launch.carveout_percent.value_or(carveout_percent_by_cache[static_cast<std::size_t>(launch.cache)]);
-}
-
-/// Warps of `per_warp` registers (a multiple of `unit`) one of `partitions`
-/// register file partitions holds; 0 without registers. Counted in
-/// allocation units, where both figures are small.
-constexpr std::int64_t warps_per_register_partition(const nvidia_arch& arch, std::int64_t per_warp, std::int64_t unit,
-                                                    std::int64_t partitions) noexcept {
-  const std::int64_t units_per_partition =
-      divide_by_constant(divide_by_constant(arch.registers_per_sm, partitions), unit);
-  return per_warp > 0 ? divide_small(units_per_partition, divide_by_constant(per_warp, unit)) : 0;
-}
-
-/// Warp-scope register limit with the register file split into `partitions`.
+/// Warp-scope register limit with the register file split into
+/// 2^`partition_shift` partitions.
 constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::int64_t per_warp, std::int64_t warps,
-                                                 std::int64_t partitions, std::int64_t warps_per_partition) noexcept {
-  if (per_warp * round_up(warps, partitions) > arch.max_registers_per_block) {
-    return infeasible(infeasibility::registers_per_block_partitioned);
-  }
-  if (per_warp == 0) return {};
-  return at_least_one_or(divide_small(warps_per_partition * partitions, warps), infeasibility::registers_per_sm);
+                                                 int partition_shift, std::int64_t warps_per_partition) noexcept {
+  const std::int64_t blocks = divide_small(warps_per_partition << partition_shift, warps);
+  const block_limit limit = per_warp == 0 ? block_limit{} : at_least_one_or(blocks, infeasibility::registers_per_sm);
+  return unless(per_warp * round_up_to_power_of_two(warps, partition_shift) > arch.max_registers_per_block,
+                infeasibility::registers_per_block_partitioned, limit);
 }
 
 }  // namespace detail
@@ -210,25 +185,19 @@ constexpr std::int64_t warps_per_block(const nvidia_arch& arch, std::int64_t thr
   return detail::divide_round_up(threads, arch.warp_size_threads);
 }
 
-/// Blocks the SM's warp slots hold: max warps per SM / warps per block, or 0
-/// when the block exceeds the architecture's maximum block size.
-constexpr block_limit warps_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
-  const bool too_large = launch.threads_per_block > arch.max_threads_per_block;
-  const std::int64_t blocks =
-      detail::divide_small(arch.max_warps_per_sm, warps_per_block(arch, launch.threads_per_block));
-  return {too_large ? 0 : blocks, too_large ? infeasibility::block_too_large : infeasibility::none};
+/// The same, by the prepared warp size.
+constexpr std::int64_t warps_per_block(const prepared_arch& prepared, std::int64_t threads) noexcept {
+  return detail::round_up_to_power_of_two(threads, prepared.warp_shift) >> prepared.warp_shift;
 }
 
-/// Register allocation unit for a register count (the usual unit unless an
-/// override names the count).
-inline std::int64_t register_allocation_unit(const nvidia_arch& arch, std::int64_t registers_per_thread) noexcept {
-  for (const auto& override_unit : arch.register_unit_overrides) {
-    const auto& counts = override_unit.registers_per_thread;
-    if (std::find(counts.begin(), counts.end(), registers_per_thread) != counts.end()) {
-      return override_unit.unit_registers;
-    }
-  }
-  return arch.register_allocation_unit;
+/// Blocks the SM's warp slots hold: max warps per SM / warps per block, or 0
+/// when the block exceeds the architecture's maximum block size.
+constexpr block_limit warps_block_limit(const prepared_arch& prepared, const launch_config& launch) noexcept {
+  const nvidia_arch& arch = *prepared.arch;
+  const bool too_large = launch.threads_per_block > arch.max_threads_per_block;
+  const std::int64_t blocks =
+      detail::divide_small(arch.max_warps_per_sm, warps_per_block(prepared, launch.threads_per_block));
+  return {too_large ? 0 : blocks, too_large ? infeasibility::block_too_large : infeasibility::none};
 }
 
 /// Registers a block is allocated and the blocks the register file holds.
@@ -244,47 +213,48 @@ inline std::int64_t register_allocation_unit(const nvidia_arch& arch, std::int64
 /// multiple), unit); limit = floor(registers per SM / per block).
 ///
 /// A kernel with no registers is not limited by them.
-inline register_usage registers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
+inline register_usage registers_block_limit(const prepared_arch& prepared, const launch_config& launch) noexcept {
+  const nvidia_arch& arch = *prepared.arch;
   const std::int64_t regs = launch.registers_per_thread;
-  const std::int64_t warps = warps_per_block(arch, launch.threads_per_block);
-  const std::int64_t unit = register_allocation_unit(arch, regs);
+  const std::int64_t warps = warps_per_block(prepared, launch.threads_per_block);
+  const int unit_shift = prepared.register_unit_shift_for(regs);
   register_usage usage;
-  usage.allocation_unit = unit;
+  usage.allocation_unit = std::int64_t{1} << unit_shift;
   if (arch.register_scope == register_allocation_scope::block) {
-    usage.warps_allocated = detail::round_up(warps, arch.register_warp_allocation_multiple);
-    usage.per_block = detail::round_up(regs * arch.warp_size_threads * usage.warps_allocated, unit);
+    usage.warps_allocated = detail::round_up_to_power_of_two(warps, prepared.register_warp_multiple_shift);
+    usage.per_block =
+        detail::round_up_to_power_of_two((regs << prepared.warp_shift) * usage.warps_allocated, unit_shift);
   } else {
     usage.warps_allocated = warps;
-    usage.per_warp = detail::round_up(regs * arch.warp_size_threads, unit);
+    usage.per_warp = detail::round_up_to_power_of_two(regs << prepared.warp_shift, unit_shift);
     usage.per_block = usage.per_warp * warps;
     usage.warps_per_partition =
-        detail::warps_per_register_partition(arch, usage.per_warp, unit, arch.register_file_partitions);
+        detail::warps_per_register_partition(arch, usage.per_warp, unit_shift, prepared.register_partition_shift);
   }
 
-  if (regs > arch.max_registers_per_thread) {
-    usage.limit = detail::infeasible(infeasibility::registers_per_thread);
-  } else if (usage.per_block > arch.max_registers_per_block) {
-    usage.limit = detail::infeasible(infeasibility::registers_per_block);
-  } else if (arch.register_scope == register_allocation_scope::block) {
-    if (usage.per_block > 0) {
-      // Both are counted in allocation units, where they are small.
-      usage.limit =
-          detail::at_least_one_or(detail::divide_small(detail::divide_by_constant(arch.registers_per_sm, unit),
-                                                       detail::divide_by_constant(usage.per_block, unit)),
-                                  infeasibility::registers_per_sm);
-    }
+  block_limit limit;
+  if (arch.register_scope == register_allocation_scope::block) {
+    // Both are counted in allocation units, where they are small.
+    const std::int64_t units = std::max<std::int64_t>(usage.per_block >> unit_shift, 1);
+    limit = usage.per_block == 0
+                ? block_limit{}
+                : detail::at_least_one_or(detail::divide_small(arch.registers_per_sm >> unit_shift, units),
+                                          infeasibility::registers_per_sm);
   } else {
-    usage.limit = detail::partitioned_register_limit(arch, usage.per_warp, warps, arch.register_file_partitions,
-                                                     usage.warps_per_partition);
-    const bool fits = usage.limit.blocks != std::int64_t{0};
-    if (fits && arch.register_compat_partitions &&
-        detail::partitioned_register_limit(
-            arch, usage.per_warp, warps, *arch.register_compat_partitions,
-            detail::warps_per_register_partition(arch, usage.per_warp, unit, *arch.register_compat_partitions))
-                .blocks == std::int64_t{0}) {
-      usage.limit = detail::infeasible(infeasibility::registers_compat);
+    limit = detail::partitioned_register_limit(arch, usage.per_warp, warps, prepared.register_partition_shift,
+                                               usage.warps_per_partition);
+    if (arch.register_compat_partitions) {
+      const int compat_shift = prepared.register_compat_partition_shift;
+      const bool compat_fails = detail::partitioned_register_limit(arch, usage.per_warp, warps, compat_shift,
+                                                                   detail::warps_per_register_partition(
+                                                                       arch, usage.per_warp, unit_shift, compat_shift))
+                                    .blocks == std::int64_t{0};
+      limit = detail::unless(limit.blocks != std::int64_t{0} && compat_fails, infeasibility::registers_compat, limit);
     }
   }
+  usage.limit = detail::unless(
+      regs > arch.max_registers_per_thread, infeasibility::registers_per_thread,
+      detail::unless(usage.per_block > arch.max_registers_per_block, infeasibility::registers_per_block, limit));
   return usage;
 }
 
@@ -294,44 +264,24 @@ inline register_usage registers_block_limit(const nvidia_arch& arch, const launc
 constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& arch,
                                                            const launch_config& launch) noexcept {
   const std::int64_t reserved = arch.shared_memory_reserved_per_block_bytes;
-  const bool opts_in = arch.shared_memory_per_block_optin_bytes &&
-                       launch.requested_shared_memory_bytes() + reserved > arch.shared_memory_per_block_bytes;
-  return (opts_in ? *arch.shared_memory_per_block_optin_bytes : arch.shared_memory_per_block_bytes) + reserved;
-}
-
-/// The SM's shared memory configuration a launch's cache preference or
-/// carveout selects, rounded up to a supported size, before any fix-up for a
-/// block that does not fit in it.
-inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch,
-                                                         const launch_config& launch) noexcept {
-  switch (arch.shared_memory_config_model) {
-    case shared_memory_config::fixed: break;
-    case shared_memory_config::cache_config:
-      return arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(launch.cache)];
-    case shared_memory_config::carveout: {
-      const int percent = detail::effective_carveout_percent(launch);
-      const std::int64_t bytes = percent != detail::no_carveout_percent
-                                     ? percent * arch.shared_memory_per_sm_bytes / carveout_max_shared_percent
-                                     : arch.shared_memory_per_sm_bytes;
-      // A percentage never exceeds the largest configuration, which the
-      // table loader checks is a carveout.
-      return detail::carveout_at_least(arch, bytes).value_or(arch.shared_memory_per_sm_bytes);
-    }
-  }
-  return arch.shared_memory_per_sm_bytes;
+  const std::int64_t by_default = arch.shared_memory_per_block_bytes;
+  // Without an opt-in maximum, both choices are the default.
+  const bool opts_in = launch.requested_shared_memory_bytes() + reserved > by_default;
+  return (opts_in ? arch.shared_memory_per_block_optin_bytes.value_or(by_default) : by_default) + reserved;
 }
 
 /// The SM's shared memory configuration a launch gets: the preferred one
 /// (`preferred_shared_memory_per_sm_bytes`); if that cannot hold one block,
 /// the smallest carveout that can (carveout model) or the largest
 /// configuration (other models). Empty if no configuration holds the block.
-inline optional_integer shared_memory_per_sm_config_bytes(const nvidia_arch& arch, const launch_config& launch,
+inline optional_integer shared_memory_per_sm_config_bytes(const prepared_arch& prepared, const launch_config& launch,
                                                           std::int64_t per_block_bytes) noexcept {
-  const std::int64_t preferred = preferred_shared_memory_per_sm_bytes(arch, launch);
+  const std::int64_t preferred = preferred_shared_memory_per_sm_bytes(prepared, launch);
+  if (preferred >= per_block_bytes) return preferred;
+  const nvidia_arch& arch = *prepared.arch;
   const optional_integer fallback = arch.shared_memory_config_model == shared_memory_config::carveout
                                         ? detail::carveout_at_least(arch, per_block_bytes)
                                         : optional_integer(arch.shared_memory_per_sm_bytes);
-  if (preferred >= per_block_bytes) return preferred;
   if (fallback && *fallback >= per_block_bytes) return fallback;
   return std::nullopt;
 }
@@ -341,24 +291,25 @@ inline optional_integer shared_memory_per_sm_config_bytes(const nvidia_arch& arc
 /// Per block = roundUp(static + dynamic + reserved, unit). No block fits when
 /// that exceeds `shared_memory_per_block_limit_bytes`. Otherwise the limit is
 /// floor(configuration bytes / per block), unlimited when the block uses none.
-inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
+inline shared_memory_usage shared_memory_block_limit(const prepared_arch& prepared,
+                                                     const launch_config& launch) noexcept {
+  const nvidia_arch& arch = *prepared.arch;
+  const int unit_shift = prepared.shared_memory_unit_shift;
   shared_memory_usage usage;
-  usage.per_block_bytes =
-      detail::round_up(launch.requested_shared_memory_bytes() + arch.shared_memory_reserved_per_block_bytes,
-                       arch.shared_memory_allocation_unit_bytes);
-  if (usage.per_block_bytes > shared_memory_per_block_limit_bytes(arch, launch)) {
-    usage.limit = detail::infeasible(infeasibility::shared_memory_per_block);
-    return usage;
-  }
-  usage.per_sm_bytes = shared_memory_per_sm_config_bytes(arch, launch, usage.per_block_bytes);
-  if (!usage.per_sm_bytes) {
-    usage.limit = detail::infeasible(infeasibility::shared_memory_per_sm);
-  } else if (usage.per_block_bytes > 0) {
-    // Both are counted in allocation units, where they are small.
-    const std::int64_t unit = arch.shared_memory_allocation_unit_bytes;
-    usage.limit = {detail::divide_small(detail::divide_by_constant(*usage.per_sm_bytes, unit),
-                                        detail::divide_by_constant(usage.per_block_bytes, unit))};
-  }
+  usage.per_block_bytes = detail::round_up_to_power_of_two(
+      launch.requested_shared_memory_bytes() + arch.shared_memory_reserved_per_block_bytes, unit_shift);
+  const bool over_block_limit = usage.per_block_bytes > shared_memory_per_block_limit_bytes(arch, launch);
+  usage.per_sm_bytes = shared_memory_per_sm_config_bytes(prepared, launch, usage.per_block_bytes);
+  // Both are counted in allocation units, where they are small.
+  const std::int64_t units = std::max<std::int64_t>(usage.per_block_bytes >> unit_shift, 1);
+  const block_limit limit =
+      usage.per_block_bytes == 0
+          ? block_limit{}
+          : block_limit{detail::divide_small(usage.per_sm_bytes.value_or(0) >> unit_shift, units)};
+  usage.limit = detail::unless(over_block_limit, infeasibility::shared_memory_per_block,
+                               detail::unless(!usage.per_sm_bytes, infeasibility::shared_memory_per_sm, limit));
+  // A block over the per-block limit gets no configuration.
+  if (over_block_limit) usage.per_sm_bytes = std::nullopt;
   return usage;
 }
 
@@ -368,36 +319,38 @@ constexpr block_limit blocks_block_limit(const nvidia_arch& arch) noexcept { ret
 /// Blocks the SM's barriers hold: barriers per SM / barriers per block, where
 /// the architecture's barriers limit occupancy and the kernel uses any.
 constexpr block_limit barriers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
-  if (!arch.block_barriers_per_sm || launch.barriers <= 0) return {};
-  return {detail::divide_small(*arch.block_barriers_per_sm, launch.barriers)};
+  const std::int64_t blocks =
+      detail::divide_small(arch.block_barriers_per_sm.value_or(0), std::max<std::int64_t>(launch.barriers, 1));
+  return {arch.block_barriers_per_sm && launch.barriers > 0 ? optional_integer(blocks) : optional_integer()};
 }
 
-/// Resident blocks, warps and threads per SM for `launch` on `arch`, with the
-/// limit of every resource and the ones that bind.
-inline occupancy_result compute_occupancy(const nvidia_arch& arch, const launch_config& launch) noexcept {
+/// Resident blocks, warps and threads per SM for `launch` on the prepared
+/// architecture, with the limit of every resource and the ones that bind.
+inline occupancy_result compute_occupancy(const prepared_arch& prepared, const launch_config& launch) noexcept {
+  const nvidia_arch& arch = *prepared.arch;
   // Each limit is a local and the result is built from them at the end:
   // compilers keep such locals in registers, where a result filled in place
   // is first cleared and its parts copied through memory.
-  const block_limit warps_limit = warps_block_limit(arch, launch);
-  const register_usage registers = registers_block_limit(arch, launch);
-  const shared_memory_usage shared_memory = shared_memory_block_limit(arch, launch);
+  const block_limit warps_limit = warps_block_limit(prepared, launch);
+  const register_usage registers = registers_block_limit(prepared, launch);
+  const shared_memory_usage shared_memory = shared_memory_block_limit(prepared, launch);
   const block_limit blocks_limit = blocks_block_limit(arch);
   const block_limit barriers_limit = barriers_block_limit(arch, launch);
   // The blocks limit always has a value, so the minimum is always finite.
   // Named one by one, not looped over: a loop over the limits' addresses
   // would keep them in memory.
   std::int64_t blocks = *blocks_limit.blocks;
-  blocks = std::min(blocks, warps_limit.blocks.value_or(blocks));
-  blocks = std::min(blocks, registers.limit.blocks.value_or(blocks));
-  blocks = std::min(blocks, shared_memory.limit.blocks.value_or(blocks));
-  blocks = std::min(blocks, barriers_limit.blocks.value_or(blocks));
+  blocks = detail::smaller(blocks, warps_limit.blocks.value_or(blocks));
+  blocks = detail::smaller(blocks, registers.limit.blocks.value_or(blocks));
+  blocks = detail::smaller(blocks, shared_memory.limit.blocks.value_or(blocks));
+  blocks = detail::smaller(blocks, barriers_limit.blocks.value_or(blocks));
   resource_set limiters;
   if (warps_limit.blocks == blocks) limiters.insert(resource::warps);
   if (registers.limit.blocks == blocks) limiters.insert(resource::registers);
   if (shared_memory.limit.blocks == blocks) limiters.insert(resource::shared_memory);
   if (blocks_limit.blocks == blocks) limiters.insert(resource::blocks);
   if (barriers_limit.blocks == blocks) limiters.insert(resource::barriers);
-  const std::int64_t warps = warps_per_block(arch, launch.threads_per_block);
+  const std::int64_t warps = warps_per_block(prepared, launch.threads_per_block);
   return {{warps_limit, registers.limit, shared_memory.limit, blocks_limit, barriers_limit},
           limiters,
           blocks,
@@ -407,6 +360,12 @@ inline occupancy_result compute_occupancy(const nvidia_arch& arch, const launch_
           arch.max_warps_per_sm,
           registers,
           shared_memory};
+}
+
+/// The same for one launch: prepares `arch` first. Callers that evaluate
+/// many launches on one architecture prepare it once instead.
+inline occupancy_result compute_occupancy(const nvidia_arch& arch, const launch_config& launch) noexcept {
+  return compute_occupancy(prepared_arch(arch), launch);
 }
 
 }  // namespace occcalc

@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "occcalc/common/math.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/tables/json_input.hpp"
@@ -63,6 +64,20 @@ class entry_reader {
   std::optional<std::int64_t> optional_integer(std::string_view key, int_range range) {
     if (!has(key)) return std::nullopt;
     return integer(key, range);
+  }
+
+  /// A positive integer that divides as a shift: the calculators hold such
+  /// table divisors (warp sizes, allocation units, partitions) as their
+  /// log2, and every GPU's are powers of two.
+  std::int64_t power_of_two(std::string_view key, int_range range) {
+    const std::int64_t n = integer(key, range);
+    if (n <= 0 || !is_power_of_two(n)) fail(key, std::to_string(n) + " is not a power of two");
+    return n;
+  }
+
+  std::optional<std::int64_t> optional_power_of_two(std::string_view key, int_range range) {
+    if (!has(key)) return std::nullopt;
+    return power_of_two(key, range);
   }
 
   std::optional<double> optional_number(std::string_view key, double min, double max) {
