@@ -1,5 +1,4 @@
 // occcalc: parse the command line, compute, print. Everything else is in cli.cpp.
-#include <clocale>
 #include <csignal>
 #include <cstdio>
 #include <iostream>
@@ -42,9 +41,8 @@ int main(int argc, char** argv) {
   // occcalc writes through the C++ streams only; their own buffers let batch
   // see how much input is waiting (it answers before it blocks).
   std::ios::sync_with_stdio(false);
-  // The character set only (UTF-8 or not, for the charts): numbers keep
-  // the C locale's spelling.
-  std::setlocale(LC_CTYPE, "");
+  // No setlocale: numbers keep the C locale's spelling, and whether the
+  // charts may use UTF-8 is read from the locale's name (render/terminal).
   const auto status = occcalc::cli::run(argc, argv, std::cin, std::cout, std::cerr);
   return static_cast<int>(status);
 }

@@ -1,10 +1,10 @@
 #include "render/terminal.hpp"
 
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 
-#include <langinfo.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -49,9 +49,28 @@ std::size_t columns_for(std::optional<std::size_t> tty_columns, const environmen
   return columns < min_columns ? min_columns : columns;
 }
 
-bool utf8_codeset() {
-  const char* codeset = nl_langinfo(CODESET);
-  return codeset != nullptr && (std::strcmp(codeset, "UTF-8") == 0 || std::strcmp(codeset, "utf8") == 0);
+bool utf8_locale(const environment& env) {
+  // POSIX's precedence for LC_CTYPE: the first of these that is set.
+  const char* name = nullptr;
+  for (const char* variable : {"LC_ALL", "LC_CTYPE", "LANG"}) {
+    if (set(name = env(variable))) break;
+    name = nullptr;
+  }
+  if (name == nullptr) return false;
+  // language[_territory][.codeset][@modifier]
+  std::string_view codeset(name);
+  const std::size_t dot = codeset.find('.');
+  if (dot == std::string_view::npos) return false;
+  codeset = codeset.substr(dot + 1);
+  codeset = codeset.substr(0, codeset.find('@'));
+  const auto same = [](std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
+    }
+    return true;
+  };
+  return same(codeset, "utf-8") || same(codeset, "utf8");
 }
 
 terminal detect_terminal(colour_mode mode, std::FILE* stream) {
@@ -61,7 +80,7 @@ terminal detect_terminal(colour_mode mode, std::FILE* stream) {
   winsize size{};
   if (tty && ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) tty_columns = size.ws_col;
   const environment env = [](const char* name) { return std::getenv(name); };
-  return {use_colour(mode, tty, env), utf8_codeset(), columns_for(tty_columns, env)};
+  return {use_colour(mode, tty, env), utf8_locale(env), columns_for(tty_columns, env)};
 }
 
 colour_mode colour_mode_from(const std::string& text) {

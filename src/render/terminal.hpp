@@ -49,9 +49,13 @@ bool use_colour(colour_mode mode, bool is_tty, const environment& env);
 /// `min_columns`.
 std::size_t columns_for(std::optional<std::size_t> tty_columns, const environment& env);
 
-/// Whether the locale's character set (`nl_langinfo(CODESET)` once main has
-/// called `setlocale(LC_CTYPE, "")`) is UTF-8.
-bool utf8_codeset();
+/// Whether the locale the environment names for characters (the first set
+/// of LC_ALL, LC_CTYPE and LANG, POSIX's order) has the codeset UTF-8 or
+/// utf8, in any case (`C.UTF-8`, `en_US.utf8@euro`). Read from the names,
+/// as tmux does, not by loading the locale: `setlocale` opens and maps
+/// several files at every start, a third of a query's system calls. A
+/// name without a codeset (`C`, `POSIX`, `en_US`) is not UTF-8.
+bool utf8_locale(const environment& env);
 
 /// The terminal `stream` writes to, under `mode`, from the process's
 /// environment, the terminal's size and the locale.

@@ -1,4 +1,4 @@
-// Colour, width and locale decided as the conventions say (no-color.org,
+// Colour, width and character set decided as the conventions say (no-color.org,
 // force-color.org, bixense.com/clicolors, COLUMNS).
 #include "catch.hpp"
 
@@ -54,6 +54,27 @@ TEST_CASE("terminal: the width is the terminal's, else COLUMNS, else 80", "[rend
   CHECK(columns_for(std::nullopt, env_of({{"COLUMNS", "0"}})) == 80);
   CHECK(columns_for(std::nullopt, env_of({{"COLUMNS", "12"}})) == occcalc::cli::min_columns);
   CHECK(columns_for(20, env_of({})) == occcalc::cli::min_columns);
+}
+
+TEST_CASE("terminal: UTF-8 when the locale LC_CTYPE names has that codeset", "[render][terminal]") {
+  const auto utf8 = [](std::map<std::string, std::string> vars) {
+    return occcalc::cli::utf8_locale(env_of(std::move(vars)));
+  };
+  CHECK(utf8({{"LANG", "C.UTF-8"}}));
+  CHECK(utf8({{"LANG", "en_US.utf8"}}));
+  CHECK(utf8({{"LANG", "de_DE.Utf-8@euro"}}));
+  CHECK_FALSE(utf8({}));
+  CHECK_FALSE(utf8({{"LANG", "C"}}));
+  CHECK_FALSE(utf8({{"LANG", "POSIX"}}));
+  CHECK_FALSE(utf8({{"LANG", "en_US"}}));  // no codeset named
+  CHECK_FALSE(utf8({{"LANG", "en_US.ISO-8859-1"}}));
+  CHECK_FALSE(utf8({{"LANG", "en_US.UTF-16"}}));
+  CHECK_FALSE(utf8({{"LANG", "C.UTF-8x"}}));
+  // LC_ALL, then LC_CTYPE, then LANG; an empty one is unset.
+  CHECK_FALSE(utf8({{"LC_ALL", "C"}, {"LC_CTYPE", "C.UTF-8"}, {"LANG", "C.UTF-8"}}));
+  CHECK(utf8({{"LC_CTYPE", "C.UTF-8"}, {"LANG", "C"}}));
+  CHECK_FALSE(utf8({{"LC_CTYPE", "C"}, {"LANG", "C.UTF-8"}}));
+  CHECK(utf8({{"LC_ALL", ""}, {"LANG", "C.UTF-8"}}));
 }
 
 TEST_CASE("terminal: display width counts characters, not bytes or escapes", "[render][terminal]") {
