@@ -287,3 +287,36 @@ TEST_CASE("limiters: every resource whose limit equals the result is named", "[l
   CHECK(r.limiters.contains(resource::registers));
   CHECK_FALSE(r.limiters.contains(resource::blocks));
 }
+
+TEST_CASE("prepared_arch: its per-count units and cache configurations are the rules' own", "[prepared]") {
+  // The tables prepared_arch derives are checked against the functions they
+  // stand for, on every architecture: Fermi's overrides (21, 22, 29, ...
+  // registers take 128) and the carveout each cache preference selects.
+  for (const auto& a : occcalc::test::default_tables().architectures) {
+    const occcalc::prepared_arch prepared(a);
+    for (std::int64_t regs = 0; regs <= 300; ++regs) {
+      INFO(a.id << " with " << regs << " registers");
+      CHECK((std::int64_t{1} << prepared.register_unit_shift_for(regs)) == occcalc::register_allocation_unit(a, regs));
+    }
+    for (const auto cache :
+         {cache_preference::none, cache_preference::shared, cache_preference::l1, cache_preference::equal}) {
+      launch_config launch = kernel(128, 32);
+      launch.cache = cache;
+      INFO(a.id << " with cache preference " << occcalc::to_string(cache));
+      CHECK(occcalc::preferred_shared_memory_per_sm_bytes(prepared, launch) ==
+            occcalc::preferred_shared_memory_per_sm_bytes(a, launch));
+      launch.carveout_percent = 40;  // applies on carveout architectures only
+      CHECK(occcalc::preferred_shared_memory_per_sm_bytes(prepared, launch) ==
+            occcalc::preferred_shared_memory_per_sm_bytes(a, launch));
+    }
+  }
+  // Hand-checked: sm_20 allocates 128 registers per warp at 21 registers
+  // (OCC65), 64 at 20; sm_80 with a 40% carveout gets 100 KiB (the smallest
+  // carveout holding 0.4 x 164 KiB = 65.6 KiB).
+  const occcalc::prepared_arch fermi(arch("sm_20"));
+  CHECK(fermi.register_unit_shift_for(21) == 7);
+  CHECK(fermi.register_unit_shift_for(20) == 6);
+  launch_config forty = kernel(128, 32);
+  forty.carveout_percent = 40;
+  CHECK(occcalc::preferred_shared_memory_per_sm_bytes(occcalc::prepared_arch(arch("sm_80")), forty) == 102400);
+}

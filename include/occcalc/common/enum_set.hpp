@@ -11,12 +11,15 @@ template <typename Enum>
 class enum_set {
  public:
   constexpr void insert(Enum e) noexcept { bits_ |= bit(e); }
+  /// Inserts `e` when `member`, without a branch.
+  constexpr void insert_if(bool member, Enum e) noexcept { bits_ |= static_cast<std::uint32_t>(member) << index(e); }
   constexpr bool contains(Enum e) const noexcept { return (bits_ & bit(e)) != 0; }
   constexpr bool empty() const noexcept { return bits_ == 0; }
   constexpr bool operator==(enum_set other) const noexcept { return bits_ == other.bits_; }
 
  private:
-  static constexpr std::uint32_t bit(Enum e) noexcept { return std::uint32_t{1} << static_cast<unsigned>(e); }
+  static constexpr unsigned index(Enum e) noexcept { return static_cast<unsigned>(e); }
+  static constexpr std::uint32_t bit(Enum e) noexcept { return std::uint32_t{1} << index(e); }
   std::uint32_t bits_ = 0;
 };
 

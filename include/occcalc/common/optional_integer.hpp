@@ -15,10 +15,11 @@
 
 namespace occcalc {
 
-/// An integer or none. It holds every `std::int64_t` but the smallest,
-/// which stands for none: the calculators' figures are counts and sizes,
-/// never negative, and a value of 8 bytes halves what a result holds and
-/// copies for each (a block limit with its reason fits in 16 bytes).
+/// An integer or none. It holds every `std::int64_t` but the largest,
+/// which stands for none: the calculators' figures are counts and sizes far
+/// below it, and a value of 8 bytes halves what a result holds and copies
+/// for each (a block limit with its reason fits in 16 bytes). As a limit,
+/// none is no bound at all, which `bound()` gives as the largest integer.
 class optional_integer {
  public:
   constexpr optional_integer() noexcept = default;
@@ -32,10 +33,25 @@ class optional_integer {
   /// The value; `has_value()` is a precondition, as for `std::optional`.
   constexpr std::int64_t operator*() const noexcept { return value_; }
   constexpr std::int64_t value_or(std::int64_t fallback) const noexcept { return has_value() ? value_ : fallback; }
+  /// The value, or the largest `std::int64_t` when none: as a limit, none
+  /// bounds nothing, so the smallest of several limits is the smallest
+  /// `bound()`, with no test.
+  constexpr std::int64_t bound() const noexcept { return value_; }
   /// The same value as a `std::optional` (implicit, so that code written for
   /// a `std::optional` reads it as one).
   constexpr operator std::optional<std::int64_t>() const noexcept {  // NOLINT(google-explicit-constructor)
     return has_value() ? std::optional<std::int64_t>(value_) : std::nullopt;
+  }
+
+  /// `when ? a : b`, by masks: compilers turn a conditional choice between
+  /// two such values into a branch as often as not, and the calculators
+  /// choose by what a launch decides.
+  static constexpr optional_integer select(bool when, optional_integer a, optional_integer b) noexcept {
+    const std::uint64_t mask = 0 - static_cast<std::uint64_t>(when);
+    optional_integer out;
+    out.value_ = static_cast<std::int64_t>((static_cast<std::uint64_t>(a.value_) & mask) |
+                                           (static_cast<std::uint64_t>(b.value_) & ~mask));
+    return out;
   }
 
   friend constexpr bool operator==(optional_integer a, optional_integer b) noexcept { return a.value_ == b.value_; }
@@ -50,7 +66,7 @@ class optional_integer {
 
  private:
   /// The value that stands for none.
-  static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::min();
+  static constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
   std::int64_t value_ = none;
 };
 

@@ -151,7 +151,10 @@ constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int6
 /// branch: the models compute every check and keep the first that fails,
 /// so that no check the launch decides costs a misprediction.
 constexpr block_limit unless(bool fails, infeasibility why, block_limit limit) noexcept {
-  return {fails ? optional_integer(0) : limit.blocks, fails ? why : limit.reason};
+  const auto mask = static_cast<std::uint8_t>(0 - static_cast<unsigned>(fails));
+  const auto reason = static_cast<std::uint8_t>((static_cast<std::uint8_t>(why) & mask) |
+                                                (static_cast<std::uint8_t>(limit.reason) & ~mask));
+  return {optional_integer::select(fails, std::int64_t{0}, limit.blocks), static_cast<infeasibility>(reason)};
 }
 
 /// A limit of `blocks` (> 0) or, at 0, none fits for `why`.
@@ -243,13 +246,13 @@ inline register_usage registers_block_limit(const prepared_arch& prepared, const
   } else {
     limit = detail::partitioned_register_limit(arch, usage.per_warp, warps, prepared.register_partition_shift,
                                                usage.warps_per_partition);
-    if (arch.register_compat_partitions) {
+    if (arch.register_compat_partitions) {  // one architecture (GP100): a branch that rarely goes this way
       const int compat_shift = prepared.register_compat_partition_shift;
       const bool compat_fails = detail::partitioned_register_limit(arch, usage.per_warp, warps, compat_shift,
                                                                    detail::warps_per_register_partition(
                                                                        arch, usage.per_warp, unit_shift, compat_shift))
                                     .blocks == std::int64_t{0};
-      limit = detail::unless(limit.blocks != std::int64_t{0} && compat_fails, infeasibility::registers_compat, limit);
+      limit = detail::unless((limit.blocks != std::int64_t{0}) & compat_fails, infeasibility::registers_compat, limit);
     }
   }
   usage.limit = detail::unless(
@@ -261,13 +264,19 @@ inline register_usage registers_block_limit(const prepared_arch& prepared, const
 /// The per-block shared memory maximum for a launch, in bytes, including the
 /// driver's reserve: the opt-in maximum when the architecture has one and the
 /// launch needs more than the default, the default otherwise.
-constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& arch,
+constexpr std::int64_t shared_memory_per_block_limit_bytes(const prepared_arch& prepared,
                                                            const launch_config& launch) noexcept {
+  const nvidia_arch& arch = *prepared.arch;
   const std::int64_t reserved = arch.shared_memory_reserved_per_block_bytes;
   const std::int64_t by_default = arch.shared_memory_per_block_bytes;
   // Without an opt-in maximum, both choices are the default.
   const bool opts_in = launch.requested_shared_memory_bytes() + reserved > by_default;
-  return (opts_in ? arch.shared_memory_per_block_optin_bytes.value_or(by_default) : by_default) + reserved;
+  return *optional_integer::select(opts_in, prepared.shared_memory_per_block_optin_bytes, by_default) + reserved;
+}
+
+/// The same from the architecture's description.
+inline std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& arch, const launch_config& launch) noexcept {
+  return shared_memory_per_block_limit_bytes(prepared_arch(arch), launch);
 }
 
 /// The SM's shared memory configuration a launch gets: the preferred one
@@ -298,7 +307,7 @@ inline shared_memory_usage shared_memory_block_limit(const prepared_arch& prepar
   shared_memory_usage usage;
   usage.per_block_bytes = detail::round_up_to_power_of_two(
       launch.requested_shared_memory_bytes() + arch.shared_memory_reserved_per_block_bytes, unit_shift);
-  const bool over_block_limit = usage.per_block_bytes > shared_memory_per_block_limit_bytes(arch, launch);
+  const bool over_block_limit = usage.per_block_bytes > shared_memory_per_block_limit_bytes(prepared, launch);
   usage.per_sm_bytes = shared_memory_per_sm_config_bytes(prepared, launch, usage.per_block_bytes);
   // Both are counted in allocation units, where they are small.
   const std::int64_t units = std::max<std::int64_t>(usage.per_block_bytes >> unit_shift, 1);
@@ -309,7 +318,7 @@ inline shared_memory_usage shared_memory_block_limit(const prepared_arch& prepar
   usage.limit = detail::unless(over_block_limit, infeasibility::shared_memory_per_block,
                                detail::unless(!usage.per_sm_bytes, infeasibility::shared_memory_per_sm, limit));
   // A block over the per-block limit gets no configuration.
-  if (over_block_limit) usage.per_sm_bytes = std::nullopt;
+  usage.per_sm_bytes = optional_integer::select(over_block_limit, std::nullopt, usage.per_sm_bytes);
   return usage;
 }
 
@@ -318,10 +327,10 @@ constexpr block_limit blocks_block_limit(const nvidia_arch& arch) noexcept { ret
 
 /// Blocks the SM's barriers hold: barriers per SM / barriers per block, where
 /// the architecture's barriers limit occupancy and the kernel uses any.
-constexpr block_limit barriers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
-  const std::int64_t blocks =
-      detail::divide_small(arch.block_barriers_per_sm.value_or(0), std::max<std::int64_t>(launch.barriers, 1));
-  return {arch.block_barriers_per_sm && launch.barriers > 0 ? optional_integer(blocks) : optional_integer()};
+constexpr block_limit barriers_block_limit(const prepared_arch& prepared, const launch_config& launch) noexcept {
+  const std::int64_t per_sm = prepared.block_barriers_per_sm;
+  const std::int64_t blocks = detail::divide_small(per_sm, std::max<std::int64_t>(launch.barriers, 1));
+  return {optional_integer::select(per_sm > 0 && launch.barriers > 0, blocks, std::nullopt)};
 }
 
 /// Resident blocks, warps and threads per SM for `launch` on the prepared
@@ -335,21 +344,22 @@ inline occupancy_result compute_occupancy(const prepared_arch& prepared, const l
   const register_usage registers = registers_block_limit(prepared, launch);
   const shared_memory_usage shared_memory = shared_memory_block_limit(prepared, launch);
   const block_limit blocks_limit = blocks_block_limit(arch);
-  const block_limit barriers_limit = barriers_block_limit(arch, launch);
+  const block_limit barriers_limit = barriers_block_limit(prepared, launch);
   // The blocks limit always has a value, so the minimum is always finite.
   // Named one by one, not looped over: a loop over the limits' addresses
   // would keep them in memory.
   std::int64_t blocks = *blocks_limit.blocks;
-  blocks = detail::smaller(blocks, warps_limit.blocks.value_or(blocks));
-  blocks = detail::smaller(blocks, registers.limit.blocks.value_or(blocks));
-  blocks = detail::smaller(blocks, shared_memory.limit.blocks.value_or(blocks));
-  blocks = detail::smaller(blocks, barriers_limit.blocks.value_or(blocks));
+  blocks = detail::smaller(blocks, warps_limit.blocks.bound());
+  blocks = detail::smaller(blocks, registers.limit.blocks.bound());
+  blocks = detail::smaller(blocks, shared_memory.limit.blocks.bound());
+  blocks = detail::smaller(blocks, barriers_limit.blocks.bound());
   resource_set limiters;
-  if (warps_limit.blocks == blocks) limiters.insert(resource::warps);
-  if (registers.limit.blocks == blocks) limiters.insert(resource::registers);
-  if (shared_memory.limit.blocks == blocks) limiters.insert(resource::shared_memory);
-  if (blocks_limit.blocks == blocks) limiters.insert(resource::blocks);
-  if (barriers_limit.blocks == blocks) limiters.insert(resource::barriers);
+  // blocks is finite, so a limit equals it only when it has that value.
+  limiters.insert_if(warps_limit.blocks.bound() == blocks, resource::warps);
+  limiters.insert_if(registers.limit.blocks.bound() == blocks, resource::registers);
+  limiters.insert_if(shared_memory.limit.blocks.bound() == blocks, resource::shared_memory);
+  limiters.insert_if(blocks_limit.blocks.bound() == blocks, resource::blocks);
+  limiters.insert_if(barriers_limit.blocks.bound() == blocks, resource::barriers);
   const std::int64_t warps = warps_per_block(prepared, launch.threads_per_block);
   return {{warps_limit, registers.limit, shared_memory.limit, blocks_limit, barriers_limit},
           limiters,

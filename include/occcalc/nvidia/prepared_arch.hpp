@@ -122,6 +122,11 @@ struct prepared_arch {
   int register_compat_partition_shift = 0;
   /// log2 of the shared memory allocation unit, in bytes.
   int shared_memory_unit_shift = 0;
+  /// Shared memory one block may use after opting in, in bytes: the opt-in
+  /// maximum, or the default where there is none.
+  std::int64_t shared_memory_per_block_optin_bytes = 0;
+  /// Block barriers per SM where they limit occupancy, else 0.
+  std::int64_t block_barriers_per_sm = 0;
   /// The configuration `preferred_shared_memory_per_sm_bytes` gives a launch
   /// without a carveout, for each `cache_preference`, in bytes.
   std::array<std::int64_t, cache_preference_count> preferred_shared_memory_per_sm_by_cache_bytes{};
@@ -136,6 +141,9 @@ struct prepared_arch {
     register_partition_shift = log2_or_0(from.register_file_partitions);
     register_compat_partition_shift = log2_or_0(from.register_compat_partitions.value_or(0));
     shared_memory_unit_shift = detail::log2_of_power_of_two(from.shared_memory_allocation_unit_bytes);
+    shared_memory_per_block_optin_bytes =
+        from.shared_memory_per_block_optin_bytes.value_or(from.shared_memory_per_block_bytes);
+    block_barriers_per_sm = from.block_barriers_per_sm.value_or(0);
     register_unit_shift_by_count.fill(static_cast<std::uint8_t>(register_unit_shift));
     // Backwards, so that the first override naming a count wins, as in
     // register_allocation_unit.

@@ -1,0 +1,51 @@
+// The calculators' small value types: an integer or none in one word, a set
+// of enumerators in one word, both chosen and filled without branches.
+#include "catch.hpp"
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+
+#include "occcalc/common/enum_set.hpp"
+#include "occcalc/common/optional_integer.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
+
+using occcalc::optional_integer;
+
+TEST_CASE("optional_integer: none, values and comparisons as std::optional's", "[common]") {
+  constexpr optional_integer none;
+  constexpr optional_integer zero(std::int64_t{0});
+  STATIC_REQUIRE(sizeof(optional_integer) == sizeof(std::int64_t));
+  CHECK_FALSE(none.has_value());
+  CHECK(zero.has_value());
+  CHECK(*zero == 0);
+  CHECK(none.value_or(7) == 7);
+  CHECK(zero.value_or(7) == 0);
+  CHECK(none == optional_integer(std::nullopt));
+  CHECK(none != zero);
+  CHECK(zero == std::int64_t{0});
+  CHECK(none != std::int64_t{0});
+  // The value that stands for none is not a value none equals.
+  CHECK(none != std::numeric_limits<std::int64_t>::max());
+  CHECK(std::optional<std::int64_t>(none) == std::nullopt);
+  CHECK(std::optional<std::int64_t>(optional_integer(std::int64_t{12})) == 12);
+}
+
+TEST_CASE("optional_integer: none bounds nothing, select chooses", "[common]") {
+  CHECK(optional_integer().bound() == std::numeric_limits<std::int64_t>::max());
+  CHECK(optional_integer(std::int64_t{5}).bound() == 5);
+  CHECK(optional_integer::select(true, std::int64_t{3}, std::nullopt) == std::int64_t{3});
+  CHECK_FALSE(optional_integer::select(false, std::int64_t{3}, std::nullopt).has_value());
+  CHECK(optional_integer::select(false, std::nullopt, std::int64_t{-4}) == std::int64_t{-4});
+}
+
+TEST_CASE("enum_set: insert_if adds exactly the members it is told to", "[common]") {
+  occcalc::resource_set set;
+  set.insert_if(false, occcalc::resource::warps);
+  set.insert_if(true, occcalc::resource::registers);
+  set.insert_if(true, occcalc::resource::barriers);
+  CHECK_FALSE(set.contains(occcalc::resource::warps));
+  CHECK(set.contains(occcalc::resource::registers));
+  CHECK(set.contains(occcalc::resource::barriers));
+  CHECK_FALSE(set.contains(occcalc::resource::shared_memory));
+}
