@@ -4,12 +4,12 @@
 
 namespace occcalc::cli {
 
-occcalc::table compiled_tables() {
+occcalc::table compiled_tables(table_extent extent) {
   // The vendors' files share no entry kind but sources, which come in file
   // order, so loading them together is appending AMD's lists to NVIDIA's
   // (the generator loaded them together too, to refuse a name both use).
-  occcalc::table out = compiled_tables(table_vendor::nvidia);
-  occcalc::table amd = compiled_tables(table_vendor::amd);
+  occcalc::table out = compiled_tables(table_vendor::nvidia, extent);
+  occcalc::table amd = compiled_tables(table_vendor::amd, extent);
   const auto move_into = [](auto& into, auto& from) {
     into.insert(into.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
   };

@@ -8,12 +8,23 @@
 
 namespace occcalc::cli {
 
+/// How much of a table to build.
+enum class table_extent {
+  /// Every entry.
+  full,
+  /// The architectures and AMD targets alone, without the sources and the
+  /// named GPUs: what a request that names no GPU reads. Their strings are
+  /// most of what building a table costs at every start.
+  architectures,
+};
+
 /// What `occcalc::load_tables(embedded_tables(vendor))` returns, built from
-/// compiled-in values (tests/tables/compiled_tables_test.cpp holds them equal).
-occcalc::table compiled_tables(table_vendor vendor);
+/// compiled-in values (tests/tables/compiled_tables_test.cpp holds them equal),
+/// or its architectures alone.
+occcalc::table compiled_tables(table_vendor vendor, table_extent extent = table_extent::full);
 
 /// What `occcalc::load_tables(embedded_tables())` returns: both vendors,
-/// NVIDIA's first.
-occcalc::table compiled_tables();
+/// NVIDIA's first; or their architectures alone.
+occcalc::table compiled_tables(table_extent extent = table_extent::full);
 
 }  // namespace occcalc::cli

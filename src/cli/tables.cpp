@@ -26,12 +26,12 @@ bool may_need_amd_tables(const occcalc::table& nvidia, const occcalc::request& r
 
 }  // namespace
 
-occcalc::table load_tables(const std::vector<std::string>& table_files, table_scope scope) {
+occcalc::table load_tables(const std::vector<std::string>& table_files, table_scope scope, table_extent extent) {
   if (table_files.empty()) {
     // Validated when occcalc was built: no JSON to parse.
-    return scope == table_scope::all   ? compiled_tables()
-           : scope == table_scope::amd ? compiled_tables(table_vendor::amd)
-                                       : compiled_tables(table_vendor::nvidia);
+    return scope == table_scope::all   ? compiled_tables(extent)
+           : scope == table_scope::amd ? compiled_tables(table_vendor::amd, extent)
+                                       : compiled_tables(table_vendor::nvidia, extent);
   }
   // A --table file may refer to the built-in entries and must not redefine
   // them: the loader sees them all together, with their origins.
@@ -49,9 +49,11 @@ occcalc::table load_tables_for(const std::vector<std::string>& table_files, cons
   // A --table file may hold either vendor, and a --cc with AMD fields is an
   // error only the full tables phrase well.
   const bool amd = names_amd_field(request);
-  if (!table_files.empty() || (amd && request.cc)) return load_tables(table_files, table_scope::all);
-  if (amd) return load_tables(table_files, table_scope::amd);
-  occcalc::table tables = load_tables(table_files, table_scope::nvidia);
+  // Only a GPU's name is looked up among the named GPUs.
+  const table_extent extent = request.gpu ? table_extent::full : table_extent::architectures;
+  if (!table_files.empty() || (amd && request.cc)) return load_tables(table_files, table_scope::all, extent);
+  if (amd) return load_tables(table_files, table_scope::amd, extent);
+  occcalc::table tables = load_tables(table_files, table_scope::nvidia, extent);
   if (may_need_amd_tables(tables, request)) return load_tables(table_files, table_scope::all);
   return tables;
 }

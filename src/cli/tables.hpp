@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/compiled_tables.hpp"
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/load.hpp"
 
@@ -15,12 +16,15 @@ namespace occcalc::cli {
 enum class table_scope { nvidia, amd, all };
 
 /// The embedded tables of `scope`, then every file of `table_files` (whole:
-/// a user table may hold either vendor's entries).
-occcalc::table load_tables(const std::vector<std::string>& table_files, table_scope scope);
+/// a user table may hold either vendor's entries). `extent` applies to the
+/// built-in tables alone, when there is no file.
+occcalc::table load_tables(const std::vector<std::string>& table_files, table_scope scope,
+                           table_extent extent = table_extent::full);
 
 /// The tables a query for `request` needs: its vendor's, or all of them when
 /// it cannot tell (a GPU name that the NVIDIA tables do not hold may be AMD's
-/// or unknown, whose error the full tables give).
+/// or unknown, whose error the full tables give); without the named GPUs
+/// and the sources when it names no GPU.
 occcalc::table load_tables_for(const std::vector<std::string>& table_files, const occcalc::request& request);
 
 }  // namespace occcalc::cli

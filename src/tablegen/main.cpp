@@ -213,13 +213,15 @@ void write_list(std::ostream& out, std::string_view member, const std::vector<En
   }
 }
 
-/// One function that builds `tables` entry by entry.
+/// One function that builds `tables` entry by entry: the architectures and
+/// targets always, the sources and named GPUs for `table_extent::full`.
 void write_table(std::ostream& out, std::string_view function, const table& tables) {
-  out << "occcalc::table " << function << "() {\n  occcalc::table t;\n";
-  write_list(out, "sources", tables.sources);
+  out << "occcalc::table " << function << "(table_extent extent) {\n  occcalc::table t;\n";
   write_list(out, "architectures", tables.architectures);
-  write_list(out, "gpus", tables.gpus);
   write_list(out, "amd_targets", tables.amd_targets);
+  out << "  if (extent == table_extent::architectures) return t;\n";
+  write_list(out, "sources", tables.sources);
+  write_list(out, "gpus", tables.gpus);
   write_list(out, "amd_gpus", tables.amd_gpus);
   out << "  return t;\n}\n\n";
 }
@@ -278,8 +280,8 @@ int main(int argc, char** argv) {
     write_table(out, "nvidia_tables", occcalc::load_tables(nvidia_texts));
     write_table(out, "amd_tables", occcalc::load_tables(amd_texts));
     out << "}  // namespace\n\n"
-           "occcalc::table compiled_tables(table_vendor vendor) {\n"
-           "  return vendor == table_vendor::amd ? amd_tables() : nvidia_tables();\n}\n\n"
+           "occcalc::table compiled_tables(table_vendor vendor, table_extent extent) {\n"
+           "  return vendor == table_vendor::amd ? amd_tables(extent) : nvidia_tables(extent);\n}\n\n"
            "}  // namespace occcalc::cli\n";
     std::ofstream file(output, std::ios::binary | std::ios::trunc);
     file << out.str();

@@ -101,6 +101,13 @@ int main(int argc, char** argv) {
   expect_equal("NVIDIA", compiled_nvidia, occcalc::load_tables(nvidia_texts));
   expect_equal("AMD", occcalc::cli::compiled_tables(table_vendor::amd), occcalc::load_tables(amd_texts));
   expect_equal("both vendors", occcalc::cli::compiled_tables(), occcalc::load_tables(all));
+  // The architectures alone: the same entries, without sources and named GPUs.
+  occcalc::table architectures_only = occcalc::load_tables(all);
+  architectures_only.sources.clear();
+  architectures_only.gpus.clear();
+  architectures_only.amd_gpus.clear();
+  expect_equal("both vendors' architectures",
+               occcalc::cli::compiled_tables(occcalc::cli::table_extent::architectures), architectures_only);
   expect_a_change_is_seen(compiled_nvidia);
   // The range the README promises, so an empty pair of tables cannot pass.
   const auto& archs = compiled_nvidia.architectures;
