@@ -109,7 +109,8 @@ bool names_flag(const std::vector<const char*>& args, std::string_view flag) {
 }
 
 /// Parses `args` and runs what they ask for. A lean parse binds only the
-/// subcommands and the request flags whose names appear among the arguments
+/// subcommands, the request flags and the shared options whose names appear
+/// among the arguments
 /// (binding each costs CLI11 work at every start, quadratic in the options
 /// of one parser) and gives up, returning nothing, where the full parser
 /// might answer otherwise: help, a parse error or an extra argument, whose
@@ -152,14 +153,22 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
     }
     request_options.back()->group(group);
   }
-  app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
-  app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
-      ->type_name("PCT");
-  app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file")
-      ->type_name("FILE");
-  app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->type_name("WHEN");
+  // The options every command shares, bound as the request flags are.
+  const auto wanted = [&](std::string_view flag) { return !lean || names_flag(args, flag); };
+  if (wanted("--json")) app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
+  if (wanted("--min-occupancy")) {
+    app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
+        ->type_name("PCT");
+  }
+  if (wanted("--table")) {
+    app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file")
+        ->type_name("FILE");
+  }
+  if (wanted("--color")) {
+    app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")
+        ->check(CLI::IsMember({"auto", "always", "never"}))
+        ->type_name("WHEN");
+  }
   app.footer(
       "Examples:\n"
       "  occcalc --cc 7.0 --threads 128 --regs 37\n"

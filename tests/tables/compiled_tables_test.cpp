@@ -106,8 +106,8 @@ int main(int argc, char** argv) {
   architectures_only.sources.clear();
   architectures_only.gpus.clear();
   architectures_only.amd_gpus.clear();
-  expect_equal("both vendors' architectures",
-               occcalc::cli::compiled_tables(occcalc::cli::table_extent::architectures), architectures_only);
+  expect_equal("both vendors' architectures", occcalc::cli::compiled_tables(occcalc::cli::table_extent::architectures),
+               architectures_only);
   expect_a_change_is_seen(compiled_nvidia);
   // The range the README promises, so an empty pair of tables cannot pass.
   const auto& archs = compiled_nvidia.architectures;
