@@ -1,12 +1,13 @@
 #include "render/terminal.hpp"
 
-#include <cctype>
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
 
 #include <sys/ioctl.h>
 #include <unistd.h>
+
+#include "occcalc/common/text.hpp"
 
 namespace occcalc::cli {
 
@@ -51,26 +52,17 @@ std::size_t columns_for(std::optional<std::size_t> tty_columns, const environmen
 
 bool utf8_locale(const environment& env) {
   // POSIX's precedence for LC_CTYPE: the first of these that is set.
-  const char* name = nullptr;
   for (const char* variable : {"LC_ALL", "LC_CTYPE", "LANG"}) {
-    if (set(name = env(variable))) break;
-    name = nullptr;
+    const char* name = env(variable);
+    if (!set(name)) continue;
+    // language[_territory][.codeset][@modifier]
+    const std::string_view locale(name);
+    const std::size_t dot = locale.find('.');
+    if (dot == std::string_view::npos) return false;
+    const std::string codeset = occcalc::detail::lower(locale.substr(dot + 1, locale.find('@', dot) - dot - 1));
+    return codeset == "utf-8" || codeset == "utf8";
   }
-  if (name == nullptr) return false;
-  // language[_territory][.codeset][@modifier]
-  std::string_view codeset(name);
-  const std::size_t dot = codeset.find('.');
-  if (dot == std::string_view::npos) return false;
-  codeset = codeset.substr(dot + 1);
-  codeset = codeset.substr(0, codeset.find('@'));
-  const auto same = [](std::string_view a, std::string_view b) {
-    if (a.size() != b.size()) return false;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      if (std::tolower(static_cast<unsigned char>(a[i])) != b[i]) return false;
-    }
-    return true;
-  };
-  return same(codeset, "utf-8") || same(codeset, "utf8");
+  return false;
 }
 
 terminal detect_terminal(colour_mode mode, std::FILE* stream) {

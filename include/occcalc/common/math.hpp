@@ -66,6 +66,15 @@ constexpr std::int64_t divide_small(std::int64_t x, std::int64_t y) noexcept {
   return x / y;
 }
 
+/// `when ? a : b` for an integer type, by masks: compilers turn such a
+/// choice into a branch as often as not, and the models choose by what a
+/// launch decides.
+template <typename Integer>
+constexpr Integer select(bool when, Integer a, Integer b) noexcept {
+  const auto mask = static_cast<std::uint64_t>(0) - static_cast<std::uint64_t>(when);
+  return static_cast<Integer>((static_cast<std::uint64_t>(a) & mask) | (static_cast<std::uint64_t>(b) & ~mask));
+}
+
 /// The smaller of `a` and `b`, by value: a select where `std::min`'s
 /// reference can compile to a branch.
 constexpr std::int64_t smaller(std::int64_t a, std::int64_t b) noexcept { return b < a ? b : a; }

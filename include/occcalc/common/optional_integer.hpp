@@ -13,6 +13,8 @@
 #include <limits>
 #include <optional>
 
+#include "occcalc/common/math.hpp"
+
 namespace occcalc {
 
 /// An integer or none. It holds every `std::int64_t` but the largest,
@@ -43,14 +45,10 @@ class optional_integer {
     return has_value() ? std::optional<std::int64_t>(value_) : std::nullopt;
   }
 
-  /// `when ? a : b`, by masks: compilers turn a conditional choice between
-  /// two such values into a branch as often as not, and the calculators
-  /// choose by what a launch decides.
+  /// `when ? a : b`, without a branch (`detail::select`).
   static constexpr optional_integer select(bool when, optional_integer a, optional_integer b) noexcept {
-    const std::uint64_t mask = 0 - static_cast<std::uint64_t>(when);
     optional_integer out;
-    out.value_ = static_cast<std::int64_t>((static_cast<std::uint64_t>(a.value_) & mask) |
-                                           (static_cast<std::uint64_t>(b.value_) & ~mask));
+    out.value_ = detail::select(when, a.value_, b.value_);
     return out;
   }
 

@@ -151,9 +151,7 @@ constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int6
 /// branch: the models compute every check and keep the first that fails,
 /// so that no check the launch decides costs a misprediction.
 constexpr block_limit unless(bool fails, infeasibility why, block_limit limit) noexcept {
-  const auto mask = static_cast<std::uint8_t>(0 - static_cast<unsigned>(fails));
-  const auto reason = static_cast<std::uint8_t>((static_cast<std::uint8_t>(why) & mask) |
-                                                (static_cast<std::uint8_t>(limit.reason) & ~mask));
+  const auto reason = select(fails, static_cast<std::uint8_t>(why), static_cast<std::uint8_t>(limit.reason));
   return {optional_integer::select(fails, std::int64_t{0}, limit.blocks), static_cast<infeasibility>(reason)};
 }
 

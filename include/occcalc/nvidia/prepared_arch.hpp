@@ -6,10 +6,12 @@
 ///
 /// `cuda_occupancy.h`'s callers fill a `cudaOccDeviceProp` once per device
 /// and evaluate many launches against it; `prepared_arch` is occcalc's
-/// counterpart. Building one costs a few dozen instructions, so callers that
-/// evaluate many launches on one architecture (suggest, sweep, the
-/// differential tests, bench/core_bench) build it once, and
-/// `compute_occupancy(const nvidia_arch&, ...)` builds one per call.
+/// counterpart. Building one costs about as much as an evaluation (some 270
+/// instructions), so callers that evaluate many launches on one
+/// architecture (suggest, sweep, bench/core_bench) build it once, and
+/// `compute_occupancy(const nvidia_arch&, ...)` builds one per call (a
+/// query, a batch line, the differential tests, which so check the
+/// preparation too).
 #pragma once
 
 #include <algorithm>
