@@ -10,9 +10,24 @@
 namespace occcalc::cli {
 
 std::string row(std::string_view label, std::string_view value, std::string_view note, std::size_t columns) {
-  std::string line = fmt::format("  {:<{}}{}", label, label_width, value);
-  if (note.empty()) return line + "\n";
-  if (display_width(line) + 2 + display_width(note) <= columns) return line + "  " + std::string(note) + "\n";
+  // The label padded to its column by hand, not by a format string with a
+  // dynamic width: this runs for every row of every answer.
+  constexpr std::size_t indent = 2;
+  constexpr auto label_columns = static_cast<std::size_t>(label_width);
+  std::string line;
+  line.reserve(indent + label_columns + value.size() + 2 + note.size() + 1);
+  line.append(indent, ' ').append(label);
+  const std::size_t used = display_width(label);
+  if (used < label_columns) line.append(label_columns - used, ' ');
+  line.append(value);
+  if (note.empty()) {
+    line += '\n';
+    return line;
+  }
+  if (display_width(line) + 2 + display_width(note) <= columns) {
+    line.append("  ").append(note) += '\n';
+    return line;
+  }
   constexpr std::size_t value_column = label_width + 2;
   trim_end(line);
   return line + "\n" + wrap(note, value_column, columns > value_column ? columns - value_column : 1);
