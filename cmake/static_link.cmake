@@ -1,0 +1,60 @@
+# How the static preset links occcalc: one self-contained file that starts as
+# fast as it can. A query is a whole process, so what the kernel does at exec
+# and at the first touch of each page costs more than the computation.
+#
+#   occcalc_static_link(target)
+#
+# Each step is checked and, where the toolchain lacks it, left out: the binary
+# is the same program either way, only its layout differs.
+include(CheckLinkerFlag)
+include(CheckCXXSourceRuns)
+
+function(occcalc_static_link target)
+  # libstdc++, libgcc and glibc linked in. A position-dependent executable:
+  # a static PIE relocates its ~6,000 pointers at every start, writing every
+  # page of .data.rel.ro (19 page faults of a query's 71).
+  #
+  # A plain -static link takes crtbeginT.o, which registers the unwind tables
+  # with libgcc; the first exception (--version, any error) then sorts every
+  # FDE in the binary, 3-4 ms. This spec takes crtbeginS.o instead, which
+  # registers nothing, and the linker writes .eh_frame_hdr: the unwinder finds
+  # an FDE by binary search through PT_GNU_EH_FRAME, as in any dynamic
+  # executable or static PIE (GCC's USE_EH_FRAME_HDR_FOR_STATIC on other
+  # targets). Checked by throwing and catching in a program linked this way.
+  set(eh_frame_hdr_link -static "-specs=${PROJECT_SOURCE_DIR}/cmake/static-eh-frame-hdr.specs" -Wl,--eh-frame-hdr)
+  set(CMAKE_REQUIRED_LINK_OPTIONS ${eh_frame_hdr_link})
+  check_cxx_source_runs([[
+    #include <stdexcept>
+    int main() {
+      try { throw std::runtime_error("unwound"); } catch (const std::exception&) { return 0; }
+      return 1;
+    }]] OCCCALC_STATIC_EH_FRAME_HDR)
+  unset(CMAKE_REQUIRED_LINK_OPTIONS)
+  if(OCCCALC_STATIC_EH_FRAME_HDR)
+    target_link_options(${target} PRIVATE ${eh_frame_hdr_link})
+  else()
+    # A static PIE finds its FDEs through .eh_frame_hdr too; its relative
+    # relocations packed as DT_RELR (glibc 2.36, binutils 2.38).
+    target_link_options(${target} PRIVATE -static-pie)
+    check_linker_flag(CXX "-Wl,-z,pack-relative-relocs" OCCCALC_LINKER_PACKS_RELOCS)
+    if(OCCCALC_LINKER_PACKS_RELOCS)
+      target_link_options(${target} PRIVATE -Wl,-z,pack-relative-relocs)
+    endif()
+  endif()
+
+  # The functions and data that the common commands touch, first and together
+  # (src/occcalc.order, written by scripts/profile-layout): a query then faults
+  # in a few runs of pages instead of pages across the whole 4 MB of code.
+  # Needs every function and object in a section of its own (the top-level
+  # CMakeLists.txt compiles the static preset with -ffunction-sections
+  # -fdata-sections; libstdc++.a is built so) and lld, which orders sections by
+  # the symbols they define.
+  check_linker_flag(CXX "-fuse-ld=lld" OCCCALC_HAVE_LLD)
+  if(OCCCALC_HAVE_LLD)
+    target_link_options(${target} PRIVATE -fuse-ld=lld "-Wl,--symbol-ordering-file=${PROJECT_SOURCE_DIR}/src/occcalc.order"
+      -Wl,--no-warn-symbol-ordering -Wl,--gc-sections)
+    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/occcalc.order")
+  else()
+    message(STATUS "occcalc: lld not found (apt-get install lld): the static binary keeps the default layout")
+  endif()
+endfunction()
