@@ -13,6 +13,7 @@
 #include "analysis/triton.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/cubin.hpp"
+#include "inspect/huge_pages.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/parallel.hpp"
@@ -237,6 +238,8 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
     for (std::size_t i = 0; i < kernels.size(); ++i) {
       if (selected[i]) chosen.push_back(i);
     }
+    r.kernels.reserve(chosen.size());
+    inspect::prefer_huge_pages(r.kernels.data(), chosen.size() * sizeof(kernel_report));
     r.kernels.resize(chosen.size());
     inspect::parallel_for<stateless>(chosen.size(), threads, [&](std::size_t j, stateless&) {
       const std::size_t i = chosen[j];

@@ -1,7 +1,12 @@
 #include "inspect/decompress.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 #include <lz4.h>
 #include <zstd.h>
+
+#include "inspect/huge_pages.hpp"
 
 namespace occcalc::inspect {
 
@@ -35,9 +40,15 @@ std::string_view to_string(compression c) noexcept {
 
 unsigned char* scratch_buffer::reserve(std::size_t bytes) {
   if (bytes > capacity_) {
+    // At least twice the old size, up to the largest entry allowed: a
+    // library's entries come in no order of size, and each growth is fresh
+    // memory whose every page faults again.
+    constexpr auto most = static_cast<std::size_t>(max_decompressed_entry_bytes);
+    const std::size_t grown = std::max(bytes, std::min(capacity_ * 2, most));
     data_.reset();  // free before allocating: the peak is one buffer
-    data_.reset(new unsigned char[bytes]);
-    capacity_ = bytes;
+    data_.reset(new unsigned char[grown]);
+    capacity_ = grown;
+    prefer_huge_pages(data_.get(), capacity_);
   }
   return data_.get();
 }

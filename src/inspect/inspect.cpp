@@ -14,6 +14,7 @@
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/fatbin_entries.hpp"
+#include "inspect/huge_pages.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/limits.hpp"
 #include "inspect/offload_bundle.hpp"
@@ -196,7 +197,16 @@ std::vector<std::vector<embedded_fatbin>> read_in_parallel(const std::vector<wor
     released.finished(item);
   });
   out.duplicate_entries += static_cast<std::size_t>(std::count(repeated.begin(), repeated.end(), 1));
-  for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(out.kernels));
+  // Into memory hinted before anything is written to it, the kernels read
+  // before these included.
+  std::size_t count = out.kernels.size();
+  for (const auto& r : results) count += r.size();
+  std::vector<inspected_kernel> kernels;
+  kernels.reserve(count);
+  prefer_huge_pages(kernels.data(), count * sizeof(inspected_kernel));
+  std::move(out.kernels.begin(), out.kernels.end(), std::back_inserter(kernels));
+  for (auto& r : results) std::move(r.begin(), r.end(), std::back_inserter(kernels));
+  out.kernels = std::move(kernels);
   return found;
 }
 

@@ -14,6 +14,7 @@
 
 #include "analysis/kernel_report.hpp"
 #include "inspect/compiler_log.hpp"
+#include "inspect/decompress.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/inspect.hpp"
@@ -535,4 +536,16 @@ TEST_CASE("inspect: LTO IR entries are counted apart, with where to look instead
   CHECK(in.kernels.empty());
   CHECK(in.skipped_entries == 1);
   CHECK(in.lto_entries == 1);
+}
+
+TEST_CASE("inspect: the decompression buffer grows at least twofold", "[inspect]") {
+  // Each growth is fresh memory, all of whose pages fault again when
+  // written: a library's entries in rising sizes must not regrow it each time.
+  scratch_buffer buffer;
+  unsigned char* first = buffer.reserve(3 << 20);
+  first[0] = 1;
+  unsigned char* grown = buffer.reserve((3 << 20) + 1);
+  grown[(3 << 20)] = 1;
+  CHECK(buffer.reserve(6 << 20) == grown);  // twice 3 MiB already there
+  CHECK(buffer.reserve(1024) == grown);     // smaller: the same memory
 }
