@@ -25,19 +25,19 @@ void json_writer::next_element() {
     return;
   }
   if (has_element_.empty()) return;  // the document itself
-  if (has_element_.back()) out_ += ',';
-  has_element_.back() = true;
+  if (has_element_.back() != 0) out_ += ',';
+  has_element_.back() = 1;
   if (style_ == style::pretty) newline_and_indent(has_element_.size());
 }
 
 void json_writer::open(char bracket) {
   next_element();
   out_ += bracket;
-  has_element_.push_back(false);
+  has_element_.push_back(0);
 }
 
 void json_writer::close(char bracket) {
-  const bool any = has_element_.back();
+  const bool any = has_element_.back() != 0;
   has_element_.pop_back();
   if (any && style_ == style::pretty) newline_and_indent(has_element_.size());
   out_ += bracket;

@@ -71,8 +71,9 @@ class json_writer {
 
   std::string& out_;
   style style_;
-  /// Per open container: whether it has an element yet.
-  std::vector<bool> has_element_;
+  /// Per open container: whether it has an element yet (chars, not
+  /// vector<bool>'s bits: this is read and written at every element).
+  std::vector<char> has_element_;
   bool after_key_ = false;
 };
 
