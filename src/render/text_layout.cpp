@@ -53,15 +53,25 @@ std::string heading(std::string_view text, const terminal& term) {
 std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_width, std::size_t width) {
   std::vector<std::string> lines;
   std::string line;
+  std::size_t line_columns = 0;  // display_width(line), kept as words are added
   while (!text.empty()) {
     const auto space = text.find(' ');
     const std::string_view word = text.substr(0, space);
     text = space == std::string_view::npos ? std::string_view() : text.substr(space + 1);
     if (word.empty()) continue;
     const std::size_t room = std::max<std::size_t>(lines.empty() ? first_width : width, 1);
-    if (!line.empty() && display_width(line) + 1 + display_width(word) > room) lines.push_back(std::move(line));
-    if (!line.empty()) line += ' ';
+    const std::size_t word_columns = display_width(word);
+    if (!line.empty() && line_columns + 1 + word_columns > room) {
+      lines.push_back(std::move(line));
+      line.clear();
+      line_columns = 0;
+    }
+    if (!line.empty()) {
+      line += ' ';
+      ++line_columns;
+    }
     line += word;
+    line_columns += word_columns;
   }
   if (!line.empty()) lines.push_back(std::move(line));
   return lines;
@@ -76,7 +86,7 @@ std::string wrap_hanging(std::string_view text, std::size_t first_indent, std::s
   std::string out;
   std::size_t line_indent = first_indent;
   for (const auto& line : wrap_lines(text, room(first_indent), room(indent))) {
-    out += std::string(line_indent, ' ') + line + "\n";
+    out.append(line_indent, ' ').append(line) += '\n';
     line_indent = indent;
   }
   return out;
