@@ -1,5 +1,7 @@
 #include "render/json_writer.hpp"
 
+#include <cstring>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -11,6 +13,9 @@ namespace {
 
 /// nlohmann's dump(2) indentation.
 constexpr std::size_t indent_spaces = 2;
+/// Keys up to this long are written in one append (the longest key in the
+/// schemas has 35 bytes).
+constexpr std::size_t short_key_bytes = 60;
 
 }  // namespace
 
@@ -44,6 +49,24 @@ void json_writer::close(char bracket) {
 }
 
 void json_writer::key(std::string_view name) {
+  // A compact member's comma, quoted key and colon in one append: every
+  // member of every batch answer starts here (a third of batch's time when
+  // each piece was appended on its own).
+  if (style_ == style::compact && !after_key_ && !has_element_.empty() && name.size() <= short_key_bytes &&
+      plain_json_text(name)) {
+    char text[short_key_bytes + 4];
+    std::size_t size = 0;
+    if (has_element_.back() != 0) text[size++] = ',';
+    has_element_.back() = 1;
+    text[size++] = '"';
+    std::memcpy(text + size, name.data(), name.size());
+    size += name.size();
+    text[size++] = '"';
+    text[size++] = ':';
+    out_.append(text, size);
+    after_key_ = true;
+    return;
+  }
   next_element();
   append_json_string(out_, name);
   out_ += style_ == style::pretty ? ": " : ":";

@@ -108,12 +108,13 @@ constexpr std::array<std::uint8_t, 256> not_plain = [] {
   return table;
 }();
 
-/// Whether every byte of `text` is printable ASCII other than a quote and a
-/// backslash: what a JSON string holds as it is. Eight bytes at a time, with
-/// the SWAR tests of "Bit Twiddling Hacks" (Sean Eron Anderson, "Determine if
-/// a word has a zero byte" and "... a byte less than n"), each exact in
-/// telling whether any byte matches; the tail through the table.
-bool plain_ascii(std::string_view text) noexcept {
+}  // namespace
+
+bool plain_json_text(std::string_view text) noexcept {
+  // Eight bytes at a time, with the SWAR tests of "Bit Twiddling Hacks"
+  // (Sean Eron Anderson, "Determine if a word has a zero byte" and "... a
+  // byte less than n"), each exact in telling whether any byte matches; the
+  // tail through the table.
   constexpr std::uint64_t ones = 0x0101010101010101;
   constexpr std::uint64_t highs = 0x8080808080808080;
   constexpr unsigned char first_printable = 0x20;
@@ -130,12 +131,10 @@ bool plain_ascii(std::string_view text) noexcept {
   return found == 0;
 }
 
-}  // namespace
-
 void append_json_string(std::string& out, std::string_view text) {
   // Plain ASCII (every key and nearly every value) goes as it is; anything
   // else through nlohmann's escaping, which also replaces invalid UTF-8.
-  if (!plain_ascii(text)) {
+  if (!plain_json_text(text)) {
     out += json_text(nlohmann::json(text));
     return;
   }

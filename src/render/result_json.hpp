@@ -51,6 +51,10 @@ std::string result_text(const amd_query& q, json_writer::style style);
 /// become U+FFFD, as in every JSON occcalc writes.
 void append_json_string(std::string& out, std::string_view text);
 
+/// Whether every byte of `text` is printable ASCII other than a quote and a
+/// backslash: what a JSON string holds as it is, without escaping.
+bool plain_json_text(std::string_view text) noexcept;
+
 /// `j` as JSON text (`indent` spaces, or compact with -1). Every JSON output
 /// goes through here or `append_json_string`, so bytes that are not valid
 /// UTF-8 (a Latin-1 file name, a stray byte in a symbol table) are replaced
