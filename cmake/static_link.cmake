@@ -19,8 +19,8 @@ function(occcalc_static_link target)
   # FDE in the binary, 3-4 ms. This spec takes crtbeginS.o instead, which
   # registers nothing, and the linker writes .eh_frame_hdr: the unwinder finds
   # an FDE by binary search through PT_GNU_EH_FRAME, as in any dynamic
-  # executable or static PIE (GCC's USE_EH_FRAME_HDR_FOR_STATIC on other
-  # targets). Checked by throwing and catching in a program linked this way.
+  # executable or static PIE. Checked by throwing and catching in a program
+  # linked this way.
   set(eh_frame_hdr_link -static "-specs=${PROJECT_SOURCE_DIR}/cmake/static-eh-frame-hdr.specs" -Wl,--eh-frame-hdr)
   set(CMAKE_REQUIRED_LINK_OPTIONS ${eh_frame_hdr_link})
   check_cxx_source_runs([[
