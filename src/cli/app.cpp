@@ -108,6 +108,71 @@ bool names_flag(const std::vector<const char*>& args, std::string_view flag) {
   });
 }
 
+/// Runs `chosen` (the query when null) on what was parsed: the tables it
+/// reads, then the command. Errors in the request become one line, exit 2.
+exit_status run_parsed(options& opts, const std::vector<bool>& request_given, const command_info* chosen, terminal term,
+                       std::istream& in, std::ostream& out, std::ostream& err) {
+  try {
+    const occcalc::table tables = chosen && chosen->all_tables ? load_tables(opts.table_files, table_scope::all)
+                                                               : load_tables_for(opts.table_files, opts.request);
+    term.colour = colour_under(colour_mode_from(opts.colour), term.colour);
+    context c{opts, request_given, tables, in, out, err, term};
+    return chosen ? chosen->run(c) : run_query_command(c);
+  } catch (const occcalc::input_error& e) {
+    err << "occcalc: error: " << flag_name(e.field()) << " " << e.message(flag_name) << "\n";
+  } catch (const occcalc::error& e) {
+    err << "occcalc: error: " << e.what() << "\n";
+  }
+  return exit_status::bad_input;
+}
+
+/// A query whose arguments are only request flags and `--json`, read without
+/// CLI11: each flag at most once, as `--flag VALUE` or `--flag=VALUE` with a
+/// value that is not empty, does not start with '-' and names no command, or
+/// `--flag` alone for a switch. That is how scripts call occcalc in loops,
+/// and CLI11 building its parser was a third of such a process's
+/// instructions. Anything else gives nothing, and CLI11 parses it, with its
+/// help and its messages; the values read here are the strings CLI11 would
+/// have bound, and go through the same checks after.
+std::optional<options> plain_query(const std::vector<const char*>& args, std::vector<bool>& given) {
+  options opts;
+  given.assign(std::size(occcalc::request_fields), false);
+  bool json = false;
+  for (std::size_t a = 1; a < args.size(); ++a) {
+    const std::string_view arg(args[a]);
+    if (arg == "--json" && !json) {
+      json = opts.json = true;
+      continue;
+    }
+    const auto equals = arg.find('=');
+    const std::string_view name = arg.substr(0, equals);
+    const auto* field = std::find_if(std::begin(occcalc::request_fields), std::end(occcalc::request_fields),
+                                     [&](const auto& f) { return flag_name(f.key) == name; });
+    if (field == std::end(occcalc::request_fields)) return std::nullopt;
+    const auto index = static_cast<std::size_t>(field - std::begin(occcalc::request_fields));
+    if (given[index]) return std::nullopt;
+    given[index] = true;
+    if (field->kind == occcalc::field_kind::flag) {
+      if (equals != std::string_view::npos) return std::nullopt;
+      opts.request.*(field->member) = std::string(occcalc::flag_set_text);
+      continue;
+    }
+    std::string_view value;
+    if (equals != std::string_view::npos) {
+      value = arg.substr(equals + 1);
+    } else if (++a < args.size()) {
+      value = args[a];
+    } else {
+      return std::nullopt;
+    }
+    const bool command =
+        std::any_of(std::begin(commands), std::end(commands), [&](const command_info& c) { return value == c.name; });
+    if (occcalc::detail::trim(value).empty() || value.front() == '-' || command) return std::nullopt;
+    opts.request.*(field->member) = std::string(value);
+  }
+  return opts;
+}
+
 /// Parses `args` and runs what they ask for. A lean parse binds only the
 /// subcommands, the request flags and the shared options whose names appear
 /// among the arguments
@@ -220,20 +285,9 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
   for (std::size_t i = 0; i < subcommands.size(); ++i) {
     if (subcommands[i] && subcommands[i]->parsed()) chosen = &commands[i];
   }
-  try {
-    const occcalc::table tables = chosen && chosen->all_tables ? load_tables(opts.table_files, table_scope::all)
-                                                               : load_tables_for(opts.table_files, opts.request);
-    std::vector<bool> request_given;
-    for (std::size_t i = 0; i < request_options.size(); ++i) request_given.push_back(given(i));
-    term.colour = colour_under(colour_mode_from(opts.colour), term.colour);
-    context c{opts, request_given, tables, in, out, err, term};
-    return chosen ? chosen->run(c) : run_query_command(c);
-  } catch (const occcalc::input_error& e) {
-    err << "occcalc: error: " << flag_name(e.field()) << " " << e.message(flag_name) << "\n";
-  } catch (const occcalc::error& e) {
-    err << "occcalc: error: " << e.what() << "\n";
-  }
-  return exit_status::bad_input;
+  std::vector<bool> request_given;
+  for (std::size_t i = 0; i < request_options.size(); ++i) request_given.push_back(given(i));
+  return run_parsed(opts, request_given, chosen, term, in, out, err);
 }
 
 exit_status run_command(int argc, const char* const* argv, std::istream& in, std::ostream& out, std::ostream& err) {
@@ -266,6 +320,10 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
   // The terminal once: its width lays out the help; --color, parsed later,
   // may still overrule the colour.
   const terminal detected = detect_terminal(colour_mode::automatic, stdout);
+  std::vector<bool> request_given;
+  if (auto opts = plain_query(args, request_given)) {
+    return run_parsed(*opts, request_given, nullptr, detected, in, out, err);
+  }
   if (const auto status = parse_and_run(args, true, detected, in, out, err)) return *status;
   return *parse_and_run(args, false, detected, in, out, err);
 }

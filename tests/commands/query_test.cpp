@@ -242,3 +242,39 @@ TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd]
   CHECK(r.err == message);
   CHECK(r.out.empty());
 }
+
+TEST_CASE("cli: a query read without CLI11 answers as CLI11's parse does", "[cli]") {
+  // A query of request flags and --json alone is read directly (cli/app.cpp,
+  // plain_query); --color never, which it does not read, sends the same
+  // query through CLI11 (the runner's output is no terminal: no colour
+  // either way). Both must print the same bytes and exit the same way.
+  const auto [args] = GENERATE(table<std::vector<std::string>>({
+      {{"--cc", "7.0", "--threads", "128", "--regs", "37"}},
+      {{"--cc=7.0", "--threads=128", "--regs=37"}},
+      {{"--json", "--cc", "8.6", "--threads", "1024", "--regs", "255", "--smem", "100K"}},
+      {{"--gpu", "RTX 4090", "--threads", "256", "--regs", "64", "--smem", "16K", "--grid", "1024"}},
+      {{"--gfx", "gfx1100", "--wave32", "--wgp-mode", "--threads", "256", "--vgprs", "96", "--lds", "32K"}},
+      {{"--cc", "7.0", "--threads", "128"}},
+      {{"--cc", "7.7", "--threads", "128", "--regs", "37"}},
+      {{"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--cc", "7.0"}},
+      {{"--json"}},
+  }));
+  std::vector<std::string> through_cli11 = args;
+  through_cli11.insert(through_cli11.end(), {"--color", "never"});
+  const auto direct = run(args);
+  const auto parsed = run(through_cli11);
+  INFO(args.front());
+  CHECK(direct.status == parsed.status);
+  CHECK(direct.out == parsed.out);
+  CHECK(direct.err == parsed.err);
+  CHECK(!(direct.out + direct.err).empty());
+}
+
+TEST_CASE("cli: what the direct read leaves to CLI11 keeps CLI11's messages", "[cli][errors]") {
+  // A repeated flag, a missing value, a value that looks like a flag, an
+  // unknown flag: each goes to CLI11, whose message names the flag.
+  CHECK_THAT(run({"--cc", "7.0", "--threads", "128", "--regs", "37", "--regs", "40"}).err, Contains("--regs"));
+  CHECK(run({"--cc", "7.0", "--threads", "128", "--regs"}).status == exit_status::bad_input);
+  CHECK_THAT(run({"--cc", "7.0", "--thread", "128", "--regs", "37"}).err, Contains("did you mean '--threads'"));
+  CHECK_THAT(run({"--cc", "7.0", "--threads", "", "--regs", "37"}).err, Contains("--threads is empty"));
+}
