@@ -6,7 +6,7 @@
 #include <lz4.h>
 #include <zstd.h>
 
-#include "inspect/huge_pages.hpp"
+#include "inspect/page_advice.hpp"
 
 namespace occcalc::inspect {
 

@@ -14,10 +14,10 @@
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/fatbin_entries.hpp"
-#include "inspect/huge_pages.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/limits.hpp"
 #include "inspect/offload_bundle.hpp"
+#include "inspect/page_advice.hpp"
 #include "inspect/parallel.hpp"
 #include "inspect/ptx.hpp"
 

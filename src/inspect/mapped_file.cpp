@@ -9,6 +9,8 @@
 #include <cstring>
 #include <istream>
 
+#include "inspect/page_advice.hpp"
+
 namespace occcalc::inspect {
 
 namespace {
@@ -77,11 +79,7 @@ mapped_file::~mapped_file() {
 }
 
 void mapped_file::release(byte_view range) const noexcept {
-  if (mapping_ == nullptr || range.empty()) return;
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const auto begin = (reinterpret_cast<std::uintptr_t>(range.data()) + page - 1) / page * page;
-  const auto end = (reinterpret_cast<std::uintptr_t>(range.data()) + range.size()) / page * page;
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+  if (mapping_ != nullptr) advise_whole_pages(range.data(), range.size(), MADV_DONTNEED);
 }
 
 }  // namespace occcalc::inspect

@@ -1,13 +1,20 @@
-// A hint for inspect's large buffers: the decompressed cubins and the
-// kernels of a whole library. Each page of fresh memory costs one page fault
-// at its first write, and a fault costs far more than filling the page
-// (a 541 MB library's reading took 88,000 faults, two thirds of them in
-// such buffers); a transparent huge page is one fault for 512 pages.
+// Advice to the system about inspect's memory, by whole pages: the pages of
+// a mapped input it is done with, and its large buffers.
+//
+// Each page of fresh memory costs one page fault at its first write, and a
+// fault costs far more than filling the page (a 541 MB library's reading
+// took 88,000 faults, two thirds of them in such buffers); a transparent
+// huge page is one fault for 512 pages.
 #pragma once
 
 #include <cstddef>
 
 namespace occcalc::inspect {
+
+/// `madvise(advice)` on the pages wholly inside `[data, data + bytes)`;
+/// nothing where that holds no whole page. Advice is a hint: a failure is
+/// ignored.
+void advise_whole_pages(const void* data, std::size_t bytes, int advice) noexcept;
 
 /// Buffers smaller than this get no hint: they are in pages already touched,
 /// or too small to hold one huge page.
