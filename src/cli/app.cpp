@@ -68,6 +68,11 @@ constexpr command_info commands[] = {
      false, bind_sweep, run_sweep_command},
 };
 
+/// Whether `text` is a subcommand's name.
+bool names_command(std::string_view text) {
+  return std::any_of(std::begin(commands), std::end(commands), [&](const command_info& c) { return text == c.name; });
+}
+
 /// "did you mean" for a mistyped subcommand or long flag.
 std::string did_you_mean(const CLI::App& app, const std::vector<std::string>& extras) {
   if (extras.empty()) return {};
@@ -165,9 +170,7 @@ std::optional<options> plain_query(const std::vector<const char*>& args, std::ve
     } else {
       return std::nullopt;
     }
-    const bool command =
-        std::any_of(std::begin(commands), std::end(commands), [&](const command_info& c) { return value == c.name; });
-    if (occcalc::detail::trim(value).empty() || value.front() == '-' || command) return std::nullopt;
+    if (occcalc::detail::trim(value).empty() || value.front() == '-' || names_command(value)) return std::nullopt;
     opts.request.*(field->member) = std::string(value);
   }
   return opts;
@@ -303,8 +306,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
       err << "occcalc: error: help takes at most one command, e.g. occcalc help inspect\n";
       return exit_status::bad_input;
     }
-    if (argc == 3 && std::none_of(std::begin(commands), std::end(commands),
-                                  [&](const command_info& c) { return std::string_view(c.name) == argv[2]; })) {
+    if (argc == 3 && !names_command(argv[2])) {
       std::vector<std::string> names;
       for (const auto& command : commands) names.emplace_back(command.name);
       const auto close = occcalc::closest_names(argv[2], names, 1);
