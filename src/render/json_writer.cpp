@@ -48,29 +48,61 @@ void json_writer::close(char bracket) {
   out_ += bracket;
 }
 
+std::size_t json_writer::compact_key(char* text, std::string_view name) {
+  // A compact member's comma, quoted key and colon go in one append with its
+  // value where it can: every member of every batch answer starts here.
+  if (style_ != style::compact || after_key_ || has_element_.empty() || name.size() > short_key_bytes ||
+      !plain_json_text(name)) {
+    return 0;
+  }
+  std::size_t size = 0;
+  if (has_element_.back() != 0) text[size++] = ',';
+  has_element_.back() = 1;
+  text[size++] = '"';
+  std::memcpy(text + size, name.data(), name.size());
+  size += name.size();
+  text[size++] = '"';
+  text[size++] = ':';
+  return size;
+}
+
 void json_writer::key(std::string_view name) {
-  // A compact member's comma, quoted key and colon in one append: every
-  // member of every batch answer starts here (a third of batch's time when
-  // each piece was appended on its own).
-  if (style_ == style::compact && !after_key_ && !has_element_.empty() && name.size() <= short_key_bytes &&
-      plain_json_text(name)) {
-    char text[short_key_bytes + 4];
-    std::size_t size = 0;
-    if (has_element_.back() != 0) text[size++] = ',';
-    has_element_.back() = 1;
-    text[size++] = '"';
-    std::memcpy(text + size, name.data(), name.size());
-    size += name.size();
-    text[size++] = '"';
-    text[size++] = ':';
+  char text[short_key_bytes + 3];
+  if (const std::size_t size = compact_key(text, name); size != 0) {
     out_.append(text, size);
-    after_key_ = true;
+  } else {
+    next_element();
+    append_json_string(out_, name);
+    out_ += style_ == style::pretty ? ": " : ":";
+  }
+  after_key_ = true;
+}
+
+void json_writer::integer_member(std::string_view name, std::int64_t v) {
+  constexpr std::size_t digits_bytes = 20;  // -9223372036854775808
+  char text[short_key_bytes + 3 + digits_bytes];
+  std::size_t size = compact_key(text, name);
+  if (size == 0) {
+    key(name);
+    value(v);
     return;
   }
-  next_element();
-  append_json_string(out_, name);
-  out_ += style_ == style::pretty ? ": " : ":";
-  after_key_ = true;
+  const fmt::format_int digits(v);
+  std::memcpy(text + size, digits.data(), digits.size());
+  out_.append(text, size + digits.size());
+}
+
+void json_writer::null_member(std::string_view name) {
+  constexpr std::string_view null_text = "null";
+  char text[short_key_bytes + 3 + null_text.size()];
+  std::size_t size = compact_key(text, name);
+  if (size == 0) {
+    key(name);
+    null();
+    return;
+  }
+  std::memcpy(text + size, null_text.data(), null_text.size());
+  out_.append(text, size + null_text.size());
 }
 
 void json_writer::value(std::int64_t v) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include <nlohmann/json_fwd.hpp>
@@ -48,11 +49,26 @@ class json_writer {
       null();
   }
   void value(optional_integer v) { value(std::optional<std::int64_t>(v)); }
-  /// A member: `key` then `value`.
+  /// A member: `key` then `value`. A signed integer's, optional or not, is
+  /// written in one piece in compact style.
   template <typename T>
   void member(std::string_view name, const T& v) {
-    key(name);
-    value(v);
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+      integer_member(name, static_cast<std::int64_t>(v));
+    } else if constexpr (std::is_same_v<T, optional_integer>) {
+      if (v)
+        integer_member(name, *v);
+      else
+        null_member(name);
+    } else if constexpr (std::is_same_v<T, std::optional<std::int64_t>>) {
+      if (v)
+        integer_member(name, *v);
+      else
+        null_member(name);
+    } else {
+      key(name);
+      value(v);
+    }
   }
   /// A document built with nlohmann (a table entry), written in this style.
   void value(const nlohmann::ordered_json& j);
@@ -65,6 +81,13 @@ class json_writer {
  private:
   void open(char bracket);
   void close(char bracket);
+  /// In compact style, writes a member's comma, quoted key and colon into
+  /// `text` (room for `short_key_bytes` + 3) and returns their length; 0 when
+  /// the key goes the general way (pretty style, not in an object yet or
+  /// after a key, a long key or one to escape).
+  std::size_t compact_key(char* text, std::string_view name);
+  void integer_member(std::string_view name, std::int64_t v);
+  void null_member(std::string_view name);
   /// Separates a new element from the one before it, and indents it.
   void next_element();
   void newline_and_indent(std::size_t depth);

@@ -95,39 +95,53 @@ nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
   return j;
 }
 
-namespace {
-
-/// 1 for the bytes a JSON string cannot hold as they are: control
-/// characters, quotes, backslashes, and every byte of a multi-byte character
-/// (checked by nlohmann's escaping, which replaces invalid UTF-8).
-constexpr std::array<std::uint8_t, 256> not_plain = [] {
-  std::array<std::uint8_t, 256> table{};
-  for (std::size_t byte = 0; byte < table.size(); ++byte) {
-    table[byte] = byte < 0x20 || byte >= 0x80 || byte == '"' || byte == '\\' ? 1 : 0;
-  }
-  return table;
-}();
-
-}  // namespace
-
 bool plain_json_text(std::string_view text) noexcept {
   // Eight bytes at a time, with the SWAR tests of "Bit Twiddling Hacks"
   // (Sean Eron Anderson, "Determine if a word has a zero byte" and "... a
-  // byte less than n"), each exact in telling whether any byte matches; the
-  // tail through the table.
+  // byte less than n"), each exact in telling whether any byte matches: a
+  // control character, a quote, a backslash, or a byte of a multi-byte
+  // character (checked by nlohmann's escaping, which replaces invalid UTF-8).
   constexpr std::uint64_t ones = 0x0101010101010101;
   constexpr std::uint64_t highs = 0x8080808080808080;
   constexpr unsigned char first_printable = 0x20;
   const auto any_below = [&](std::uint64_t w, unsigned char n) { return (w - ones * n) & ~w & highs; };
   const auto any_equal = [&](std::uint64_t w, unsigned char c) { return any_below(w ^ (ones * c), 1); };
+  const auto not_plain = [&](std::uint64_t w) {
+    return (w & highs) | any_below(w, first_printable) | any_equal(w, '"') | any_equal(w, '\\');
+  };
+  constexpr std::size_t word = sizeof(std::uint64_t);
+  const char* bytes = text.data();
+  const std::size_t size = text.size();
+  if (size < word) {
+    // Every byte, some twice, in one word without a call to memcpy: two
+    // overlapping halves, or the first, middle and last byte (padded with
+    // spaces, which are plain).
+    constexpr std::size_t half = sizeof(std::uint32_t);
+    std::uint64_t w = ones * ' ';
+    if (size >= half) {
+      std::uint32_t low = 0, high = 0;
+      std::memcpy(&low, bytes, half);
+      std::memcpy(&high, bytes + size - half, half);
+      w = low | std::uint64_t{high} << 32U;
+    } else if (size > 0) {
+      w = (w & ~std::uint64_t{0xffffff}) | static_cast<unsigned char>(bytes[0]) |
+          std::uint64_t{static_cast<unsigned char>(bytes[size / 2])} << 8U |
+          std::uint64_t{static_cast<unsigned char>(bytes[size - 1])} << 16U;
+    }
+    return not_plain(w) == 0;
+  }
+  std::uint64_t w = 0;
   std::uint64_t found = 0;
   std::size_t i = 0;
-  for (; i + sizeof(std::uint64_t) <= text.size(); i += sizeof(std::uint64_t)) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, text.data() + i, sizeof w);
-    found |= (w & highs) | any_below(w, first_printable) | any_equal(w, '"') | any_equal(w, '\\');
+  for (; i + word <= size; i += word) {
+    std::memcpy(&w, bytes + i, word);
+    found |= not_plain(w);
   }
-  for (; i < text.size(); ++i) found |= not_plain[static_cast<unsigned char>(text[i])];
+  // The tail as the last eight bytes, which overlap bytes already tested.
+  if (i < size) {
+    std::memcpy(&w, bytes + size - word, word);
+    found |= not_plain(w);
+  }
   return found == 0;
 }
 
@@ -138,9 +152,11 @@ void append_json_string(std::string& out, std::string_view text) {
     out += json_text(nlohmann::json(text));
     return;
   }
-  out += '"';
-  out += text;
-  out += '"';
+  const std::size_t at = out.size();
+  out.resize(at + text.size() + 2);  // one growth for the quotes and the text
+  out[at] = '"';
+  std::memcpy(&out[at + 1], text.data(), text.size());
+  out.back() = '"';
 }
 
 std::string json_text(const nlohmann::ordered_json& j, int indent) {
