@@ -147,9 +147,9 @@ namespace detail {
 
 constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
 
-/// `limit`, unless `fails`: then no block fits, for `why`. A select, not a
-/// branch: the models compute every check and keep the first that fails,
-/// so that no check the launch decides costs a misprediction.
+/// `limit`, unless `fails`: then no block fits, for `why`. A `select`: the
+/// models compute every check and keep the first that fails, rather than
+/// branching on each check the launch decides.
 constexpr block_limit unless(bool fails, infeasibility why, block_limit limit) noexcept {
   const auto reason = select(fails, static_cast<std::uint8_t>(why), static_cast<std::uint8_t>(limit.reason));
   return {optional_integer::select(fails, std::int64_t{0}, limit.blocks), static_cast<infeasibility>(reason)};
