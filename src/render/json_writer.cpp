@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "render/result_json.hpp"
+#include "render/json_string.hpp"
 
 namespace occcalc::cli {
 

@@ -10,6 +10,7 @@
 #include "analysis/amd_query.hpp"
 #include "analysis/nvidia_query.hpp"
 #include "occcalc/nvidia/arch.hpp"
+#include "render/json_string.hpp"
 #include "render/json_writer.hpp"
 
 namespace occcalc::cli {
@@ -46,14 +47,6 @@ class result_writer {
 /// The result object of one query as JSON text in `style`.
 std::string result_text(const query& q, json_writer::style style);
 std::string result_text(const amd_query& q, json_writer::style style);
-
-/// Appends `text` as a JSON string, quoted and escaped; invalid UTF-8 bytes
-/// become U+FFFD, as in every JSON occcalc writes.
-void append_json_string(std::string& out, std::string_view text);
-
-/// Whether every byte of `text` is printable ASCII other than a quote and a
-/// backslash: what a JSON string holds as it is, without escaping.
-bool plain_json_text(std::string_view text) noexcept;
 
 /// `j` as JSON text (`indent` spaces, or compact with -1). Every JSON output
 /// goes through here or `append_json_string`, so bytes that are not valid

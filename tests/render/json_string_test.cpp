@@ -7,6 +7,7 @@
 #include <random>
 #include <string>
 
+#include "render/json_string.hpp"
 #include "render/result_json.hpp"
 
 using namespace occcalc::cli;
