@@ -14,6 +14,7 @@
 
 #include "occcalc/error.hpp"
 #include "occcalc/tables/json_input.hpp"
+#include "render/json_string.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {
@@ -130,10 +131,7 @@ class batch_line_handler : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>
     const std::string_view value(text, length);
     if (depth_ != 1) return false;
     if (field_ == nullptr) {
-      to_.id_json.reserve(value.size() + 2);
-      to_.id_json += '"';
-      to_.id_json += value;
-      to_.id_json += '"';
+      append_json_string(to_.id_json, value);
       return true;
     }
     if (field_->kind == occcalc::field_kind::flag || occcalc::detail::trim(value).empty()) return false;

@@ -48,7 +48,9 @@ void json_writer::close(char bracket) {
   out_ += bracket;
 }
 
-std::size_t json_writer::compact_key(char* text, std::string_view name) {
+// inline: GCC then folds it into its three callers (3% of batch's instructions
+// when it was a call).
+inline std::size_t json_writer::compact_key(char* text, std::string_view name) {
   // A compact member's comma, quoted key and colon go in one append with its
   // value where it can: every member of every batch answer starts here.
   if (style_ != style::compact || after_key_ || has_element_.empty() || name.size() > short_key_bytes ||
@@ -78,31 +80,28 @@ void json_writer::key(std::string_view name) {
   after_key_ = true;
 }
 
+bool json_writer::compact_member(std::string_view name, std::string_view value_text) {
+  constexpr std::size_t longest_value = 20;  // -9223372036854775808
+  char text[short_key_bytes + 3 + longest_value];
+  if (value_text.size() > longest_value) return false;
+  const std::size_t size = compact_key(text, name);
+  if (size == 0) return false;
+  std::memcpy(text + size, value_text.data(), value_text.size());
+  out_.append(text, size + value_text.size());
+  return true;
+}
+
 void json_writer::integer_member(std::string_view name, std::int64_t v) {
-  constexpr std::size_t digits_bytes = 20;  // -9223372036854775808
-  char text[short_key_bytes + 3 + digits_bytes];
-  std::size_t size = compact_key(text, name);
-  if (size == 0) {
-    key(name);
-    value(v);
-    return;
-  }
   const fmt::format_int digits(v);
-  std::memcpy(text + size, digits.data(), digits.size());
-  out_.append(text, size + digits.size());
+  if (compact_member(name, std::string_view(digits.data(), digits.size()))) return;
+  key(name);
+  value(v);
 }
 
 void json_writer::null_member(std::string_view name) {
-  constexpr std::string_view null_text = "null";
-  char text[short_key_bytes + 3 + null_text.size()];
-  std::size_t size = compact_key(text, name);
-  if (size == 0) {
-    key(name);
-    null();
-    return;
-  }
-  std::memcpy(text + size, null_text.data(), null_text.size());
-  out_.append(text, size + null_text.size());
+  if (compact_member(name, "null")) return;
+  key(name);
+  null();
 }
 
 void json_writer::value(std::int64_t v) {

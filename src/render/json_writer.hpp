@@ -55,12 +55,7 @@ class json_writer {
   void member(std::string_view name, const T& v) {
     if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
       integer_member(name, static_cast<std::int64_t>(v));
-    } else if constexpr (std::is_same_v<T, optional_integer>) {
-      if (v)
-        integer_member(name, *v);
-      else
-        null_member(name);
-    } else if constexpr (std::is_same_v<T, std::optional<std::int64_t>>) {
+    } else if constexpr (std::is_same_v<T, optional_integer> || std::is_same_v<T, std::optional<std::int64_t>>) {
       if (v)
         integer_member(name, *v);
       else
@@ -86,6 +81,10 @@ class json_writer {
   /// the key goes the general way (pretty style, not in an object yet or
   /// after a key, a long key or one to escape).
   std::size_t compact_key(char* text, std::string_view name);
+  /// In compact style, appends a member whose value is `value_text` (JSON,
+  /// at most 20 bytes) in one piece; false, having written nothing, where
+  /// `compact_key` declines.
+  bool compact_member(std::string_view name, std::string_view value_text);
   void integer_member(std::string_view name, std::int64_t v);
   void null_member(std::string_view name);
   /// Separates a new element from the one before it, and indents it.
