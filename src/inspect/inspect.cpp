@@ -68,6 +68,17 @@ class release_tracker {
   std::size_t first_ = 0;  // the first finished entry not released
 };
 
+/// Hands the fat binaries whose entries were planned to `done_with`.
+/// Planning reads each entry's header, and finding repeats its payload's
+/// first and last bytes; the kernel maps each fault's neighbours too, so
+/// that maps most of the fat binaries (64 MB of libcublasLt's), which would
+/// stay mapped until their entries were read. Dropped, a page is mapped
+/// again from the page cache when a worker reads it.
+void done_with_planned(const std::vector<byte_view>& planned, const inspect_options& options) {
+  if (!options.done_with) return;
+  for (const auto& region : planned) options.done_with(region);
+}
+
 /// `parallel_for` with a scratch buffer per thread.
 template <typename Task>
 void run_parallel(std::size_t count, unsigned workers, Task&& task) {
@@ -171,17 +182,18 @@ void add_bundled_kernels(byte_view region, const std::string& where, inspection&
   });
 }
 
-/// Reads `items` (each repeat of an earlier entry only counted) and runs
-/// `scans` on the same workers, so the search of data sections overlaps the
-/// decompression; appends the kernels to `out` in item order and returns
-/// what each scan found.
+/// Reads `items` (each repeat of an earlier entry, as `repeat_of` says the
+/// duplicate finder may find, only counted) and runs `scans` on the same
+/// workers, so the search of data sections overlaps the decompression;
+/// appends the kernels to `out` in item order and returns what each scan
+/// found.
 std::vector<std::vector<embedded_fatbin>> read_in_parallel(const std::vector<work_item>& items,
+                                                           const std::vector<std::optional<std::size_t>>& repeat_of,
                                                            const std::vector<scan_task>& scans,
-                                                           duplicate_finder& duplicates, const inspect_options& options,
-                                                           inspection& out) {
+                                                           const duplicate_finder& duplicates,
+                                                           const inspect_options& options, inspection& out) {
   std::vector<std::vector<inspected_kernel>> results(items.size());
   std::vector<std::vector<embedded_fatbin>> found(scans.size());
-  const auto repeat_of = duplicates.candidates(items);
   std::vector<char> repeated(items.size());
   release_tracker released(items, options.done_with);
   run_parallel(scans.size() + items.size(), options.workers, [&](std::size_t i, scratch_buffer& buffer) {
@@ -212,9 +224,11 @@ std::vector<std::vector<embedded_fatbin>> read_in_parallel(const std::vector<wor
 
 /// A host ELF file's fat binaries: HIP's offload bundles (read at once),
 /// the linked (or else relocatable) fat binary section's entries into
-/// `items`, and the data sections to search for embedded ones into `scans`.
+/// `items` (the section into `planned`), and the data sections to search
+/// for embedded ones into `scans`.
 void plan_host_elf(const elf_file& host, const inspect_options& options, std::vector<work_item>& items,
-                   std::vector<work_item>& ptx_items, std::vector<scan_task>& scans, inspection& out) {
+                   std::vector<work_item>& ptx_items, std::vector<scan_task>& scans, std::vector<byte_view>& planned,
+                   inspection& out) {
   if (const elf_section* hip = host.find_section(hip_fatbin_section)) {
     add_bundled_kernels(host.contents(*hip), std::string(hip_fatbin_section) + " ", out);
   }
@@ -223,6 +237,7 @@ void plan_host_elf(const elf_file& host, const inspect_options& options, std::ve
   for (const auto& section : host.sections()) {
     if (section.name == wanted) {
       plan_entries(host.contents(section), std::string(wanted) + " ", options.only_sm, items, ptx_items, out);
+      planned.push_back(host.contents(section));
     } else if (holds_embedded_fatbins(section)) {
       const byte_view data = host.contents(section);
       for (std::uint64_t from = 0; from < data.size(); from += scan_piece_bytes) {
@@ -254,6 +269,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   std::vector<work_item> items;
   std::vector<work_item> ptx_items;
   std::vector<scan_task> scans;
+  std::vector<byte_view> planned;  // the fat binaries whose entries are in `items` and `ptx_items`
   std::optional<elf_file> host;
   switch (kind) {
     case input_kind::cubin: out.kernels = with_names(read_cubin(bytes), ""); return out;
@@ -272,9 +288,12 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
           "or AMD assembly");
     case input_kind::host_elf:
       host.emplace(bytes);
-      plan_host_elf(*host, options, items, ptx_items, scans, out);
+      plan_host_elf(*host, options, items, ptx_items, scans, planned, out);
       break;
-    case input_kind::fatbin: plan_entries(bytes, "", options.only_sm, items, ptx_items, out); break;
+    case input_kind::fatbin:
+      plan_entries(bytes, "", options.only_sm, items, ptx_items, out);
+      planned.push_back(bytes);
+      break;
   }
 
   // First the fat binaries' entries and the search of the data sections,
@@ -283,10 +302,13 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   check_decompression_budget(items, bytes.size(), decompressed_bytes);
   check_decompression_budget(ptx_items, bytes.size(), decompressed_bytes);
   duplicate_finder duplicates;
-  const auto found = read_in_parallel(items, scans, duplicates, options, out);
+  const auto repeat_of = duplicates.candidates(items);
+  done_with_planned(planned, options);
+  const auto found = read_in_parallel(items, repeat_of, scans, duplicates, options, out);
   read_ptx_entries(ptx_items, options.only_sm, out);
   std::vector<work_item> embedded_items;
   std::vector<work_item> embedded_ptx_items;
+  std::vector<byte_view> embedded_planned;
   std::uint64_t covered_to = 0;  // a fat binary found in one piece may run into the next
   const elf_section* section = nullptr;
   for (std::size_t i = 0; i < scans.size(); ++i) {
@@ -294,15 +316,18 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     section = scans[i].section;
     for (const auto& f : found[i]) {
       if (f.offset < covered_to) continue;
-      plan_entries(scans[i].data.sub(f.offset, f.size, "an embedded fat binary"),
-                   fmt::format("{}+{:#x} ", section->name, f.offset), options.only_sm, embedded_items,
+      const byte_view embedded = scans[i].data.sub(f.offset, f.size, "an embedded fat binary");
+      plan_entries(embedded, fmt::format("{}+{:#x} ", section->name, f.offset), options.only_sm, embedded_items,
                    embedded_ptx_items, out);
+      embedded_planned.push_back(embedded);
       covered_to = f.offset + f.size;
     }
   }
   check_decompression_budget(embedded_items, bytes.size(), decompressed_bytes);
   check_decompression_budget(embedded_ptx_items, bytes.size(), decompressed_bytes);
-  read_in_parallel(embedded_items, {}, duplicates, options, out);
+  const auto embedded_repeat_of = duplicates.candidates(embedded_items);
+  done_with_planned(embedded_planned, options);
+  read_in_parallel(embedded_items, embedded_repeat_of, {}, duplicates, options, out);
   read_ptx_entries(embedded_ptx_items, options.only_sm, out);
   return out;
 }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <mutex>
 #include <random>
 #include <string>
 #include <tuple>
@@ -548,4 +549,50 @@ TEST_CASE("inspect: the decompression buffer grows at least twofold", "[inspect]
   grown[(3 << 20)] = 1;
   CHECK(buffer.reserve(6 << 20) == grown);  // twice 3 MiB already there
   CHECK(buffer.reserve(1024) == grown);     // smaller: the same memory
+}
+
+TEST_CASE("inspect: a mapped input's fat binaries are handed back whole once planned", "[inspect]") {
+  // Planning reads every entry's header, which maps the pages around it:
+  // the fat binary is handed to `done_with` once its entries are planned,
+  // and each payload once read. The kernels read are the same either way.
+  for (const std::string name : {"app", "embedded.o", "zstd.fatbin"}) {
+    INFO(name);
+    const auto bytes = file_bytes(name);
+    const byte_view input(bytes.data(), bytes.size());
+    std::vector<byte_view> handed;
+    std::mutex handing;
+    inspect_options o = options();
+    o.done_with = [&](byte_view range) {
+      const std::lock_guard<std::mutex> lock(handing);
+      handed.push_back(range);
+    };
+    const auto read = inspect_bytes(input, o);
+    // The region whose entries were planned: the linked section of a host
+    // ELF file, the embedded fat binary of an object, the whole of a fat binary.
+    byte_view planned = input;
+    if (name == "app") {
+      const elf_file host(input);
+      planned = host.contents(*host.find_section(".nv_fatbin"));
+    } else if (name == "embedded.o") {
+      const auto found = find_embedded_fatbins(input);
+      REQUIRE(found.size() == 1);
+      planned = input.sub(found[0].offset, found[0].size, "the embedded fat binary");
+    }
+    for (const auto& range : handed) {
+      CHECK(range.data() >= input.data());
+      CHECK(range.data() + range.size() <= input.data() + input.size());
+    }
+    CHECK(std::any_of(handed.begin(), handed.end(), [&](const byte_view& range) {
+      return range.data() == planned.data() && range.size() == planned.size();
+    }));
+    const auto summary = [](const inspection& in) {
+      std::vector<std::tuple<std::string, std::string, std::string, std::optional<std::int64_t>>> kernels;
+      for (const auto& k : in.kernels) {
+        kernels.emplace_back(k.resources.name, k.resources.arch, k.resources.origin, k.resources.registers);
+      }
+      return kernels;
+    };
+    CHECK(!read.kernels.empty());
+    CHECK(summary(read) == summary(inspect_data(bytes)));
+  }
 }
