@@ -77,6 +77,19 @@ struct input_report {
   std::vector<kernel_report> kernels;
 };
 
+/// Where reports go as they are made, in input order: each input's heading
+/// (`kernels` left empty) with the number of its kernels to come, then
+/// those kernels' reports in runs. A library's tens of thousands of reports
+/// need not all be held at once: a sink that writes each run as it comes
+/// keeps one run.
+class report_sink {
+ public:
+  virtual ~report_sink() = default;
+  virtual void input(const input_report& heading, std::size_t kernel_count) = 0;
+  /// The next reports of the last input; the sink may move from them.
+  virtual void kernels(std::vector<kernel_report>& run) = 0;
+};
+
 /// Makes `k.static_shared_memory_bytes` ptxas's figure: takes the bytes the
 /// driver reserves per block out of a section figure that holds them
 /// (`k.shared_memory_read_as`), with the architecture table's reserve. The

@@ -46,18 +46,35 @@ std::vector<std::string> unused_entries(const policy& p, const std::vector<input
 
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& out, std::ostream& err, const terminal& term) {
-  const auto result = read_inputs(tables, command, in, err, [&](const inspect::inspected_kernel&) {
-    return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
-  });
-  find_renderer(inspect_renderers, command.format)(out, result.reports, terminal_for(term, command.format),
-                                                   command.table);
+  // The records go out as they are made; the inputs without kernels are
+  // noted once all are out.
+  struct printing : report_sink {
+    inspect_printer& printer;
+    std::vector<std::string> without_kernels;
+    explicit printing(inspect_printer& p) : printer(p) {}
+    void input(const input_report& heading, std::size_t kernel_count) override {
+      if (kernel_count == 0) without_kernels.push_back(heading.file);
+      printer.input(heading, kernel_count);
+    }
+    void kernels(std::vector<kernel_report>& run) override { printer.kernels(run); }
+  };
+  const auto printer =
+      find_renderer(inspect_renderers, command.format)(out, terminal_for(term, command.format), command.table);
+  printing sink(*printer);
+  const std::size_t failed = read_inputs(
+      tables, command, in, err,
+      [&](const inspect::inspected_kernel&) {
+        return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
+      },
+      sink);
+  printer->finish();
   out.flush();  // the table before the notes, where both reach one terminal or log
-  for (const auto& r : result.reports) {
-    if (r.kernels.empty() && command.kernel_pattern.empty() && command.arch.empty()) {
-      err << fmt::format("occcalc: note: {}: no GPU kernels found\n", r.file);
+  if (command.kernel_pattern.empty() && command.arch.empty()) {
+    for (const auto& file : sink.without_kernels) {
+      err << fmt::format("occcalc: note: {}: no GPU kernels found\n", file);
     }
   }
-  return result.failed == 0 ? exit_status::ok : exit_status::bad_input;
+  return failed == 0 ? exit_status::ok : exit_status::bad_input;
 }
 
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,

@@ -34,6 +34,10 @@ unsigned workers(const inspect_command& command) { return command.jobs > 0 ? com
 /// Fewest kernels worth more threads than one.
 constexpr std::size_t min_parallel_kernels = 1024;
 
+/// Reports made at a time, then handed to the sink: 2.9 MB of them, where
+/// all of libcublasLt's would be 60 MB.
+constexpr std::size_t report_run_kernels = 2048;
+
 /// No per-thread state.
 struct stateless {};
 
@@ -204,29 +208,52 @@ std::map<std::string, triton_metadata> triton_kernels(const std::vector<std::str
   return found;
 }
 
+/// Keeps every report, in `reports`.
+class kept_reports : public report_sink {
+ public:
+  explicit kept_reports(std::vector<input_report>& reports) : reports_(reports) {}
+
+  void input(const input_report& heading, std::size_t kernel_count) override {
+    reports_.push_back(heading);
+    auto& kernels = reports_.back().kernels;
+    kernels.reserve(kernel_count);
+    inspect::prefer_huge_pages(kernels.data(), kernel_count * sizeof(kernel_report));
+  }
+
+  void kernels(std::vector<kernel_report>& run) override {
+    auto& kernels = reports_.back().kernels;
+    std::move(run.begin(), run.end(), std::back_inserter(kernels));
+  }
+
+ private:
+  std::vector<input_report>& reports_;
+};
+
 }  // namespace
 
 read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& err, const block_size_for& threads_for) {
+  read_result result;
+  kept_reports sink(result.reports);
+  result.failed = read_inputs(tables, command, in, err, threads_for, sink);
+  return result;
+}
+
+std::size_t read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                        std::ostream& err, const block_size_for& threads_for, report_sink& sink) {
   const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
   const unsigned jobs = workers(command);
-  read_result result;
-  // `triton`: the Triton metadata of the file, whose launch (block size and
-  // dynamic shared memory) wins over --threads and the policy, as a required
-  // size does: it is how the launcher runs the kernel.
-  const auto report = [&](const std::string& path, inspect::inspection inspected,
+  std::size_t failed = 0;
+  // Reports an input's kernels to the sink, unless none passes the filter
+  // and `unless_none`; returns whether it did. `triton`: the Triton metadata
+  // of the file, whose launch (block size and dynamic shared memory) wins
+  // over --threads and the policy, as a required size does: it is how the
+  // launcher runs the kernel.
+  const auto report = [&](const std::string& path, inspect::inspection inspected, bool unless_none,
                           const triton_metadata* triton = nullptr) {
-    input_report r{path,
-                   inspected.kind,
-                   inspected.skipped_entries,
-                   inspected.lto_entries,
-                   inspected.duplicate_entries,
-                   inspected.skipped_members,
-                   {}};
     // A library holds tens of thousands of kernels: filter them and compute
     // their occupancy on every core, each into its own slot to keep the
-    // order. The reports are made in place: a second copy of them was most
-    // of inspect's peak memory on a large library.
+    // order, a run at a time.
     auto& kernels = inspected.kernels;
     const unsigned threads = kernels.size() >= min_parallel_kernels ? jobs : 1;
     std::vector<char> selected(kernels.size());
@@ -238,33 +265,45 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
     for (std::size_t i = 0; i < kernels.size(); ++i) {
       if (selected[i]) chosen.push_back(i);
     }
-    r.kernels.reserve(chosen.size());
-    inspect::prefer_huge_pages(r.kernels.data(), chosen.size() * sizeof(kernel_report));
-    r.kernels.resize(chosen.size());
-    inspect::parallel_for<stateless>(chosen.size(), threads, [&](std::size_t j, stateless&) {
-      const std::size_t i = chosen[j];
-      auto [overrides, from] = threads_for(kernels[i]);
-      if (triton != nullptr) {
-        overrides.threads = triton->block_size();
-        overrides.dyn_smem_bytes = triton->shared_bytes;
-        from = triton_block_size;
-        auto& origin = kernels[i].resources.origin;
-        origin = fmt::format("{}.json: num_warps {}, shared {} B, num_ctas {}, cluster {}x{}x{}{}", stem_of(path),
-                             triton->num_warps, triton->shared_bytes, triton->num_ctas, triton->cluster_dims[0],
-                             triton->cluster_dims[1], triton->cluster_dims[2], origin.empty() ? "" : "; " + origin);
-      }
-      r.kernels[j] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
-    });
-    return r;
+    if (chosen.empty() && unless_none) return false;
+    sink.input({path,
+                inspected.kind,
+                inspected.skipped_entries,
+                inspected.lto_entries,
+                inspected.duplicate_entries,
+                inspected.skipped_members,
+                {}},
+               chosen.size());
+    std::vector<kernel_report> run;
+    for (std::size_t first = 0; first < chosen.size(); first += report_run_kernels) {
+      run.clear();
+      run.resize(std::min(report_run_kernels, chosen.size() - first));
+      inspect::parallel_for<stateless>(run.size(), threads, [&](std::size_t j, stateless&) {
+        const std::size_t i = chosen[first + j];
+        auto [overrides, from] = threads_for(kernels[i]);
+        if (triton != nullptr) {
+          overrides.threads = triton->block_size();
+          overrides.dyn_smem_bytes = triton->shared_bytes;
+          from = triton_block_size;
+          auto& origin = kernels[i].resources.origin;
+          origin = fmt::format("{}.json: num_warps {}, shared {} B, num_ctas {}, cluster {}x{}x{}{}", stem_of(path),
+                               triton->num_warps, triton->shared_bytes, triton->num_ctas, triton->cluster_dims[0],
+                               triton->cluster_dims[1], triton->cluster_dims[2], origin.empty() ? "" : "; " + origin);
+        }
+        run[j] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
+      });
+      sink.kernels(run);
+    }
+    return true;
   };
   const auto fail = [&](const std::string& message) {
     err << "occcalc: error: " << message << "\n";
-    ++result.failed;
+    ++failed;
   };
   for (const auto& path : command.inputs) {
     if (path == "-" || !is_directory(path)) {
       try {
-        result.reports.push_back(report(path, read_input(path, in, filter, jobs, err)));
+        report(path, read_input(path, in, filter, jobs, err), false);
       } catch (const occcalc::error& e) {
         fail(e.what());
       }
@@ -287,10 +326,9 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
           skipped.push_back(file);
           continue;
         }
-        auto r = report(file, std::move(*inspected), meta == triton.end() ? nullptr : &meta->second);
-        if (r.kernels.empty()) continue;  // none left after --kernel / --arch
+        // None left after --kernel / --arch: not reported.
+        if (!report(file, std::move(*inspected), true, meta == triton.end() ? nullptr : &meta->second)) continue;
         ++with_kernels;
-        result.reports.push_back(std::move(r));
       } catch (const occcalc::error& e) {
         fail(e.what());
       }
@@ -308,7 +346,7 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
                        files.size() == 1 ? "" : "s"));
     }
   }
-  return result;
+  return failed;
 }
 
 }  // namespace occcalc::cli

@@ -30,10 +30,16 @@ struct read_result {
 using block_size_for = std::function<std::pair<launch_overrides, std::string>(const inspect::inspected_kernel&)>;
 
 /// Reads every input and reports the kernels that pass the filter, each at
-/// the block size `threads_for` gives. An input that cannot be read is one
-/// error line on `err`, and the others are still read (grep's convention:
-/// the exit code says so at the end). A directory is searched: what is a GPU
-/// binary or compiler log is read, the rest counted (`verbose` lists it).
+/// the block size `threads_for` gives, to `sink` as they are made. An input
+/// that cannot be read is one error line on `err`, and the others are still
+/// read (grep's convention: the exit code says so at the end). A directory
+/// is searched: what is a GPU binary or compiler log is read, the rest
+/// counted (`verbose` lists it). Returns the inputs that could not be read.
+std::size_t read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                        std::ostream& err, const block_size_for& threads_for, report_sink& sink);
+
+/// `read_inputs` into memory, every report kept: for the commands that
+/// judge or compare the kernels once all are read (`check`, `diff`).
 read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& err, const block_size_for& threads_for);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -9,8 +10,7 @@
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
-#include "render/json_writer.hpp"
-#include "render/result_json.hpp"
+#include "render/inspect_records.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 #include "render/text_table.hpp"
@@ -34,10 +34,6 @@ std::string spill_text(const inspect::kernel_resources& k) {
   return std::to_string(k.spill_store_bytes.value_or(0) + k.spill_load_bytes.value_or(0));
 }
 
-std::string limiters_text(const std::optional<occcalc::occupancy_summary>& summary) {
-  return summary ? summary->limiter_list("+") : std::string("-");
-}
-
 std::string block_text(const kernel_report& r) {
   if (!r.block_size) return "?";
   if (r.block_size_from == "launch bounds") return fmt::format("{} (bounds)", *r.block_size);
@@ -47,31 +43,6 @@ std::string block_text(const kernel_report& r) {
     return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
   }
   return std::to_string(*r.block_size);
-}
-
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
-  std::string quoted = "\"";
-  for (const char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + '"';
-}
-
-std::string csv_optional(const std::optional<std::int64_t>& value) {
-  return value ? std::to_string(*value) : std::string();
-}
-
-std::string csv_dim3(const std::optional<dim3>& d) { return d ? dim3_text(*d) : std::string(); }
-
-/// Writes `text` out once it holds a chunk: a large library's JSON would
-/// otherwise sit whole in memory.
-void flush_chunk(std::ostream& out, std::string& text) {
-  constexpr std::size_t chunk_bytes = 1 << 16;
-  if (text.size() < chunk_bytes) return;
-  out << text;
-  text.clear();
 }
 
 enum class column_vendor { any, nvidia, amd };
@@ -191,12 +162,69 @@ std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summ
   return summary ? fmt::format("{:.1f}%", summary->occupancy() * occcalc::percent_per_unit) : std::string("-");
 }
 
-void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term,
-                         const inspect_table_options& view) {
-  std::string text;
-  for (const auto& input : inputs) {
+std::string inspect_column_ids() {
+  std::string ids;
+  for (const auto& c : inspect_columns) ids += (ids.empty() ? "" : ", ") + std::string(c.id);
+  return ids;
+}
+
+bool is_inspect_column(std::string_view id) {
+  return std::any_of(std::begin(inspect_columns), std::end(inspect_columns),
+                     [&](const inspect_column& c) { return c.id == id; });
+}
+
+namespace {
+
+/// The table, an input at a time: each run's rows become cells (of every
+/// column, both vendors': which are candidates is known at the input's
+/// end) and the reports are let go; the input's table is laid out once its
+/// last row is in, as widths come from every row.
+class text_printer final : public inspect_printer {
+ public:
+  text_printer(std::ostream& out, const terminal& term, const inspect_table_options& view)
+      : out_(out), term_(term), view_(view) {}
+
+  void input(const input_report& heading, std::size_t kernel_count) override {
+    end_input();
+    heading_ = heading;
+    kernel_count_ = kernel_count;
+    amd_ = false;
+    cells_.clear();
+    cells_.reserve(kernel_count);
+    unavailable_.clear();
+    widths_.assign(std::size(inspect_columns), 0);
+    for (std::size_t c = 0; c < widths_.size(); ++c) widths_[c] = display_width(inspect_columns[c].header);
+    pending_ = true;
+  }
+
+  void kernels(std::vector<kernel_report>& run) override {
+    for (const auto& r : run) {
+      const auto summary = r.summary();
+      std::vector<table_cell> row;
+      row.reserve(std::size(inspect_columns));
+      for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
+        row.push_back(inspect_columns[c].cell(r, summary));
+        widths_[c] = std::max(widths_[c], display_width(row.back().text));
+      }
+      cells_.push_back(std::move(row));
+      if (!r.has_occupancy()) ++unavailable_[r.unavailable];
+      amd_ = amd_ || r.amd_target;
+    }
+  }
+
+  void finish() override {
+    end_input();
+    out_ << text_;
+    text_.clear();
+  }
+
+ private:
+  void end_input() {
+    if (!pending_) return;
+    pending_ = false;
+    const auto& input = heading_;
     std::string heading = fmt::format("{} ({}): {} kernel{}", input.file == "-" ? "standard input" : input.file,
-                                      input.kind, input.kernels.size(), input.kernels.size() == 1 ? "" : "s");
+                                      input.kind, kernel_count_, kernel_count_ == 1 ? "" : "s");
     if (input.duplicate_entries > 0) {
       heading += fmt::format("; {} repeated cubin{} listed once", input.duplicate_entries,
                              input.duplicate_entries == 1 ? "" : "s");
@@ -212,173 +240,65 @@ void render_inspect_text(std::ostream& out, const std::vector<input_report>& inp
       heading +=
           fmt::format("; {} member{} without GPU code", input.skipped_members, input.skipped_members == 1 ? "" : "s");
     }
-    text += occcalc::cli::heading(heading, term);
-    if (input.kernels.empty()) continue;
-    // Every cell of every column the input's vendor has, then the columns
-    // shown: widths come from the content.
-    const bool amd =
-        std::any_of(input.kernels.begin(), input.kernels.end(), [](const kernel_report& r) { return r.amd_target; });
-    std::vector<const inspect_column*> candidates;
-    for (const auto& c : inspect_columns) {
-      if (c.vendor == column_vendor::any || (c.vendor == column_vendor::amd) == amd) candidates.push_back(&c);
+    text_ += occcalc::cli::heading(heading, term_);
+    if (cells_.empty()) return;
+    // The columns the input's vendor has, then the ones shown: widths come
+    // from the content.
+    std::vector<std::size_t> candidates;  // into inspect_columns
+    for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
+      const auto vendor = inspect_columns[c].vendor;
+      if (vendor == column_vendor::any || (vendor == column_vendor::amd) == amd_) candidates.push_back(c);
     }
-    std::vector<std::vector<table_cell>> cells;
-    cells.reserve(input.kernels.size());
-    std::vector<std::size_t> widths(candidates.size());
-    for (std::size_t c = 0; c < candidates.size(); ++c) widths[c] = display_width(candidates[c]->header);
-    std::map<std::string, std::size_t> unavailable;
-    for (const auto& r : input.kernels) {
-      const auto summary = r.summary();
-      std::vector<table_cell> row;
-      row.reserve(candidates.size());
-      for (std::size_t c = 0; c < candidates.size(); ++c) {
-        row.push_back(candidates[c]->cell(r, summary));
-        widths[c] = std::max(widths[c], display_width(row.back().text));
-      }
-      cells.push_back(std::move(row));
-      if (!r.has_occupancy()) ++unavailable[r.unavailable];
+    std::vector<const inspect_column*> columns;
+    std::vector<std::size_t> widths;
+    for (const auto c : candidates) {
+      columns.push_back(&inspect_columns[c]);
+      widths.push_back(widths_[c]);
     }
-    const auto shown = shown_columns(candidates, widths, view, term);
+    const auto shown = shown_columns(columns, widths, view_, term_);
     std::vector<table_column> headers;
-    for (const auto c : shown) headers.push_back({candidates[c]->header, candidates[c]->right_aligned});
-    std::vector<std::vector<table_cell>> rows(cells.size());
-    for (std::size_t k = 0; k < cells.size(); ++k) {
+    for (const auto c : shown) headers.push_back({columns[c]->header, columns[c]->right_aligned});
+    std::vector<std::vector<table_cell>> rows(cells_.size());
+    for (std::size_t k = 0; k < cells_.size(); ++k) {
       rows[k].reserve(shown.size());
-      for (const auto c : shown) rows[k].push_back(std::move(cells[k][c]));
+      for (const auto c : shown) rows[k].push_back(std::move(cells_[k][candidates[c]]));
+      std::vector<table_cell>().swap(cells_[k]);  // the rest of the row's cells, let go as it is taken
     }
+    cells_.clear();
     table_layout layout;
-    layout.elide_last = !view.wide && candidates[shown.back()]->id == "kernel";
-    text += format_table(headers, rows, term, layout);
-    flush_chunk(out, text);
-    for (const auto& [reason, count] : unavailable) {
-      text += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s", reason),
-                    style::warn, term.colour) +
-              "\n";
+    layout.elide_last = !view_.wide && columns[shown.back()]->id == "kernel";
+    text_ += format_table(headers, rows, term_, layout);
+    flush_chunk(out_, text_);
+    for (const auto& [reason, count] : unavailable_) {
+      text_ += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s", reason),
+                     style::warn, term_.colour) +
+               "\n";
     }
   }
-  out << text;
-}
 
-std::string inspect_column_ids() {
-  std::string ids;
-  for (const auto& c : inspect_columns) ids += (ids.empty() ? "" : ", ") + std::string(c.id);
-  return ids;
-}
+  std::ostream& out_;
+  terminal term_;
+  inspect_table_options view_;
+  std::string text_;
+  bool pending_ = false;
+  input_report heading_;
+  std::size_t kernel_count_ = 0;
+  bool amd_ = false;
+  std::vector<std::vector<table_cell>> cells_;  // per row, every column of inspect_columns
+  std::vector<std::size_t> widths_;             // per column of inspect_columns
+  std::map<std::string, std::size_t> unavailable_;
+};
 
-bool is_inspect_column(std::string_view id) {
-  return std::any_of(std::begin(inspect_columns), std::end(inspect_columns),
-                     [&](const inspect_column& c) { return c.id == id; });
-}
-
-void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs) {
-  result_writer results;
-  // One record per line, compact, so a library's 40,000 kernels stream out.
-  std::string text = fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version);
-  bool first = true;
-  for (const auto& input : inputs) {
-    for (const auto& r : input.kernels) {
-      const auto& k = r.kernel.resources;
-      text += first ? "\n" : ",\n";
-      first = false;
-      json_writer w(text);
-      w.begin_object();
-      w.member("file", r.file);
-      w.member("origin", k.origin);
-      w.member("kernel", k.name);
-      w.member("name", r.kernel.demangled);
-      w.member("arch", k.arch);
-      for (const auto& [name, value] :
-           {std::pair<std::string_view, const std::optional<std::int64_t>&>{"registers", k.registers},
-            {"register_cap", k.register_cap},
-            {"min_blocks_per_sm", k.min_blocks_per_sm},
-            {"static_smem_bytes", k.static_shared_memory_bytes},
-            {"stack_frame_bytes", k.stack_frame_bytes},
-            {"stack_size_bytes", k.stack_size_bytes},
-            {"local_memory_bytes", k.local_memory_bytes},
-            {"spill_store_bytes", k.spill_store_bytes},
-            {"spill_load_bytes", k.spill_load_bytes},
-            {"barriers", k.barriers},
-            {"agprs", k.agprs},
-            {"sgprs", k.sgprs},
-            {"wave_size", k.wave_size},
-            {"vgpr_spills", k.vgpr_spills},
-            {"sgpr_spills", k.sgpr_spills}}) {
-        w.member(name, value);
-      }
-      w.member("wgp_mode", k.wgp_mode);
-      for (const auto& [name, value] :
-           {std::pair<std::string_view, const std::optional<dim3>&>{"max_threads", k.max_threads},
-            {"required_threads", k.required_threads},
-            {"cluster_dims", k.cluster_dims}}) {
-        w.key(name);
-        if (value) {
-          w.begin_array();
-          for (const auto extent : *value) w.value(extent);
-          w.end_array();
-        } else {
-          w.null();
-        }
-      }
-      w.member("block_size", r.block_size);
-      w.key("block_size_from");
-      if (r.block_size)
-        w.value(r.block_size_from);
-      else
-        w.null();
-      w.key("occupancy");
-      if (r.evaluation)
-        std::visit([&](const auto& q) { results.write(w, q); }, *r.evaluation);
-      else
-        w.null();
-      w.key("occupancy_unavailable");
-      if (r.has_occupancy())
-        w.null();
-      else
-        w.value(r.unavailable);
-      w.end_object();
-      flush_chunk(out, text);
-    }
-  }
-  text += first ? "]}\n" : "\n]}\n";
-  out << text;
-}
-
-void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inputs) {
-  std::string text =
-      "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
-      "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
-      "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,agprs,"
-      "sgprs,"
-      "wave_size,vgpr_spills,sgpr_spills,wgp_mode,min_blocks_per_sm\n";
-  for (const auto& input : inputs) {
-    for (const auto& r : input.kernels) {
-      const auto& k = r.kernel.resources;
-      const auto summary = r.summary();
-      const bool result = summary.has_value();
-      text += fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-          csv_field(r.file), csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
-          csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
-          csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
-          csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
-          csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims), csv_optional(r.block_size),
-          r.block_size ? csv_field(r.block_size_from) : "", result ? std::to_string(summary->groups_per_unit) : "",
-          result ? std::to_string(summary->active_warps) : "", result ? fmt::format("{}", summary->occupancy()) : "",
-          csv_field(result ? limiters_text(summary) : ""), csv_field(r.unavailable), csv_optional(k.agprs),
-          csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
-          k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "", csv_optional(k.min_blocks_per_sm));
-      flush_chunk(out, text);
-    }
-  }
-  out << text;
-}
+}  // namespace
 
 const std::array<format_renderer<inspect_render>, 3> inspect_renderers = {{
-    {output_format::text, render_inspect_text},
-    {output_format::json, [](std::ostream& out, const std::vector<input_report>& inputs, const terminal&,
-                             const inspect_table_options&) { render_inspect_json(out, inputs); }},
-    {output_format::csv, [](std::ostream& out, const std::vector<input_report>& inputs, const terminal&,
-                            const inspect_table_options&) { render_inspect_csv(out, inputs); }},
+    {output_format::text,
+     [](std::ostream& out, const terminal& term, const inspect_table_options& view)
+         -> std::unique_ptr<inspect_printer> { return std::make_unique<text_printer>(out, term, view); }},
+    {output_format::json,
+     [](std::ostream& out, const terminal&, const inspect_table_options&) { return inspect_json_printer(out); }},
+    {output_format::csv,
+     [](std::ostream& out, const terminal&, const inspect_table_options&) { return inspect_csv_printer(out); }},
 }};
 
 }  // namespace occcalc::cli

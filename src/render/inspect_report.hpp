@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,26 +26,27 @@ struct inspect_table_options {
 std::string inspect_column_ids();
 bool is_inspect_column(std::string_view id);
 
-/// The table: one row per kernel, grouped by input, then why some kernels
-/// have no occupancy. Fits `term.columns`: optional columns give way, then
-/// the middle of long kernel names (unless `view.wide`).
-void render_inspect_text(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term,
-                         const inspect_table_options& view);
+/// Prints inspect's reports in one format as they are read (a
+/// `report_sink`), then, at `finish`, what follows the last. JSON (an
+/// object per kernel, schema/inspect.schema.json) and CSV (a header row,
+/// then a row per kernel) write each run as it comes. The text table gives
+/// each input a table that fits `term.columns` (optional columns give way,
+/// then the middle of long kernel names, unless `view.wide`), then why some
+/// kernels have no occupancy: it is laid out over all the input's rows, so
+/// it keeps their cells until the input's last.
+class inspect_printer : public report_sink {
+ public:
+  virtual void finish() = 0;
+};
 
-/// A JSON array with one object per kernel (schema/inspect.schema.json).
-void render_inspect_json(std::ostream& out, const std::vector<input_report>& inputs);
+/// Makes the printer of one format, writing to `out`.
+using inspect_render = std::unique_ptr<inspect_printer> (*)(std::ostream& out, const terminal& term,
+                                                            const inspect_table_options& view);
 
-/// CSV with a header row, one row per kernel (RFC 4180 quoting).
-void render_inspect_csv(std::ostream& out, const std::vector<input_report>& inputs);
-
-/// `256x1x1`.
-/// How `inspect` prints its reports in one format.
-using inspect_render = void (*)(std::ostream& out, const std::vector<input_report>& inputs, const terminal& term,
-                                const inspect_table_options& view);
-
-/// inspect's formats: text (a table per input), json (schema/inspect.schema.json), csv.
+/// inspect's formats: text, json and csv.
 extern const std::array<format_renderer<inspect_render>, 3> inspect_renderers;
 
+/// `256x1x1`.
 std::string dim3_text(const inspect::dim3& d);
 
 /// `62.5%`, or `-` without a result.

@@ -294,3 +294,37 @@ TEST_CASE("cli: AMD compiler remarks take their target from --arch, and say so w
   CHECK(k["registers"] == 56);  // roundup(22 VGPRs, 4) + 32 AGPRs, as the code object's .vgpr_count
   CHECK(k["block_size_from"] == "suggested");
 }
+
+TEST_CASE("cli: many kernels stream out in order, each format whole", "[cli][inspect]") {
+  // More kernels than one run of reports (2,048): the formats written as
+  // each run comes hold every kernel in order, and the text table's widths
+  // come from every row, the last run's included.
+  constexpr int kernels = 5000;
+  std::string log;
+  for (int i = 0; i < kernels; ++i) {
+    const std::string id = "kernel" + std::to_string(i);
+    const std::string name = "_Z" + std::to_string(id.size()) + id + "v";
+    log += "ptxas info    : Compiling entry function '" + name + "' for 'sm_80'\n";
+    log += "ptxas info    : Function properties for " + name + "\n";
+    log += "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+    log += "ptxas info    : Used " + std::to_string(8 + i % 200) + " registers, used 0 barriers, " +
+           std::to_string(i == kernels - 1 ? 1048576 : 0) + " bytes smem, 368 bytes cmem[0]\n";
+  }
+  const auto json = run({"inspect", "-", "--json", "--threads", "128"}, log);
+  REQUIRE(json.status == exit_status::ok);
+  const auto records = nlohmann::json::parse(json.out)["kernels"];
+  REQUIRE(records.size() == kernels);
+  for (int i = 0; i < kernels; i += 499) {
+    INFO(i);
+    CHECK(records[i]["name"] == "kernel" + std::to_string(i) + "()");
+    CHECK(records[i]["registers"] == 8 + i % 200);
+  }
+  CHECK(records[kernels - 1]["static_smem_bytes"] == 1048576);
+  const auto csv = run({"inspect", "-", "--csv", "--threads", "128"}, log);
+  CHECK(std::count(csv.out.begin(), csv.out.end(), '\n') == kernels + 1);
+  const auto text = run({"inspect", "-", "--threads", "128", "--columns", "smem,kernel"}, log);
+  CHECK_THAT(text.out, StartsWith("standard input (compiler log): 5000 kernels\n"));
+  // The first row's smem cell is as wide as the last row's 1048576.
+  CHECK_THAT(text.out, Contains("\n        0 kernel0()\n"));
+  CHECK_THAT(text.out, Contains("\n  1048576 kernel4999()\n"));
+}

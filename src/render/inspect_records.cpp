@@ -1,0 +1,185 @@
+#include "render/inspect_records.hpp"
+
+#include <ostream>
+
+#include <fmt/format.h>
+
+#include "occcalc/version.hpp"
+#include "render/json_writer.hpp"
+#include "render/result_json.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+using inspect::dim3;
+
+std::string limiters_text(const std::optional<occcalc::occupancy_summary>& summary) {
+  return summary ? summary->limiter_list("+") : std::string("-");
+}
+
+std::string csv_field(std::string_view text) {
+  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + '"';
+}
+
+std::string csv_optional(const std::optional<std::int64_t>& value) {
+  return value ? std::to_string(*value) : std::string();
+}
+
+std::string csv_dim3(const std::optional<dim3>& d) { return d ? dim3_text(*d) : std::string(); }
+
+/// One compact record per line, written as each run comes, so a library's
+/// 40,000 kernels stream out.
+class json_printer final : public inspect_printer {
+ public:
+  explicit json_printer(std::ostream& out)
+      : out_(out), text_(fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version)) {}
+
+  void input(const input_report&, std::size_t) override {}
+
+  void kernels(std::vector<kernel_report>& run) override {
+    for (const auto& r : run) {
+      write(r);
+      flush_chunk(out_, text_);
+    }
+  }
+
+  void finish() override {
+    text_ += first_ ? "]}\n" : "\n]}\n";
+    out_ << text_;
+    text_.clear();
+  }
+
+ private:
+  void write(const kernel_report& r) {
+    const auto& k = r.kernel.resources;
+    text_ += first_ ? "\n" : ",\n";
+    first_ = false;
+    json_writer w(text_);
+    w.begin_object();
+    w.member("file", r.file);
+    w.member("origin", k.origin);
+    w.member("kernel", k.name);
+    w.member("name", r.kernel.demangled);
+    w.member("arch", k.arch);
+    for (const auto& [name, value] :
+         {std::pair<std::string_view, const std::optional<std::int64_t>&>{"registers", k.registers},
+          {"register_cap", k.register_cap},
+          {"min_blocks_per_sm", k.min_blocks_per_sm},
+          {"static_smem_bytes", k.static_shared_memory_bytes},
+          {"stack_frame_bytes", k.stack_frame_bytes},
+          {"stack_size_bytes", k.stack_size_bytes},
+          {"local_memory_bytes", k.local_memory_bytes},
+          {"spill_store_bytes", k.spill_store_bytes},
+          {"spill_load_bytes", k.spill_load_bytes},
+          {"barriers", k.barriers},
+          {"agprs", k.agprs},
+          {"sgprs", k.sgprs},
+          {"wave_size", k.wave_size},
+          {"vgpr_spills", k.vgpr_spills},
+          {"sgpr_spills", k.sgpr_spills}}) {
+      w.member(name, value);
+    }
+    w.member("wgp_mode", k.wgp_mode);
+    for (const auto& [name, value] :
+         {std::pair<std::string_view, const std::optional<dim3>&>{"max_threads", k.max_threads},
+          {"required_threads", k.required_threads},
+          {"cluster_dims", k.cluster_dims}}) {
+      w.key(name);
+      if (value) {
+        w.begin_array();
+        for (const auto extent : *value) w.value(extent);
+        w.end_array();
+      } else {
+        w.null();
+      }
+    }
+    w.member("block_size", r.block_size);
+    w.key("block_size_from");
+    if (r.block_size)
+      w.value(r.block_size_from);
+    else
+      w.null();
+    w.key("occupancy");
+    if (r.evaluation)
+      std::visit([&](const auto& q) { results_.write(w, q); }, *r.evaluation);
+    else
+      w.null();
+    w.key("occupancy_unavailable");
+    if (r.has_occupancy())
+      w.null();
+    else
+      w.value(r.unavailable);
+    w.end_object();
+  }
+
+  std::ostream& out_;
+  std::string text_;
+  bool first_ = true;
+  result_writer results_;
+};
+
+/// A header row, then a row per kernel as each run comes (RFC 4180 quoting).
+class csv_printer final : public inspect_printer {
+ public:
+  explicit csv_printer(std::ostream& out)
+      : out_(out),
+        text_(
+            "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
+            "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
+            "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,"
+            "agprs,sgprs,wave_size,vgpr_spills,sgpr_spills,wgp_mode,min_blocks_per_sm\n") {}
+
+  void input(const input_report&, std::size_t) override {}
+
+  void kernels(std::vector<kernel_report>& run) override {
+    for (const auto& r : run) {
+      const auto& k = r.kernel.resources;
+      const auto summary = r.summary();
+      const bool result = summary.has_value();
+      text_ += fmt::format(
+          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+          csv_field(r.file), csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
+          csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
+          csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
+          csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
+          csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims), csv_optional(r.block_size),
+          r.block_size ? csv_field(r.block_size_from) : "", result ? std::to_string(summary->groups_per_unit) : "",
+          result ? std::to_string(summary->active_warps) : "", result ? fmt::format("{}", summary->occupancy()) : "",
+          csv_field(result ? limiters_text(summary) : ""), csv_field(r.unavailable), csv_optional(k.agprs),
+          csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
+          k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "", csv_optional(k.min_blocks_per_sm));
+      flush_chunk(out_, text_);
+    }
+  }
+
+  void finish() override {
+    out_ << text_;
+    text_.clear();
+  }
+
+ private:
+  std::ostream& out_;
+  std::string text_;
+};
+
+}  // namespace
+
+std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out) { return std::make_unique<json_printer>(out); }
+
+std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out) { return std::make_unique<csv_printer>(out); }
+
+void flush_chunk(std::ostream& out, std::string& text) {
+  constexpr std::size_t chunk_bytes = 1 << 16;
+  if (text.size() < chunk_bytes) return;
+  out << text;
+  text.clear();
+}
+
+}  // namespace occcalc::cli

@@ -1,0 +1,24 @@
+// inspect's records for programs, JSON and CSV: each written as its run
+// of reports comes, so a library's tens of thousands of kernels stream out.
+#pragma once
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+
+#include "render/inspect_report.hpp"
+
+namespace occcalc::cli {
+
+/// An object per kernel, one per line, in `{"schema_version", "kernels"}`
+/// (schema/inspect.schema.json).
+std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out);
+
+/// A header row, then a row per kernel (RFC 4180 quoting).
+std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out);
+
+/// Writes `text` out and clears it once it holds a chunk (64 KiB), so that
+/// output is never held whole.
+void flush_chunk(std::ostream& out, std::string& text);
+
+}  // namespace occcalc::cli
