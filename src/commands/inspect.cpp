@@ -58,8 +58,8 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
     }
     void kernels(std::vector<kernel_report>& run) override { printer.kernels(run); }
   };
-  const auto printer =
-      find_renderer(inspect_renderers, command.format)(out, terminal_for(term, command.format), command.table);
+  const auto printer = find_renderer(inspect_renderers, command.format)(out, terminal_for(term, command.format),
+                                                                        command.table, inspect_workers(command));
   printing sink(*printer);
   const std::size_t failed = read_inputs(
       tables, command, in, err,

@@ -6,6 +6,7 @@
 #include <ostream>
 #include <set>
 #include <thread>
+#include <variant>
 
 #include <fmt/format.h>
 
@@ -27,19 +28,12 @@ namespace occcalc::cli {
 
 namespace {
 
-/// Threads to read and report with: --jobs, else the CPUs this process may
-/// use (its affinity and cgroup quota), not the machine's.
-unsigned workers(const inspect_command& command) { return command.jobs > 0 ? command.jobs : usable_cpus(); }
-
 /// Fewest kernels worth more threads than one.
 constexpr std::size_t min_parallel_kernels = 1024;
 
 /// Reports made at a time, then handed to the sink: 2.9 MB of them, where
 /// all of libcublasLt's would be 60 MB.
 constexpr std::size_t report_run_kernels = 2048;
-
-/// No per-thread state.
-struct stateless {};
 
 inspect::inspect_options options_for(const kernel_matcher& filter, unsigned jobs) {
   inspect::inspect_options options;
@@ -231,6 +225,8 @@ class kept_reports : public report_sink {
 
 }  // namespace
 
+unsigned inspect_workers(const inspect_command& command) { return command.jobs > 0 ? command.jobs : usable_cpus(); }
+
 read_result read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& err, const block_size_for& threads_for) {
   read_result result;
@@ -242,7 +238,7 @@ read_result read_inputs(const occcalc::table& tables, const inspect_command& com
 std::size_t read_inputs(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& err, const block_size_for& threads_for, report_sink& sink) {
   const kernel_matcher filter = make_kernel_matcher(command.kernel_pattern, command.arch);
-  const unsigned jobs = workers(command);
+  const unsigned jobs = inspect_workers(command);
   std::size_t failed = 0;
   // Reports an input's kernels to the sink, unless none passes the filter
   // and `unless_none`; returns whether it did. `triton`: the Triton metadata
@@ -257,7 +253,7 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
     auto& kernels = inspected.kernels;
     const unsigned threads = kernels.size() >= min_parallel_kernels ? jobs : 1;
     std::vector<char> selected(kernels.size());
-    inspect::parallel_for<stateless>(kernels.size(), threads, [&](std::size_t i, stateless&) {
+    inspect::parallel_for<std::monostate>(kernels.size(), threads, [&](std::size_t i, std::monostate&) {
       selected[i] = static_cast<char>(filter.matches(kernels[i]));
     });
     std::vector<std::size_t> chosen;
@@ -278,7 +274,7 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
     for (std::size_t first = 0; first < chosen.size(); first += report_run_kernels) {
       run.clear();
       run.resize(std::min(report_run_kernels, chosen.size() - first));
-      inspect::parallel_for<stateless>(run.size(), threads, [&](std::size_t j, stateless&) {
+      inspect::parallel_for<std::monostate>(run.size(), threads, [&](std::size_t j, std::monostate&) {
         const std::size_t i = chosen[first + j];
         auto [overrides, from] = threads_for(kernels[i]);
         if (triton != nullptr) {

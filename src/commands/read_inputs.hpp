@@ -29,6 +29,10 @@ struct read_result {
 /// comes from (`--threads`, `policy`).
 using block_size_for = std::function<std::pair<launch_overrides, std::string>(const inspect::inspected_kernel&)>;
 
+/// Threads to read, report and print with: --jobs, else the CPUs this
+/// process may use (its affinity and cgroup quota), not the machine's.
+unsigned inspect_workers(const inspect_command& command);
+
 /// Reads every input and reports the kernels that pass the filter, each at
 /// the block size `threads_for` gives, to `sink` as they are made. An input
 /// that cannot be read is one error line on `err`, and the others are still

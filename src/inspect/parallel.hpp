@@ -13,7 +13,7 @@ namespace occcalc::inspect {
 
 /// Runs `task(i, state)` for every i below `count` on up to `workers` threads
 /// (the caller's among them), handing indices out one at a time; each thread
-/// has its own default-constructed `State`. Then rethrows the exception of
+/// has its own default-constructed `State` (`std::monostate` for none). Then rethrows the exception of
 /// the lowest failing i, so the error reported does not depend on timing.
 /// A thread that cannot be started is not an error: fewer threads do the work.
 /// Once a task fails, the tasks not yet started are skipped (the error ends

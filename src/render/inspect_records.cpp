@@ -1,9 +1,11 @@
 #include "render/inspect_records.hpp"
 
 #include <ostream>
+#include <variant>
 
 #include <fmt/format.h>
 
+#include "inspect/parallel.hpp"
 #include "occcalc/version.hpp"
 #include "render/json_writer.hpp"
 #include "render/result_json.hpp"
@@ -34,34 +36,59 @@ std::string csv_optional(const std::optional<std::int64_t>& value) {
 
 std::string csv_dim3(const std::optional<dim3>& d) { return d ? dim3_text(*d) : std::string(); }
 
-/// One compact record per line, written as each run comes, so a library's
-/// 40,000 kernels stream out.
+/// Writes `run`'s records to `out` in order, made on up to `workers`
+/// threads: each takes slices of 256 records and appends them to the
+/// slice's text in `texts` with `write(text, state, report, index in run)`,
+/// where `state` is the thread's own. `texts` keeps its memory from run to
+/// run: fresh, it would fault in every page of the output again.
+template <typename State, typename Write>
+void write_records(std::ostream& out, const std::vector<kernel_report>& run, unsigned workers,
+                   std::vector<std::string>& texts, const Write& write) {
+  constexpr std::size_t slice_records = 256;
+  const std::size_t slices = (run.size() + slice_records - 1) / slice_records;
+  if (texts.size() < slices) texts.resize(slices);
+  inspect::parallel_for<State>(slices, workers, [&](std::size_t s, State& state) {
+    texts[s].clear();
+    const std::size_t end = std::min(run.size(), (s + 1) * slice_records);
+    for (std::size_t i = s * slice_records; i < end; ++i) write(texts[s], state, run[i], i);
+  });
+  for (std::size_t s = 0; s < slices; ++s) out << texts[s];
+}
+
+/// One compact record per line, each run's made on every worker and written
+/// as it comes, so a library's 40,000 kernels stream out.
 class json_printer final : public inspect_printer {
  public:
-  explicit json_printer(std::ostream& out)
-      : out_(out), text_(fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version)) {}
+  json_printer(std::ostream& out, unsigned workers) : out_(out), workers_(workers) {}
 
   void input(const input_report&, std::size_t) override {}
 
   void kernels(std::vector<kernel_report>& run) override {
-    for (const auto& r : run) {
-      write(r);
-      flush_chunk(out_, text_);
-    }
+    begin();
+    write_records<result_writer>(out_, run, workers_, texts_,
+                                 [&](std::string& text, result_writer& results, const kernel_report& r, std::size_t i) {
+                                   // A comma before every record but the first.
+                                   text += written_ + i == 0 ? "\n" : ",\n";
+                                   write(text, results, r);
+                                 });
+    written_ += run.size();
   }
 
   void finish() override {
-    text_ += first_ ? "]}\n" : "\n]}\n";
-    out_ << text_;
-    text_.clear();
+    begin();
+    out_ << (written_ == 0 ? "]}\n" : "\n]}\n");
   }
 
  private:
-  void write(const kernel_report& r) {
+  void begin() {
+    if (begun_) return;
+    out_ << fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version);
+    begun_ = true;
+  }
+
+  static void write(std::string& text, result_writer& results, const kernel_report& r) {
     const auto& k = r.kernel.resources;
-    text_ += first_ ? "\n" : ",\n";
-    first_ = false;
-    json_writer w(text_);
+    json_writer w(text);
     w.begin_object();
     w.member("file", r.file);
     w.member("origin", k.origin);
@@ -108,7 +135,7 @@ class json_printer final : public inspect_printer {
       w.null();
     w.key("occupancy");
     if (r.evaluation)
-      std::visit([&](const auto& q) { results_.write(w, q); }, *r.evaluation);
+      std::visit([&](const auto& q) { results.write(w, q); }, *r.evaluation);
     else
       w.null();
     w.key("occupancy_unavailable");
@@ -120,60 +147,72 @@ class json_printer final : public inspect_printer {
   }
 
   std::ostream& out_;
-  std::string text_;
-  bool first_ = true;
-  result_writer results_;
+  unsigned workers_;
+  std::vector<std::string> texts_;
+  bool begun_ = false;
+  std::size_t written_ = 0;  // records
 };
 
-/// A header row, then a row per kernel as each run comes (RFC 4180 quoting).
+/// A header row, then a row per kernel (RFC 4180 quoting), each run's made
+/// on every worker and written as it comes.
 class csv_printer final : public inspect_printer {
  public:
-  explicit csv_printer(std::ostream& out)
-      : out_(out),
-        text_(
-            "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
-            "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
-            "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,"
-            "agprs,sgprs,wave_size,vgpr_spills,sgpr_spills,wgp_mode,min_blocks_per_sm\n") {}
+  csv_printer(std::ostream& out, unsigned workers) : out_(out), workers_(workers) {}
 
   void input(const input_report&, std::size_t) override {}
 
   void kernels(std::vector<kernel_report>& run) override {
-    for (const auto& r : run) {
-      const auto& k = r.kernel.resources;
-      const auto summary = r.summary();
-      const bool result = summary.has_value();
-      text_ += fmt::format(
-          "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-          csv_field(r.file), csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
-          csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
-          csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
-          csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
-          csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims), csv_optional(r.block_size),
-          r.block_size ? csv_field(r.block_size_from) : "", result ? std::to_string(summary->groups_per_unit) : "",
-          result ? std::to_string(summary->active_warps) : "", result ? fmt::format("{}", summary->occupancy()) : "",
-          csv_field(result ? limiters_text(summary) : ""), csv_field(r.unavailable), csv_optional(k.agprs),
-          csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
-          k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "", csv_optional(k.min_blocks_per_sm));
-      flush_chunk(out_, text_);
-    }
+    begin();
+    write_records<std::monostate>(
+        out_, run, workers_, texts_,
+        [](std::string& text, std::monostate&, const kernel_report& r, std::size_t) { write(text, r); });
   }
 
-  void finish() override {
-    out_ << text_;
-    text_.clear();
-  }
+  void finish() override { begin(); }
 
  private:
+  void begin() {
+    if (begun_) return;
+    out_ << "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
+            "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
+            "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,"
+            "agprs,sgprs,wave_size,vgpr_spills,sgpr_spills,wgp_mode,min_blocks_per_sm\n";
+    begun_ = true;
+  }
+
+  static void write(std::string& text, const kernel_report& r) {
+    const auto& k = r.kernel.resources;
+    const auto summary = r.summary();
+    const bool result = summary.has_value();
+    text += fmt::format(
+        "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
+        csv_field(r.file), csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
+        csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
+        csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
+        csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
+        csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims), csv_optional(r.block_size),
+        r.block_size ? csv_field(r.block_size_from) : "", result ? std::to_string(summary->groups_per_unit) : "",
+        result ? std::to_string(summary->active_warps) : "", result ? fmt::format("{}", summary->occupancy()) : "",
+        csv_field(result ? limiters_text(summary) : ""), csv_field(r.unavailable), csv_optional(k.agprs),
+        csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
+        k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "", csv_optional(k.min_blocks_per_sm));
+  }
+
   std::ostream& out_;
-  std::string text_;
+  unsigned workers_;
+  std::vector<std::string> texts_;
+  bool begun_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out) { return std::make_unique<json_printer>(out); }
+std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out, unsigned workers) {
+  return std::make_unique<json_printer>(out, workers);
+}
 
-std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out) { return std::make_unique<csv_printer>(out); }
+std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out, unsigned workers) {
+  return std::make_unique<csv_printer>(out, workers);
+}
 
 void flush_chunk(std::ostream& out, std::string& text) {
   constexpr std::size_t chunk_bytes = 1 << 16;

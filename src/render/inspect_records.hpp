@@ -11,11 +11,12 @@
 namespace occcalc::cli {
 
 /// An object per kernel, one per line, in `{"schema_version", "kernels"}`
-/// (schema/inspect.schema.json).
-std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out);
+/// (schema/inspect.schema.json); each run's made on up to `workers` threads.
+std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out, unsigned workers);
 
-/// A header row, then a row per kernel (RFC 4180 quoting).
-std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out);
+/// A header row, then a row per kernel (RFC 4180 quoting); each run's made
+/// on up to `workers` threads.
+std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out, unsigned workers);
 
 /// Writes `text` out and clears it once it holds a chunk (64 KiB), so that
 /// output is never held whole.

@@ -4,9 +4,11 @@
 #include <map>
 #include <memory>
 #include <ostream>
+#include <variant>
 
 #include <fmt/format.h>
 
+#include "inspect/parallel.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
@@ -181,8 +183,8 @@ namespace {
 /// last row is in, as widths come from every row.
 class text_printer final : public inspect_printer {
  public:
-  text_printer(std::ostream& out, const terminal& term, const inspect_table_options& view)
-      : out_(out), term_(term), view_(view) {}
+  text_printer(std::ostream& out, const terminal& term, const inspect_table_options& view, unsigned workers)
+      : out_(out), term_(term), view_(view), workers_(workers) {}
 
   void input(const input_report& heading, std::size_t kernel_count) override {
     end_input();
@@ -198,15 +200,28 @@ class text_printer final : public inspect_printer {
   }
 
   void kernels(std::vector<kernel_report>& run) override {
-    for (const auto& r : run) {
-      const auto summary = r.summary();
-      std::vector<table_cell> row;
-      row.reserve(std::size(inspect_columns));
-      for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
-        row.push_back(inspect_columns[c].cell(r, summary));
-        widths_[c] = std::max(widths_[c], display_width(row.back().text));
+    // The rows on every worker, a slice of 256 at a time, each slice with
+    // its own widths.
+    constexpr std::size_t slice_rows = 256;
+    const std::size_t first = cells_.size();
+    cells_.resize(first + run.size());
+    const std::size_t slices = (run.size() + slice_rows - 1) / slice_rows;
+    std::vector<std::vector<std::size_t>> widths(slices, std::vector<std::size_t>(std::size(inspect_columns)));
+    inspect::parallel_for<std::monostate>(slices, workers_, [&](std::size_t s, std::monostate&) {
+      for (std::size_t i = s * slice_rows; i < std::min(run.size(), (s + 1) * slice_rows); ++i) {
+        const auto summary = run[i].summary();
+        auto& row = cells_[first + i];
+        row.reserve(std::size(inspect_columns));
+        for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
+          row.push_back(inspect_columns[c].cell(run[i], summary));
+          widths[s][c] = std::max(widths[s][c], display_width(row.back().text));
+        }
       }
-      cells_.push_back(std::move(row));
+    });
+    for (const auto& slice : widths) {
+      for (std::size_t c = 0; c < widths_.size(); ++c) widths_[c] = std::max(widths_[c], slice[c]);
+    }
+    for (const auto& r : run) {
       if (!r.has_occupancy()) ++unavailable_[r.unavailable];
       amd_ = amd_ || r.amd_target;
     }
@@ -279,6 +294,7 @@ class text_printer final : public inspect_printer {
   std::ostream& out_;
   terminal term_;
   inspect_table_options view_;
+  unsigned workers_;
   std::string text_;
   bool pending_ = false;
   input_report heading_;
@@ -293,12 +309,12 @@ class text_printer final : public inspect_printer {
 
 const std::array<format_renderer<inspect_render>, 3> inspect_renderers = {{
     {output_format::text,
-     [](std::ostream& out, const terminal& term, const inspect_table_options& view)
-         -> std::unique_ptr<inspect_printer> { return std::make_unique<text_printer>(out, term, view); }},
-    {output_format::json,
-     [](std::ostream& out, const terminal&, const inspect_table_options&) { return inspect_json_printer(out); }},
-    {output_format::csv,
-     [](std::ostream& out, const terminal&, const inspect_table_options&) { return inspect_csv_printer(out); }},
+     [](std::ostream& out, const terminal& term, const inspect_table_options& view, unsigned workers)
+         -> std::unique_ptr<inspect_printer> { return std::make_unique<text_printer>(out, term, view, workers); }},
+    {output_format::json, [](std::ostream& out, const terminal&, const inspect_table_options&,
+                             unsigned workers) { return inspect_json_printer(out, workers); }},
+    {output_format::csv, [](std::ostream& out, const terminal&, const inspect_table_options&,
+                            unsigned workers) { return inspect_csv_printer(out, workers); }},
 }};
 
 }  // namespace occcalc::cli

@@ -39,9 +39,10 @@ class inspect_printer : public report_sink {
   virtual void finish() = 0;
 };
 
-/// Makes the printer of one format, writing to `out`.
+/// Makes the printer of one format, writing to `out` with up to `workers`
+/// threads.
 using inspect_render = std::unique_ptr<inspect_printer> (*)(std::ostream& out, const terminal& term,
-                                                            const inspect_table_options& view);
+                                                            const inspect_table_options& view, unsigned workers);
 
 /// inspect's formats: text, json and csv.
 extern const std::array<format_renderer<inspect_render>, 3> inspect_renderers;
