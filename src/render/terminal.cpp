@@ -1,6 +1,7 @@
 #include "render/terminal.hpp"
 
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -95,9 +96,28 @@ std::string paint(std::string_view text, style s, bool enabled) {
   return std::string(code) + std::string(text) + "\x1b[0m";
 }
 
+std::size_t plain_ascii_prefix(std::string_view text) noexcept {
+  constexpr std::uint64_t ones = 0x0101010101010101;
+  constexpr std::uint64_t high_bits = 0x8080808080808080;
+  constexpr std::uint64_t escapes = ones * 0x1b;
+  std::size_t i = 0;
+  for (; i + sizeof(std::uint64_t) <= text.size(); i += sizeof(std::uint64_t)) {
+    std::uint64_t word = 0;
+    std::memcpy(&word, text.data() + i, sizeof word);
+    // A byte at or above 0x80, or one equal to ESC (its XOR with ESC zero:
+    // a borrow may mark bytes after a zero too, never without one).
+    const std::uint64_t x = word ^ escapes;
+    if (((word | ((x - ones) & ~x)) & high_bits) != 0) break;
+  }
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80 && text[i] != '\x1b') ++i;
+  return i;
+}
+
 std::size_t display_width(std::string_view text) {
-  std::size_t width = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
+  // A column a byte up to the first byte that is not plain ASCII: no escape
+  // sequence or UTF-8 sequence starts before it.
+  std::size_t width = plain_ascii_prefix(text);
+  for (std::size_t i = width; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (c == 0x1b && i + 1 < text.size() && text[i + 1] == '[') {
       // CSI: parameters, then one final byte in @..~.

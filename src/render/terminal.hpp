@@ -74,4 +74,9 @@ std::string paint(std::string_view text, style s, bool enabled);
 /// ANSI escape sequences not at all.
 std::size_t display_width(std::string_view text);
 
+/// The length of `text`'s longest prefix of ASCII without an escape byte,
+/// where a byte is a character and a column (a whole table of kernel names
+/// is, usually). Tested eight bytes at a time.
+std::size_t plain_ascii_prefix(std::string_view text) noexcept;
+
 }  // namespace occcalc::cli

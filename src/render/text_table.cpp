@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 
 namespace occcalc::cli {
@@ -27,17 +28,23 @@ std::string pad(const table_cell& cell, std::size_t width, bool right, bool colo
 }  // namespace
 
 std::string elide_middle(std::string_view text, std::size_t width, bool utf8) {
-  const auto starts = character_starts(text);
-  if (starts.size() <= width) return std::string(text);
+  if (text.size() <= width) return std::string(text);  // no more characters than bytes
+  // Plain ASCII, as kernel names are: a character a byte, no offsets to find.
+  const bool ascii = plain_ascii_prefix(text) == text.size();
+  const auto starts = ascii ? std::vector<std::size_t>() : character_starts(text);
+  const std::size_t characters = ascii ? text.size() : starts.size();
+  const auto start = [&](std::size_t character) { return ascii ? character : starts[character]; };
+  if (characters <= width) return std::string(text);
   const std::string_view ellipsis = utf8 ? "\u2026" : "...";
   const std::size_t marks = utf8 ? 1 : 3;
   if (width <= marks) return std::string(ellipsis.substr(0, width));
   const std::size_t keep = width - marks;
   const std::size_t head = (keep + 1) / 2;
   const std::size_t tail = keep - head;
-  const std::size_t tail_from = starts[starts.size() - tail];
-  return std::string(text.substr(0, starts[head])) + std::string(ellipsis) +
-         std::string(tail == 0 ? std::string_view() : text.substr(tail_from));
+  std::string out(text.substr(0, start(head)));
+  out += ellipsis;
+  if (tail > 0) out += text.substr(start(characters - tail));
+  return out;
 }
 
 std::string format_table(const std::vector<table_column>& columns, const std::vector<std::vector<table_cell>>& rows,

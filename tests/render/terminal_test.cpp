@@ -85,3 +85,48 @@ TEST_CASE("terminal: display width counts characters, not bytes or escapes", "[r
   CHECK(display_width(occcalc::cli::paint("75.0%", occcalc::cli::style::good, true)) == 5);
   CHECK(display_width("") == 0);
 }
+
+TEST_CASE("terminal: display width and the plain ASCII prefix at every place and length", "[render][terminal]") {
+  using occcalc::cli::display_width;
+  using occcalc::cli::plain_ascii_prefix;
+  // The byte-at-a-time rule the word-at-a-time test must agree with: CSI
+  // sequences take no column, UTF-8 continuation bytes none, others one.
+  const auto reference_width = [](std::string_view text) {
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      const auto c = static_cast<unsigned char>(text[i]);
+      if (c == 0x1b && i + 1 < text.size() && text[i + 1] == '[') {
+        i += 2;
+        while (i < text.size() && (static_cast<unsigned char>(text[i]) < 0x40 || text[i] > '~')) ++i;
+        continue;
+      }
+      if ((c & 0xC0) != 0x80) ++width;
+    }
+    return width;
+  };
+  const auto reference_prefix = [](std::string_view text) {
+    std::size_t i = 0;
+    while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80 && text[i] != '\x1b') ++i;
+    return i;
+  };
+  // Each inserted at every place of plain text of every length to 40: a
+  // CSI sequence, a lone ESC, UTF-8 of two and three bytes, DEL, a NUL
+  // (the borrow case of the zero-byte test) and a byte one off ESC.
+  const std::string inserts[] = {"\x1b[1;32m",         "\x1b", "\xc3\xa9", "\xe2\x80\xa6", "\x7f",
+                                 std::string(1, '\0'), "\x1a", "\x1c"};
+  for (std::size_t length = 0; length <= 40; ++length) {
+    std::string plain(length, 'k');
+    for (std::size_t i = 0; i < length; ++i) plain[i] = static_cast<char>(' ' + (i * 7) % 95);
+    INFO(length);
+    CHECK(display_width(plain) == length);
+    CHECK(plain_ascii_prefix(plain) == length);
+    for (const auto& insert : inserts) {
+      for (std::size_t at = 0; at <= length; ++at) {
+        const std::string text = plain.substr(0, at) + insert + plain.substr(at);
+        INFO(at);
+        CHECK(display_width(text) == reference_width(text));
+        CHECK(plain_ascii_prefix(text) == reference_prefix(text));
+      }
+    }
+  }
+}

@@ -53,3 +53,36 @@ TEST_CASE("text table: widths from the content, the last column cut in the middl
         "  sm_90    8 void demo::scale<double, 8>(double*, double)\n"
         "  sm_80  128 k\n");
 }
+
+TEST_CASE("text table: names are cut by characters, on the ASCII path and the UTF-8 one", "[render][table]") {
+  // The rule by character offsets, as the general path computes it; plain
+  // ASCII takes a path without offsets and must cut alike.
+  const auto reference = [](std::string_view text, std::size_t width, bool utf8) {
+    std::vector<std::size_t> starts;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+      if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) starts.push_back(i);
+    }
+    if (starts.size() <= width) return std::string(text);
+    const std::string ellipsis = utf8 ? "\u2026" : "...";
+    const std::size_t marks = utf8 ? 1 : 3;
+    if (width <= marks) return ellipsis.substr(0, width);
+    const std::size_t keep = width - marks;
+    const std::size_t head = (keep + 1) / 2;
+    const std::size_t tail = keep - head;
+    return std::string(text.substr(0, starts[head])) + ellipsis +
+           (tail == 0 ? std::string() : std::string(text.substr(starts[starts.size() - tail])));
+  };
+  std::string ascii;
+  for (int i = 0; i < 60; ++i) ascii += static_cast<char>('a' + i % 26);
+  const std::string accented = "caf\u00e9::" + ascii + "::\u2026end";
+  for (const auto& name : {ascii, accented, std::string("x")}) {
+    for (std::size_t width = 0; width <= name.size() + 1; ++width) {
+      for (const bool utf8 : {false, true}) {
+        INFO(name << " " << width << " " << utf8);
+        CHECK(elide_middle(name, width, utf8) == reference(name, width, utf8));
+      }
+    }
+  }
+  CHECK(elide_middle(ascii, 10, false) == "abcd...fgh");
+  CHECK(elide_middle(ascii, 10, true) == "abcde\u2026efgh");
+}
