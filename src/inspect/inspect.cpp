@@ -182,16 +182,18 @@ void add_bundled_kernels(byte_view region, const std::string& where, inspection&
   });
 }
 
-/// Reads `items` (each repeat of an earlier entry, as `repeat_of` says the
-/// duplicate finder may find, only counted) and runs `scans` on the same
-/// workers, so the search of data sections overlaps the decompression;
-/// appends the kernels to `out` in item order and returns what each scan
-/// found.
+/// Reads `items` (each repeat of an earlier entry only counted) and runs
+/// `scans` on the same workers, so the search of data sections overlaps the
+/// decompression; appends the kernels to `out` in item order and returns
+/// what each scan found. `planned`, the fat binaries the items come from,
+/// goes to `done_with` once the repeats' candidates are found.
 std::vector<std::vector<embedded_fatbin>> read_in_parallel(const std::vector<work_item>& items,
-                                                           const std::vector<std::optional<std::size_t>>& repeat_of,
+                                                           const std::vector<byte_view>& planned,
                                                            const std::vector<scan_task>& scans,
-                                                           const duplicate_finder& duplicates,
-                                                           const inspect_options& options, inspection& out) {
+                                                           duplicate_finder& duplicates, const inspect_options& options,
+                                                           inspection& out) {
+  const auto repeat_of = duplicates.candidates(items);
+  done_with_planned(planned, options);
   std::vector<std::vector<inspected_kernel>> results(items.size());
   std::vector<std::vector<embedded_fatbin>> found(scans.size());
   std::vector<char> repeated(items.size());
@@ -302,9 +304,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   check_decompression_budget(items, bytes.size(), decompressed_bytes);
   check_decompression_budget(ptx_items, bytes.size(), decompressed_bytes);
   duplicate_finder duplicates;
-  const auto repeat_of = duplicates.candidates(items);
-  done_with_planned(planned, options);
-  const auto found = read_in_parallel(items, repeat_of, scans, duplicates, options, out);
+  const auto found = read_in_parallel(items, planned, scans, duplicates, options, out);
   read_ptx_entries(ptx_items, options.only_sm, out);
   std::vector<work_item> embedded_items;
   std::vector<work_item> embedded_ptx_items;
@@ -325,9 +325,7 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
   }
   check_decompression_budget(embedded_items, bytes.size(), decompressed_bytes);
   check_decompression_budget(embedded_ptx_items, bytes.size(), decompressed_bytes);
-  const auto embedded_repeat_of = duplicates.candidates(embedded_items);
-  done_with_planned(embedded_planned, options);
-  read_in_parallel(embedded_items, embedded_repeat_of, {}, duplicates, options, out);
+  read_in_parallel(embedded_items, embedded_planned, {}, duplicates, options, out);
   read_ptx_entries(embedded_ptx_items, options.only_sm, out);
   return out;
 }
