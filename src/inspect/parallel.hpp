@@ -13,8 +13,9 @@ namespace occcalc::inspect {
 
 /// Runs `task(i, state)` for every i below `count` on up to `workers` threads
 /// (the caller's among them), handing indices out one at a time; each thread
-/// has its own default-constructed `State` (`std::monostate` for none). Then rethrows the exception of
-/// the lowest failing i, so the error reported does not depend on timing.
+/// has its own default-constructed `State` (`std::monostate` for none).
+/// Then rethrows the exception of the lowest failing i, so the error
+/// reported does not depend on timing.
 /// A thread that cannot be started is not an error: fewer threads do the work.
 /// Once a task fails, the tasks not yet started are skipped (the error ends
 /// the whole run).
@@ -51,6 +52,20 @@ void parallel_for(std::size_t count, unsigned workers, Task&& task) {
   for (const auto& e : errors) {
     if (e) std::rethrow_exception(e);
   }
+}
+
+/// Slices of `slice_size` that cover `count` items.
+constexpr std::size_t slice_count(std::size_t count, std::size_t slice_size) noexcept {
+  return (count + slice_size - 1) / slice_size;
+}
+
+/// `parallel_for` over `count` items cut into slices of `slice_size`:
+/// `task(slice, first, end, state)` for each slice, `[first, end)` its items.
+template <typename State, typename Task>
+void parallel_for_slices(std::size_t count, std::size_t slice_size, unsigned workers, Task&& task) {
+  parallel_for<State>(slice_count(count, slice_size), workers, [&](std::size_t slice, State& state) {
+    task(slice, slice * slice_size, std::min(count, (slice + 1) * slice_size), state);
+  });
 }
 
 }  // namespace occcalc::inspect

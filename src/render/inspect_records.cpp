@@ -36,56 +36,78 @@ std::string csv_optional(const std::optional<std::int64_t>& value) {
 
 std::string csv_dim3(const std::optional<dim3>& d) { return d ? dim3_text(*d) : std::string(); }
 
-/// Writes `run`'s records to `out` in order, made on up to `workers`
-/// threads: each takes slices of 256 records and appends them to the
-/// slice's text in `texts` with `write(text, state, report, index in run)`,
-/// where `state` is the thread's own. `texts` keeps its memory from run to
-/// run: fresh, it would fault in every page of the output again.
-template <typename State, typename Write>
-void write_records(std::ostream& out, const std::vector<kernel_report>& run, unsigned workers,
-                   std::vector<std::string>& texts, const Write& write) {
-  constexpr std::size_t slice_records = 256;
-  const std::size_t slices = (run.size() + slice_records - 1) / slice_records;
-  if (texts.size() < slices) texts.resize(slices);
-  inspect::parallel_for<State>(slices, workers, [&](std::size_t s, State& state) {
-    texts[s].clear();
-    const std::size_t end = std::min(run.size(), (s + 1) * slice_records);
-    for (std::size_t i = s * slice_records; i < end; ++i) write(texts[s], state, run[i], i);
-  });
-  for (std::size_t s = 0; s < slices; ++s) out << texts[s];
-}
+/// A printer for programs: `header` before the first record, then each
+/// run's records, made on every worker in slices of 256 (each thread with
+/// its own `State`) into texts kept from run to run (fresh, they would
+/// fault in every page of the output again), and written in order.
+template <typename State>
+class record_printer : public inspect_printer {
+ public:
+  void input(const input_report&, std::size_t) override {}
+
+ protected:
+  record_printer(std::ostream& out, unsigned workers, std::string header)
+      : out_(out), workers_(workers), header_(std::move(header)) {}
+
+  /// Appends each record of `run` with `write(text, state, report, index)`,
+  /// `index` counting the records printed before it.
+  template <typename Write>
+  void print(const std::vector<kernel_report>& run, const Write& write) {
+    begin();
+    constexpr std::size_t slice_records = 256;
+    const std::size_t slices = inspect::slice_count(run.size(), slice_records);
+    if (texts_.size() < slices) texts_.resize(slices);
+    inspect::parallel_for_slices<State>(run.size(), slice_records, workers_,
+                                        [&](std::size_t s, std::size_t first, std::size_t end, State& state) {
+                                          texts_[s].clear();
+                                          for (std::size_t i = first; i < end; ++i) {
+                                            write(texts_[s], state, run[i], written_ + i);
+                                          }
+                                        });
+    for (std::size_t s = 0; s < slices; ++s) out_ << texts_[s];
+    written_ += run.size();
+  }
+
+  /// The header, once.
+  void begin() {
+    if (begun_) return;
+    out_ << header_;
+    begun_ = true;
+  }
+
+  std::size_t written() const noexcept { return written_; }
+
+  std::ostream& out_;
+
+ private:
+  unsigned workers_;
+  std::string header_;
+  std::vector<std::string> texts_;
+  bool begun_ = false;
+  std::size_t written_ = 0;  // records
+};
 
 /// One compact record per line, each run's made on every worker and written
 /// as it comes, so a library's 40,000 kernels stream out.
-class json_printer final : public inspect_printer {
+class json_printer final : public record_printer<result_writer> {
  public:
-  json_printer(std::ostream& out, unsigned workers) : out_(out), workers_(workers) {}
-
-  void input(const input_report&, std::size_t) override {}
+  json_printer(std::ostream& out, unsigned workers)
+      : record_printer(out, workers,
+                       fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version)) {}
 
   void kernels(std::vector<kernel_report>& run) override {
-    begin();
-    write_records<result_writer>(out_, run, workers_, texts_,
-                                 [&](std::string& text, result_writer& results, const kernel_report& r, std::size_t i) {
-                                   // A comma before every record but the first.
-                                   text += written_ + i == 0 ? "\n" : ",\n";
-                                   write(text, results, r);
-                                 });
-    written_ += run.size();
+    print(run, [](std::string& text, result_writer& results, const kernel_report& r, std::size_t index) {
+      text += index == 0 ? "\n" : ",\n";  // a comma before every record but the first
+      write(text, results, r);
+    });
   }
 
   void finish() override {
     begin();
-    out_ << (written_ == 0 ? "]}\n" : "\n]}\n");
+    out_ << (written() == 0 ? "]}\n" : "\n]}\n");
   }
 
  private:
-  void begin() {
-    if (begun_) return;
-    out_ << fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version);
-    begun_ = true;
-  }
-
   static void write(std::string& text, result_writer& results, const kernel_report& r) {
     const auto& k = r.kernel.resources;
     json_writer w(text);
@@ -145,41 +167,27 @@ class json_printer final : public inspect_printer {
       w.value(r.unavailable);
     w.end_object();
   }
-
-  std::ostream& out_;
-  unsigned workers_;
-  std::vector<std::string> texts_;
-  bool begun_ = false;
-  std::size_t written_ = 0;  // records
 };
 
 /// A header row, then a row per kernel (RFC 4180 quoting), each run's made
 /// on every worker and written as it comes.
-class csv_printer final : public inspect_printer {
+class csv_printer final : public record_printer<std::monostate> {
  public:
-  csv_printer(std::ostream& out, unsigned workers) : out_(out), workers_(workers) {}
-
-  void input(const input_report&, std::size_t) override {}
+  csv_printer(std::ostream& out, unsigned workers)
+      : record_printer(
+            out, workers,
+            "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
+            "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
+            "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,"
+            "agprs,sgprs,wave_size,vgpr_spills,sgpr_spills,wgp_mode,min_blocks_per_sm\n") {}
 
   void kernels(std::vector<kernel_report>& run) override {
-    begin();
-    write_records<std::monostate>(
-        out_, run, workers_, texts_,
-        [](std::string& text, std::monostate&, const kernel_report& r, std::size_t) { write(text, r); });
+    print(run, [](std::string& text, std::monostate&, const kernel_report& r, std::size_t) { write(text, r); });
   }
 
   void finish() override { begin(); }
 
  private:
-  void begin() {
-    if (begun_) return;
-    out_ << "file,origin,arch,kernel,name,registers,register_cap,static_smem_bytes,stack_frame_bytes,stack_size_bytes,"
-            "local_memory_bytes,spill_store_bytes,spill_load_bytes,barriers,max_threads,required_threads,cluster_dims,"
-            "block_size,block_size_from,blocks_per_sm,active_warps_per_sm,occupancy,limiters,occupancy_unavailable,"
-            "agprs,sgprs,wave_size,vgpr_spills,sgpr_spills,wgp_mode,min_blocks_per_sm\n";
-    begun_ = true;
-  }
-
   static void write(std::string& text, const kernel_report& r) {
     const auto& k = r.kernel.resources;
     const auto summary = r.summary();
@@ -197,11 +205,6 @@ class csv_printer final : public inspect_printer {
         csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
         k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "", csv_optional(k.min_blocks_per_sm));
   }
-
-  std::ostream& out_;
-  unsigned workers_;
-  std::vector<std::string> texts_;
-  bool begun_ = false;
 };
 
 }  // namespace
@@ -212,13 +215,6 @@ std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out, unsigne
 
 std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out, unsigned workers) {
   return std::make_unique<csv_printer>(out, workers);
-}
-
-void flush_chunk(std::ostream& out, std::string& text) {
-  constexpr std::size_t chunk_bytes = 1 << 16;
-  if (text.size() < chunk_bytes) return;
-  out << text;
-  text.clear();
 }
 
 }  // namespace occcalc::cli

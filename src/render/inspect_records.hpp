@@ -4,7 +4,6 @@
 
 #include <iosfwd>
 #include <memory>
-#include <string>
 
 #include "render/inspect_report.hpp"
 
@@ -17,9 +16,5 @@ std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out, unsigne
 /// A header row, then a row per kernel (RFC 4180 quoting); each run's made
 /// on up to `workers` threads.
 std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out, unsigned workers);
-
-/// Writes `text` out and clears it once it holds a chunk (64 KiB), so that
-/// output is never held whole.
-void flush_chunk(std::ostream& out, std::string& text);
 
 }  // namespace occcalc::cli

@@ -47,6 +47,15 @@ std::string block_text(const kernel_report& r) {
   return std::to_string(*r.block_size);
 }
 
+/// Writes `text` out and clears it once it holds a chunk (64 KiB): a
+/// library's table would otherwise sit whole in memory.
+void flush_chunk(std::ostream& out, std::string& text) {
+  constexpr std::size_t chunk_bytes = 1 << 16;
+  if (text.size() < chunk_bytes) return;
+  out << text;
+  text.clear();
+}
+
 enum class column_vendor { any, nvidia, amd };
 
 /// One column of the inspect table. The array's order is the line's order.
@@ -205,19 +214,20 @@ class text_printer final : public inspect_printer {
     constexpr std::size_t slice_rows = 256;
     const std::size_t first = cells_.size();
     cells_.resize(first + run.size());
-    const std::size_t slices = (run.size() + slice_rows - 1) / slice_rows;
-    std::vector<std::vector<std::size_t>> widths(slices, std::vector<std::size_t>(std::size(inspect_columns)));
-    inspect::parallel_for<std::monostate>(slices, workers_, [&](std::size_t s, std::monostate&) {
-      for (std::size_t i = s * slice_rows; i < std::min(run.size(), (s + 1) * slice_rows); ++i) {
-        const auto summary = run[i].summary();
-        auto& row = cells_[first + i];
-        row.reserve(std::size(inspect_columns));
-        for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
-          row.push_back(inspect_columns[c].cell(run[i], summary));
-          widths[s][c] = std::max(widths[s][c], display_width(row.back().text));
-        }
-      }
-    });
+    std::vector<std::vector<std::size_t>> widths(inspect::slice_count(run.size(), slice_rows),
+                                                 std::vector<std::size_t>(std::size(inspect_columns)));
+    inspect::parallel_for_slices<std::monostate>(
+        run.size(), slice_rows, workers_, [&](std::size_t s, std::size_t from, std::size_t end, std::monostate&) {
+          for (std::size_t i = from; i < end; ++i) {
+            const auto summary = run[i].summary();
+            auto& row = cells_[first + i];
+            row.reserve(std::size(inspect_columns));
+            for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
+              row.push_back(inspect_columns[c].cell(run[i], summary));
+              widths[s][c] = std::max(widths[s][c], display_width(row.back().text));
+            }
+          }
+        });
     for (const auto& slice : widths) {
       for (std::size_t c = 0; c < widths_.size(); ++c) widths_[c] = std::max(widths_[c], slice[c]);
     }
