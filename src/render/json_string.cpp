@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "render/byte_words.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {
@@ -33,14 +34,9 @@ inline bool any_not_plain(sixteen_bytes b) noexcept {
                    _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
   return _mm_movemask_epi8(bad) != 0;
 #else
-  // The SWAR tests of "Bit Twiddling Hacks" (Sean Eron Anderson, "Determine
-  // if a word has a zero byte" and "... a byte less than n"), each exact.
-  constexpr std::uint64_t ones = 0x0101010101010101;
-  constexpr std::uint64_t highs = 0x8080808080808080;
-  const auto any_below = [](std::uint64_t w, unsigned char n) { return (w - ones * n) & ~w & highs; };
-  const auto any_equal = [&](std::uint64_t w, unsigned char c) { return any_below(w ^ (ones * c), 1); };
-  const auto not_plain = [&](std::uint64_t w) {
-    return (w & highs) | any_below(w, 0x20) | any_equal(w, '"') | any_equal(w, '\\');
+  using namespace byte_words;
+  const auto not_plain = [](std::uint64_t w) {
+    return any_high(w) | any_below(w, 0x20) | any_equal(w, '"') | any_equal(w, '\\');
   };
   return (not_plain(b.low) | not_plain(b.high)) != 0;
 #endif

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "occcalc/common/text.hpp"
+#include "render/byte_words.hpp"
 
 namespace occcalc::cli {
 
@@ -97,19 +98,14 @@ std::string paint(std::string_view text, style s, bool enabled) {
 }
 
 std::size_t plain_ascii_prefix(std::string_view text) noexcept {
-  constexpr std::uint64_t ones = 0x0101010101010101;
-  constexpr std::uint64_t high_bits = 0x8080808080808080;
-  constexpr std::uint64_t escapes = ones * 0x1b;
+  constexpr unsigned char escape = 0x1b;
   std::size_t i = 0;
   for (; i + sizeof(std::uint64_t) <= text.size(); i += sizeof(std::uint64_t)) {
     std::uint64_t word = 0;
     std::memcpy(&word, text.data() + i, sizeof word);
-    // A byte at or above 0x80, or one equal to ESC (its XOR with ESC zero:
-    // a borrow may mark bytes after a zero too, never without one).
-    const std::uint64_t x = word ^ escapes;
-    if (((word | ((x - ones) & ~x)) & high_bits) != 0) break;
+    if ((byte_words::any_high(word) | byte_words::any_equal(word, escape)) != 0) break;
   }
-  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80 && text[i] != '\x1b') ++i;
+  while (i < text.size() && static_cast<unsigned char>(text[i]) < 0x80 && text[i] != static_cast<char>(escape)) ++i;
   return i;
 }
 
