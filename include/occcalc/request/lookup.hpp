@@ -22,6 +22,13 @@ namespace occcalc {
 
 namespace detail {
 
+/// Whether `id` is `wanted`, testing the last byte first: the ids of a table
+/// share their first bytes and often their size (`gfx906`, `gfx90a`), so a
+/// search through them mostly stops at that byte, without a memcmp.
+inline bool same_id(std::string_view id, std::string_view wanted) noexcept {
+  return id.size() == wanted.size() && (id.empty() || id.back() == wanted.back()) && id == wanted;
+}
+
 /// Lower-case words separated by single spaces; punctuation separates words.
 inline std::string normalize_name(std::string_view name) {
   std::string out;
@@ -106,7 +113,7 @@ inline const nvidia_arch* find_arch(const table& tables, compute_capability cc) 
 /// The architecture with this id (`sm_70`), or nullptr.
 inline const nvidia_arch* find_arch_by_id(const table& tables, std::string_view id) noexcept {
   for (const auto& arch : tables.architectures) {
-    if (arch.id == id) return &arch;
+    if (detail::same_id(arch.id, id)) return &arch;
   }
   return nullptr;
 }
@@ -114,7 +121,7 @@ inline const nvidia_arch* find_arch_by_id(const table& tables, std::string_view 
 /// The AMD target with this id (`gfx90a`), or nullptr.
 inline const amd_target* find_amd_target(const table& tables, std::string_view id) noexcept {
   for (const auto& t : tables.amd_targets) {
-    if (t.id == id) return &t;
+    if (detail::same_id(t.id, id)) return &t;
   }
   return nullptr;
 }
