@@ -81,12 +81,14 @@ char* json_writer::integer_text(char* at, std::int64_t v) {
 void json_writer::value(std::int64_t v) {
   next_element();
   written_to(integer_text(room(longest_integer_bytes), v));
+  scalar_written();
 }
 
 void json_writer::value(std::uint64_t v) {
   next_element();
   const fmt::format_int digits(v);
   append(std::string_view(digits.data(), digits.size()));
+  scalar_written();
 }
 
 void json_writer::value(double v) {
@@ -100,16 +102,19 @@ void json_writer::value(double v) {
     end += 2;
   }
   written_to(end);
+  scalar_written();
 }
 
 void json_writer::value(bool v) {
   next_element();
   append(v ? std::string_view("true") : std::string_view("false"));
+  scalar_written();
 }
 
 void json_writer::value(std::string_view text) {
   next_element();
   value_text(text);
+  scalar_written();
 }
 
 void json_writer::value_text(std::string_view text) {
@@ -129,6 +134,7 @@ void json_writer::value_text(std::string_view text) {
 void json_writer::null() {
   next_element();
   append(std::string_view("null"));
+  scalar_written();
 }
 
 void json_writer::value(const nlohmann::ordered_json& j) {
@@ -158,6 +164,7 @@ void json_writer::value(const nlohmann::ordered_json& j) {
 void json_writer::raw(std::string_view compact_json) {
   next_element();
   append(compact_json);
+  scalar_written();
 }
 
 }  // namespace occcalc::cli

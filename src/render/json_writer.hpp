@@ -104,6 +104,10 @@ class json_writer {
   void written_to(const char* at) noexcept { end_ = static_cast<std::size_t>(at - out_.data()); }
   /// Cuts the string back to the text.
   void settle() noexcept { out_.resize(end_); }
+  /// After a value that is not a container: a document of its own is whole.
+  void scalar_written() noexcept {
+    if (has_element_.empty()) settle();
+  }
   void append(std::string_view bytes);
   void append(char c) {
     *room(1) = c;

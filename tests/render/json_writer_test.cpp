@@ -7,12 +7,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <iterator>
 #include <limits>
 #include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "render/byte_words.hpp"
 #include "render/json_writer.hpp"
@@ -149,6 +151,30 @@ TEST_CASE("JSON writer: doubles as their shortest round-trip digits", "[render][
   CHECK(written(0.2755905511811024, json_writer::style::compact) == "0.2755905511811024");
   CHECK(written(50.0, json_writer::style::compact) == "50.0");
   CHECK(written(1e-7, json_writer::style::compact) == "1e-07");
+}
+
+TEST_CASE("JSON writer: the string holds the text as soon as the document is whole", "[render][json]") {
+  // Read while the writer lives: its room is cut back at the end of a
+  // document, whether a container or a value of its own.
+  for (const auto& [expected, write] : std::initializer_list<std::pair<std::string, void (*)(json_writer&)>>{
+           {"42", [](json_writer& w) { w.value(42); }},
+           {"18446744073709551615", [](json_writer& w) { w.value(std::numeric_limits<std::uint64_t>::max()); }},
+           {"0.25", [](json_writer& w) { w.value(0.25); }},
+           {"true", [](json_writer& w) { w.value(true); }},
+           {"\"sm_90\"", [](json_writer& w) { w.value("sm_90"); }},
+           {"null", [](json_writer& w) { w.null(); }},
+           {"{\"a\":1}", [](json_writer& w) { w.raw("{\"a\":1}"); }},
+           {"[]",
+            [](json_writer& w) {
+              w.begin_array();
+              w.end_array();
+            }},
+       }) {
+    std::string out = "x";
+    json_writer w(out);
+    write(w);
+    CHECK(out == "x" + expected);
+  }
 }
 
 TEST_CASE("JSON writer: a document far past the room grown at once", "[render][json]") {
