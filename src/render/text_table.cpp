@@ -18,11 +18,16 @@ std::vector<std::size_t> character_starts(std::string_view text) {
   return starts;
 }
 
-std::string pad(const table_cell& cell, std::size_t width, bool right, bool colour) {
+/// Appends `cell` to `out`, padded with spaces to `width` columns.
+void append_padded(std::string& out, const table_cell& cell, std::size_t width, bool right, bool colour) {
   const std::size_t used = display_width(cell.text);
-  const std::string fill(width > used ? width - used : 0, ' ');
-  const std::string text = cell.paint_as ? paint(cell.text, *cell.paint_as, colour) : cell.text;
-  return right ? fill + text : text + fill;
+  const std::size_t fill = width > used ? width - used : 0;
+  if (right) out.append(fill, ' ');
+  if (cell.paint_as)
+    out += paint(cell.text, *cell.paint_as, colour);
+  else
+    out += cell.text;
+  if (!right) out.append(fill, ' ');
 }
 
 }  // namespace
@@ -64,28 +69,38 @@ std::string format_table(const std::vector<table_column>& columns, const std::ve
     last_width = std::min(last_width, std::max(room, layout.min_last_width));
   }
   const table_cell empty;
-  const auto line = [&](const std::vector<table_cell>& cells, bool header) {
-    std::string out(layout.indent, ' ');
+  // Each line is appended to `out` in place (a library's table has 40,000
+  // of them): its cells, padded, then its trailing spaces cut.
+  const auto append_line = [&](std::string& out, const std::vector<table_cell>& cells, bool header) {
+    const std::size_t start = out.size();
+    out.append(layout.indent, ' ');
     for (std::size_t c = 0; c < columns.size(); ++c) {
       const table_cell& cell = c < cells.size() ? cells[c] : empty;
       if (c + 1 < columns.size()) {
-        out += pad(cell, widths[c], columns[c].right_aligned, term.colour && !header);
-        out += std::string(layout.gap, ' ');
+        append_padded(out, cell, widths[c], columns[c].right_aligned, term.colour && !header);
+        out.append(layout.gap, ' ');
         continue;
       }
       // The last column: cut to fit, never padded.
-      const std::string text = layout.elide_last ? elide_middle(cell.text, last_width, term.utf8) : cell.text;
-      out += cell.paint_as ? paint(text, *cell.paint_as, term.colour) : text;
+      const bool cut = layout.elide_last && cell.text.size() > last_width;
+      const std::string elided = cut ? elide_middle(cell.text, last_width, term.utf8) : std::string();
+      const std::string& text = cut ? elided : cell.text;
+      if (cell.paint_as)
+        out += paint(text, *cell.paint_as, term.colour);
+      else
+        out += text;
     }
-    trim_end(out);
-    return out + "\n";
+    while (out.size() > start && out.back() == ' ') out.pop_back();  // trim_end, within the line
   };
   std::vector<table_cell> header;
   for (const auto& column : columns) header.push_back({std::string(column.header), std::nullopt});
-  std::string header_line = line(header, true);
-  header_line.pop_back();  // the newline stays outside the escape codes
-  std::string text = paint(header_line, style::dim, term.colour) + "\n";
-  for (const auto& row : rows) text += line(row, false);
+  std::string header_line;
+  append_line(header_line, header, true);
+  std::string text = paint(header_line, style::dim, term.colour) + "\n";  // the newline outside the escape codes
+  for (const auto& row : rows) {
+    append_line(text, row, false);
+    text += '\n';
+  }
   return text;
 }
 
