@@ -13,12 +13,11 @@
 #include <string_view>
 #include <type_traits>
 
-#include "render/byte_words.hpp"
-#include "render/json_string.hpp"
-
 #include <nlohmann/json_fwd.hpp>
 
 #include "occcalc/common/optional_integer.hpp"
+#include "render/byte_words.hpp"
+#include "render/json_string.hpp"
 
 namespace occcalc::cli {
 
@@ -26,9 +25,10 @@ class json_writer {
  public:
   enum class style : std::uint8_t { compact, pretty };
 
-  /// Appends to `out`. Until the outermost array or object is closed (or
-  /// the writer goes), `out` may hold room past the text: one writer at a
-  /// time on a string, and the string read when the document is whole.
+  /// Appends to `out`. Until the document is whole (its outermost array or
+  /// object closed, or its one value written) or the writer goes, `out` may
+  /// hold room past the text: one writer at a time on a string, and the
+  /// string read when the document is whole.
   explicit json_writer(std::string& out, style s = style::compact) : out_(out), end_(out.size()), style_(s) {}
   ~json_writer() { settle(); }
   json_writer(const json_writer&) = delete;
