@@ -99,8 +99,8 @@ std::string labelled(std::string_view label, style s, std::string_view text, std
   return paint(label, s, term.colour) + std::string(pad, ' ') + (wrapped.empty() ? "\n" : wrapped.substr(indent));
 }
 
-void trim_end(std::string& line) {
-  while (!line.empty() && line.back() == ' ') line.pop_back();
+void trim_end(std::string& line, std::size_t from) {
+  while (line.size() > from && line.back() == ' ') line.pop_back();
 }
 
 std::string bytes_text(std::int64_t bytes) {

@@ -48,8 +48,9 @@ std::vector<std::string> wrap_lines(std::string_view text, std::size_t first_wid
 std::string labelled(std::string_view label, style s, std::string_view text, std::size_t indent,
                      std::size_t continuation, const terminal& term);
 
-/// `line` without its trailing spaces.
-void trim_end(std::string& line);
+/// `line` without its trailing spaces, cut back no further than `from` (the
+/// start of the last line, where `line` holds others before it).
+void trim_end(std::string& line, std::size_t from = 0);
 
 /// `text` broken at spaces into lines of at most `width` columns (a word
 /// longer than that keeps its own line), each prefixed by `indent` spaces

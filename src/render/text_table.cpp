@@ -90,7 +90,7 @@ std::string format_table(const std::vector<table_column>& columns, const std::ve
       else
         out += text;
     }
-    while (out.size() > start && out.back() == ' ') out.pop_back();  // trim_end, within the line
+    trim_end(out, start);
   };
   std::vector<table_cell> header;
   for (const auto& column : columns) header.push_back({std::string(column.header), std::nullopt});
