@@ -18,15 +18,20 @@ std::vector<std::size_t> character_starts(std::string_view text) {
   return starts;
 }
 
+/// Appends `text` to `out`, painted as `paint_as` when there is one.
+void append_painted(std::string& out, std::string_view text, const std::optional<style>& paint_as, bool colour) {
+  if (paint_as)
+    out += paint(text, *paint_as, colour);
+  else
+    out += text;
+}
+
 /// Appends `cell` to `out`, padded with spaces to `width` columns.
 void append_padded(std::string& out, const table_cell& cell, std::size_t width, bool right, bool colour) {
   const std::size_t used = display_width(cell.text);
   const std::size_t fill = width > used ? width - used : 0;
   if (right) out.append(fill, ' ');
-  if (cell.paint_as)
-    out += paint(cell.text, *cell.paint_as, colour);
-  else
-    out += cell.text;
+  append_painted(out, cell.text, cell.paint_as, colour);
   if (!right) out.append(fill, ' ');
 }
 
@@ -81,14 +86,12 @@ std::string format_table(const std::vector<table_column>& columns, const std::ve
         out.append(layout.gap, ' ');
         continue;
       }
-      // The last column: cut to fit, never padded.
-      const bool cut = layout.elide_last && cell.text.size() > last_width;
-      const std::string elided = cut ? elide_middle(cell.text, last_width, term.utf8) : std::string();
-      const std::string& text = cut ? elided : cell.text;
-      if (cell.paint_as)
-        out += paint(text, *cell.paint_as, term.colour);
+      // The last column: cut to fit, never padded. A text of no more bytes
+      // than columns fits as it is, and is not copied to be cut.
+      if (layout.elide_last && cell.text.size() > last_width)
+        append_painted(out, elide_middle(cell.text, last_width, term.utf8), cell.paint_as, term.colour);
       else
-        out += text;
+        append_painted(out, cell.text, cell.paint_as, term.colour);
     }
     trim_end(out, start);
   };
