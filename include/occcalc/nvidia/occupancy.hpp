@@ -179,15 +179,6 @@ constexpr block_limit at_least_one_or(std::int64_t blocks, infeasibility why) no
   return {blocks, blocks > 0 ? infeasibility::none : why};
 }
 
-/// Warps of `per_warp` registers (a multiple of 2^`unit_shift`) one of
-/// 2^`partition_shift` register file partitions holds; 0 without registers.
-/// Counted in allocation units, where both figures are small.
-constexpr std::int64_t warps_per_register_partition(const nvidia_arch& arch, std::int64_t per_warp, int unit_shift,
-                                                    int partition_shift) noexcept {
-  const std::int64_t units_per_partition = (arch.registers_per_sm >> partition_shift) >> unit_shift;
-  return per_warp > 0 ? divide_small(units_per_partition, per_warp >> unit_shift) : 0;
-}
-
 /// Warp-scope register limit with the register file split into
 /// 2^`partition_shift` partitions.
 constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::int64_t per_warp, std::int64_t warps,
@@ -212,11 +203,10 @@ constexpr std::int64_t warps_per_block(const prepared_arch& prepared, std::int64
 
 /// Blocks the SM's warp slots hold: max warps per SM / warps per block, or 0
 /// when the block exceeds the architecture's maximum block size.
-constexpr block_limit warps_block_limit(const prepared_arch& prepared, const launch_config& launch) noexcept {
+inline block_limit warps_block_limit(const prepared_arch& prepared, const launch_config& launch) noexcept {
   const nvidia_arch& arch = *prepared.arch;
   const bool too_large = launch.threads_per_block > arch.max_threads_per_block;
-  const std::int64_t blocks =
-      detail::divide_small(arch.max_warps_per_sm, warps_per_block(prepared, launch.threads_per_block));
+  const std::int64_t blocks = prepared.warp_slot_blocks(warps_per_block(prepared, launch.threads_per_block));
   return {too_large ? 0 : blocks, too_large ? infeasibility::block_too_large : infeasibility::none};
 }
 
@@ -237,7 +227,10 @@ inline register_usage registers_block_limit(const prepared_arch& prepared, const
   const nvidia_arch& arch = *prepared.arch;
   const std::int64_t regs = launch.registers_per_thread;
   const std::int64_t warps = warps_per_block(prepared, launch.threads_per_block);
-  const int unit_shift = prepared.register_unit_shift_for(regs);
+  // The allocation unit, the registers of a warp and the warps a partition
+  // holds depend on the register count alone: the prepared table has them.
+  const register_count_constants by_count = prepared.register_constants(regs);
+  const int unit_shift = by_count.unit_shift;
   register_usage usage;
   usage.allocation_unit = std::int64_t{1} << unit_shift;
   if (arch.register_scope == register_allocation_scope::block) {
@@ -246,10 +239,9 @@ inline register_usage registers_block_limit(const prepared_arch& prepared, const
         detail::round_up_to_power_of_two((regs << prepared.warp_shift) * usage.warps_allocated, unit_shift);
   } else {
     usage.warps_allocated = warps;
-    usage.per_warp = detail::round_up_to_power_of_two(regs << prepared.warp_shift, unit_shift);
+    usage.per_warp = by_count.per_warp;
     usage.per_block = usage.per_warp * warps;
-    usage.warps_per_partition =
-        detail::warps_per_register_partition(arch, usage.per_warp, unit_shift, prepared.register_partition_shift);
+    usage.warps_per_partition = by_count.warps_per_partition;
   }
 
   block_limit limit;
@@ -266,8 +258,7 @@ inline register_usage registers_block_limit(const prepared_arch& prepared, const
     if (arch.register_compat_partitions) {  // one architecture (GP100): a branch that rarely goes this way
       const int compat_shift = prepared.register_compat_partition_shift;
       const bool compat_fails = detail::partitioned_register_limit(arch, usage.per_warp, warps, compat_shift,
-                                                                   detail::warps_per_register_partition(
-                                                                       arch, usage.per_warp, unit_shift, compat_shift))
+                                                                   by_count.compat_warps_per_partition)
                                     .blocks == std::int64_t{0};
       limit = detail::unless((limit.blocks != std::int64_t{0}) & compat_fails, infeasibility::registers_compat, limit);
     }
@@ -293,7 +284,7 @@ constexpr std::int64_t shared_memory_per_block_limit_bytes(const prepared_arch& 
 
 /// The same from the architecture's description.
 inline std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& arch, const launch_config& launch) noexcept {
-  return shared_memory_per_block_limit_bytes(prepared_arch(arch), launch);
+  return shared_memory_per_block_limit_bytes(prepared_arch(arch, preparation::direct), launch);
 }
 
 /// The SM's shared memory configuration a launch gets: the preferred one
@@ -391,10 +382,11 @@ inline occupancy_result compute_occupancy(const prepared_arch& prepared, const l
           member_copy(shared_memory)};
 }
 
-/// The same for one launch: prepares `arch` first. Callers that evaluate
-/// many launches on one architecture prepare it once instead.
+/// The same for one launch: prepares `arch` first, without the tables.
+/// Callers that evaluate many launches on one architecture prepare it once,
+/// with them, instead.
 inline occupancy_result compute_occupancy(const nvidia_arch& arch, const launch_config& launch) noexcept {
-  return compute_occupancy(prepared_arch(arch), launch);
+  return compute_occupancy(prepared_arch(arch, preparation::direct), launch);
 }
 
 }  // namespace occcalc

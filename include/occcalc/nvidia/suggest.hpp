@@ -50,7 +50,9 @@ inline block_size_choice max_potential_block_size(const nvidia_arch& arch, launc
   const std::int64_t warp = arch.warp_size_threads;
   const std::int64_t limit =
       max_threads > 0 ? std::min(arch.max_threads_per_block, max_threads) : arch.max_threads_per_block;
-  const prepared_arch prepared(arch);
+  // At most one evaluation per warp of the largest block: too few to
+  // repay the tables.
+  const prepared_arch prepared(arch, preparation::direct);
   block_size_choice best;
   std::int64_t best_threads = 0;
   for (std::int64_t aligned = detail::round_up(limit, warp); aligned > 0; aligned -= warp) {
