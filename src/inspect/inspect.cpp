@@ -320,6 +320,12 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       plan_entries(embedded, fmt::format("{}+{:#x} ", section->name, f.offset), options.only_sm, embedded_items,
                    embedded_ptx_items, out);
       embedded_planned.push_back(embedded);
+      // Dropped as soon as planned, not with the others after the repeats'
+      // candidates are found: planning maps most of each fat binary (the
+      // kernel maps each fault's neighbours), and the 383 in libcublasLt's
+      // `.cask_resource` held some 70 MB at once (peak RSS 126-172 MB with
+      // --json; 100-107 MB since).
+      if (options.done_with) options.done_with(embedded);
       covered_to = f.offset + f.size;
     }
   }
