@@ -228,7 +228,8 @@ inline register_usage registers_block_limit(const prepared_arch& prepared, const
   const std::int64_t regs = launch.registers_per_thread;
   const std::int64_t warps = warps_per_block(prepared, launch.threads_per_block);
   // The allocation unit, the registers of a warp and the warps a partition
-  // holds depend on the register count alone: the prepared table has them.
+  // holds depend on the register count alone: read from the prepared
+  // tables, or derived where there are none (`preparation::direct`).
   const register_count_constants by_count = prepared.register_constants(regs);
   const int unit_shift = by_count.unit_shift;
   register_usage usage;
