@@ -9,11 +9,11 @@
 /// counterpart, in two forms (`preparation`). With its tables (the register
 /// figures of every register count, the warp-slot limit of every block
 /// size) it costs a few thousand instructions to build and saves an
-/// evaluation about 35 of its 285 instructions: callers that evaluate many
+/// evaluation about 37 of its 287 instructions: callers that evaluate many
 /// launches on one architecture (sweep, most of suggest, bench/core_bench)
-/// build it once. Without them (`preparation::direct`) it costs about as much as an
-/// evaluation, and `compute_occupancy(const nvidia_arch&, ...)` builds one
-/// per call (a query, a batch line, an inspected kernel).
+/// build it once. Without them (`preparation::direct`) it costs about as
+/// much as an evaluation, and `compute_occupancy(const nvidia_arch&, ...)`
+/// builds one per call (a query, a batch line, an inspected kernel).
 #pragma once
 
 #include <algorithm>
@@ -141,9 +141,9 @@ struct register_count_constants {
 enum class preparation : std::uint8_t {
   /// The constants and the tables indexed by register count and by warps
   /// per block: a few thousand instructions, which an evaluation repays in
-  /// some 30 instructions. For callers that evaluate many launches on one
-  /// architecture (sweep, suggest's shared memory and next-step searches,
-  /// bench/core_bench).
+  /// about 37 instructions (callgrind). For callers that evaluate many
+  /// launches on one architecture (sweep, suggest's shared memory and
+  /// next-step searches, bench/core_bench).
   tabulated,
   /// The constants only; each evaluation derives what the tables would hold
   /// (an out-of-line call for the register figures, a division for the warp
