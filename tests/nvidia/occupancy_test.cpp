@@ -169,6 +169,24 @@ TEST_CASE("registers: above the per-thread maximum nothing runs", "[registers]")
   CHECK(compute("7.0", kernel(32, 256)).blocks_per_sm == 0);
 }
 
+TEST_CASE("registers: a block over the per-block maximum gets 0 blocks, with the reason", "[registers]") {
+  // 7.0: 65 registers -> 2080 per warp, 2304 allocated; x 32 warps = 73728 > 65536. The check with the
+  // warps rounded up to the partitions fails too, but the per-block maximum comes first.
+  const auto r = compute("7.0", kernel(1024, 65));
+  CHECK(r.registers.per_block == 73728);
+  CHECK(limit(r, resource::registers) == 0);
+  CHECK(r.limit(resource::registers).reason == infeasibility::registers_per_block);
+  // An SM with registers for a block that its per-block maximum refuses: 1.0 with a register file of
+  // twice the per-block 8192. 8 warps x 32 x 33 = 8448 (a multiple of the 256 unit): 16384 / 8448 = 1.
+  occcalc::nvidia_arch wide = arch("1.0");
+  wide.registers_per_sm = 2 * wide.max_registers_per_block;
+  const auto refused = occcalc::compute_occupancy(wide, kernel(256, 33));
+  CHECK(refused.registers.per_block == 8448);
+  CHECK(limit(refused, resource::registers) == 0);
+  CHECK(refused.limit(resource::registers).reason == infeasibility::registers_per_block);
+  CHECK(refused.blocks_per_sm == 0);
+}
+
 TEST_CASE("registers: a kernel with no registers is not limited by them", "[registers]") {
   CHECK(limit(compute("9.0", kernel(1024, 0)), resource::registers) == std::nullopt);
 }
