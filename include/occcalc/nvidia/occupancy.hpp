@@ -178,7 +178,8 @@ constexpr block_limit unless(bool fails, infeasibility why, block_limit limit) n
 /// stream of launches fails about as often as not (the per-block register
 /// maximum). GCC turns `unless` there into a branch, whatever the hint, and
 /// the branch was mispredicted at about every other evaluation: a mask costs
-/// 5 instructions more and was 8% faster on bench/core_bench.cpp.
+/// 5 instructions more, and bench/core_bench.cpp's best went from 44 to 51 M/s
+/// in runs in turn with the branch.
 constexpr block_limit unless_by_mask(bool fails, infeasibility why, block_limit limit) noexcept {
   const std::uint64_t keep = static_cast<std::uint64_t>(fails) - 1;  // all ones unless it fails
   const auto reason = select(fails, static_cast<std::uint8_t>(why), static_cast<std::uint8_t>(limit.reason));
