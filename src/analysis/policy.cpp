@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/occupancy_floor.hpp"
 #include "inspect/compiler_log.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/tables/load.hpp"
@@ -16,7 +17,6 @@ namespace {
 using occcalc::detail::entry_reader;
 
 constexpr std::int64_t policy_version = 1;
-constexpr double percent_max = 100.0;
 
 /// Reads `kernel` (a regular expression, required) and the optional `arch`.
 kernel_matcher read_matcher(entry_reader& reader) {
@@ -32,7 +32,18 @@ kernel_matcher read_matcher(entry_reader& reader) {
 policy_limits read_limits(entry_reader& reader) {
   policy_limits l;
   l.threads = reader.optional_integer("threads", {1, occcalc::max_request_value});
-  l.min_occupancy_percent = reader.optional_number("min_occupancy", 0.0, percent_max);
+  if (const auto* floor = reader.optional_value("min_occupancy")) {
+    // Percent, as on the command line: 75 or "75%"; 0.75 is ambiguous.
+    if (!floor->is_number() && !floor->is_string()) {
+      reader.fail("min_occupancy", floor->dump() + " is not a percentage (75 or \"75%\")");
+    }
+    try {
+      l.min_occupancy_percent =
+          parse_occupancy_floor("min_occupancy", floor->is_string() ? floor->get<std::string>() : floor->dump());
+    } catch (const occcalc::input_error& e) {
+      reader.fail("min_occupancy", e.what());
+    }
+  }
   l.max_registers = reader.optional_integer("max_registers", {0, occcalc::max_request_registers});
   l.max_stack_bytes = reader.optional_integer("max_stack_bytes", {0, occcalc::max_request_value});
   if (reader.has("no_spills")) l.no_spills = reader.optional_boolean("no_spills");
@@ -145,10 +156,11 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
   if (l.min_occupancy_percent) {
     if (!report.has_occupancy()) {
       add("occupancy", "occupancy unknown: " + report.unavailable, applied.occupancy_rule);
-    } else if (const auto summary = *report.summary(); summary.occupancy() * percent_max < *l.min_occupancy_percent) {
+    } else if (const auto summary = *report.summary(); below_floor(summary.occupancy(), *l.min_occupancy_percent)) {
       add("occupancy",
-          fmt::format("occupancy {:.1f}% at {} threads is below {}% (limited by {})", summary.occupancy() * percent_max,
-                      *report.block_size, *l.min_occupancy_percent, summary.limiter_list(", ")),
+          fmt::format("occupancy {:.2f}% at {} threads is below {}% (limited by {})",
+                      occcalc::percent_hundredths(summary.occupancy()), *report.block_size, *l.min_occupancy_percent,
+                      summary.limiter_list(", ")),
           applied.occupancy_rule);
     }
   }

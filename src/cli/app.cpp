@@ -19,7 +19,6 @@
 #include "cli/tables.hpp"
 #include "commands/batch.hpp"
 #include "commands/diff.hpp"
-#include "commands/gate.hpp"
 #include "commands/inspect.hpp"
 #include "commands/list.hpp"
 #include "commands/query.hpp"

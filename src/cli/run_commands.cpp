@@ -5,9 +5,9 @@
 
 #include <fmt/format.h>
 
+#include "analysis/occupancy_floor.hpp"
 #include "commands/batch.hpp"
 #include "commands/diff.hpp"
-#include "commands/gate.hpp"
 #include "commands/list.hpp"
 #include "commands/query.hpp"
 #include "occcalc/error.hpp"
@@ -112,7 +112,7 @@ exit_status run_diff_command(context& c) {
         occcalc::parse_bytes("max_stack_increase", opts.max_stack_increase, {0, occcalc::max_request_value});
   }
   if (!opts.max_occupancy_drop.empty()) {
-    o.thresholds.occupancy_points = parse_percent("max_occupancy_drop", opts.max_occupancy_drop);
+    o.thresholds.occupancy_points = parse_percentage_points("max_occupancy_drop", opts.max_occupancy_drop);
   }
   o.fail_on_regression = opts.fail_on_regression;
   return run_diff(c.tables, o, c.in, c.out, c.err, c.term);

@@ -11,9 +11,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/occupancy_floor.hpp"
 #include "analysis/query.hpp"
 #include "commands/batch_line.hpp"
-#include "commands/gate.hpp"
 #include "inspect/parallel.hpp"
 #include "io/cpus.hpp"
 #include "io/line_reader.hpp"

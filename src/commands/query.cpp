@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "analysis/occupancy_floor.hpp"
 #include "analysis/query.hpp"
-#include "commands/gate.hpp"
 #include "occcalc/common/percent.hpp"
 #include "render/amd_text.hpp"
 #include "render/nvidia_text.hpp"

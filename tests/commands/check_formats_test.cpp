@@ -50,7 +50,7 @@ TEST_CASE("check --format github: one workflow command per violation, escaped as
   CHECK(lines[2] ==
         "::error file=" + log_fixture +
             ",title=occcalc check%3A occupancy::demo::static_smem(float const*, float*, int) (sm_90): occupancy "
-            "50.0%25 at 32 threads is below 75%25 (limited by blocks) [defaults]");
+            "50.00%25 at 32 threads is below 75%25 (limited by blocks) [defaults]");
   CHECK(lines[3] == "failed: 2 kernels checked, 3 violations");
 }
 

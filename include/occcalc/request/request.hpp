@@ -210,6 +210,13 @@ inline resolved_request resolve(const table& tables, const request& req) {
   }
   if (req.carveout) launch.carveout_percent = parse_carveout("carveout", *req.carveout);
   if (req.cache) launch.cache = parse_cache("cache", req.cache->text());
+  if (launch.carveout_percent && launch.cache != cache_preference::none) {
+    // Both choose the same split of the SM's memory: neither may be dropped
+    // silently.
+    throw input_error("cache", std::string(to_string(launch.cache)) + " and " + field_ref("carveout") + " " +
+                                   std::to_string(*launch.carveout_percent) +
+                                   " both choose the shared memory configuration; give one");
+  }
   if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
   validate_launch(*out.arch, launch);
   if (req.sm_count) {

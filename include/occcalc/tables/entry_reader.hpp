@@ -139,6 +139,13 @@ class entry_reader {
     return value;
   }
 
+  /// The value of `key` as given, of any type, or null when absent: for a
+  /// field its reader types itself.
+  const nlohmann::json* optional_value(std::string_view key) {
+    if (!has(key)) return nullptr;
+    return &require(key);
+  }
+
   const nlohmann::json& object(std::string_view key) {
     const auto& value = require(key);
     if (!value.is_object()) fail(key, "is not an object");
