@@ -18,8 +18,9 @@ inline constexpr const char* version_string = "0.1.0";
 /// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines.
 inline constexpr int result_schema_version = 2;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
-/// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`.
-inline constexpr int inspect_schema_version = 4;
+/// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
+/// (the paths given, so a saved baseline compares by path) and `dyn_smem_bytes`.
+inline constexpr int inspect_schema_version = 5;
 /// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
 /// `unused_policy_entries` and the `block_size` check.
 inline constexpr int check_schema_version = 2;

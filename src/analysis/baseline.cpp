@@ -3,22 +3,22 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/occupancy_floor.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/request/request.hpp"
 #include "occcalc/tables/load.hpp"
+#include "occcalc/version.hpp"
 
 namespace occcalc::cli {
 
 namespace {
-
-/// The inspect schema versions whose records carry these figures.
-constexpr std::int64_t oldest_inspect_schema = 2;
-constexpr std::int64_t newest_inspect_schema = 4;
 
 std::string text_of(const std::optional<std::int64_t>& v) { return v ? std::to_string(*v) : "?"; }
 
@@ -34,19 +34,28 @@ void file(std::vector<std::string>* list, std::string line) {
 }
 
 /// Records one figure's change: a regression when it got worse by more than
-/// `slack`, an improvement when it got better, another change otherwise.
-/// `higher_is_worse` for registers, stack and spills; a figure with no
-/// better or worse (shared memory, block size) has `directed` false.
+/// `slack` or became unknown, an improvement when it got better, another
+/// change otherwise (it became known: nothing to compare it with). A figure
+/// with no better or worse (shared memory, declared block size) has
+/// `directed` false.
 template <typename T, typename Text>
 void compare_figure(const char* what, const std::optional<T>& before, const std::optional<T>& after, bool directed,
                     bool higher_is_worse, T slack, Text&& text, const change_lists& lists) {
-  if (!before || !after || *before == *after) return;
+  if (before == after) return;
   std::string line = fmt::format("{} {} -> {}", what, text(before), text(after));
   if (!directed) return file(lists.others, std::move(line));
+  if (!after) return file(lists.regressions, line + " (unknown now)");
+  if (!before) return file(lists.others, std::move(line));
   const T worse_by = higher_is_worse ? *after - *before : *before - *after;
   if (worse_by > slack) return file(lists.regressions, std::move(line));
   if (worse_by < T{}) return file(lists.improvements, std::move(line));
   file(lists.others, std::move(line));
+}
+
+/// Occupancy in percent as every gate shows and compares it (two decimals).
+std::optional<double> shown_percent(const std::optional<double>& occupancy) {
+  if (!occupancy) return std::nullopt;
+  return occcalc::percent_hundredths(*occupancy);
 }
 
 void compare_all(const kernel_figures& b, const kernel_figures& a, const regression_thresholds& t,
@@ -55,20 +64,81 @@ void compare_all(const kernel_figures& b, const kernel_figures& a, const regress
   compare_figure("registers", b.registers, a.registers, true, true, t.registers, count, lists);
   compare_figure("spills", b.spills, a.spills, true, true, std::int64_t{0}, count, lists);
   compare_figure("stack bytes", b.stack_bytes, a.stack_bytes, true, true, t.stack_bytes, count, lists);
-  // Occupancy in percentage points, compared at the precision it is shown.
-  const auto points = [](const std::optional<double>& v) -> std::optional<double> {
-    if (!v) return std::nullopt;
-    return std::round(*v * occcalc::percent_per_unit * 10.0) / 10.0;
-  };
-  compare_figure(
-      "occupancy", points(b.occupancy), points(a.occupancy), true, false, t.occupancy_points,
-      [](const std::optional<double>& v) { return v ? fmt::format("{:.1f}%", *v) : std::string("?"); }, lists);
+  const std::string at = a.block_size ? fmt::format(" at {} threads", *a.block_size) : std::string();
+  compare_figure(("occupancy" + at).c_str(), shown_percent(b.occupancy), shown_percent(a.occupancy), true, false,
+                 t.occupancy_points,
+                 [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}%", *v) : "?"; }, lists);
   compare_figure("static smem bytes", b.static_smem_bytes, a.static_smem_bytes, false, true, std::int64_t{0}, count,
                  lists);
-  compare_figure("block size", b.block_size, a.block_size, false, true, std::int64_t{0}, count, lists);
+  // The declared block size has no better or worse: a change is shown.
+  const auto declared = [](const kernel_figures& f) {
+    if (!f.declared_block_size) return std::string("none");
+    return fmt::format("{} ({})", *f.declared_block_size, f.declared_required ? "required" : "launch bounds");
+  };
+  if (declared(b) != declared(a)) {
+    file(lists.others, fmt::format("declared block size {} -> {}", declared(b), declared(a)));
+  }
+}
+
+/// What tells two copies of a kernel apart when nothing else does: their
+/// raw figures, in one order, so equal builds pair equal copies.
+auto figures_key(const build_kernel& k) {
+  const auto& r = k.kernel.resources;
+  const auto volume = [](const std::optional<inspect::dim3>& d) -> std::optional<std::int64_t> {
+    if (!d) return std::nullopt;
+    return inspect::volume(*d);
+  };
+  return std::make_tuple(r.registers, r.static_shared_memory_bytes, r.stack_size_bytes, r.stack_frame_bytes,
+                         r.spill_store_bytes, r.spill_load_bytes, r.vgpr_spills, r.sgpr_spills, r.sgprs, r.agprs,
+                         volume(r.required_threads), volume(r.max_threads), r.barriers, r.register_cap, k.file,
+                         r.origin);
 }
 
 }  // namespace
+
+kernel_report report_at_own_launch(const occcalc::table& tables, const build_kernel& k, const launch_overrides& given) {
+  if (!k.own_threads) return report_kernel(tables, k.file, k.kernel, given);
+  launch_overrides launch = given;
+  launch.threads = k.own_threads;
+  launch.dyn_smem_bytes = k.own_dyn_smem_bytes;
+  return report_kernel(tables, k.file, k.kernel, launch, triton_block_size);
+}
+
+std::string relative_to_inputs(const std::string& file, const std::vector<std::string>& inputs) {
+  std::size_t best = std::string::npos;
+  std::string relative = file;
+  for (const auto& input : inputs) {
+    std::string root = input;
+    while (root.size() > 1 && root.back() == '/') root.pop_back();
+    if (best != std::string::npos && root.size() <= best) continue;
+    if (file == root) {
+      best = root.size();
+      relative.clear();
+    } else if (file.size() > root.size() && file.compare(0, root.size(), root) == 0 &&
+               (file[root.size()] == '/' || root == "/")) {
+      best = root.size();
+      relative = file.substr(root.size() + (root == "/" ? 0 : 1));
+    }
+  }
+  return relative;
+}
+
+std::vector<build_kernel> build_kernels_of(const std::vector<input_report>& reports,
+                                           const std::vector<std::string>& inputs) {
+  std::vector<build_kernel> out;
+  for (const auto& input : reports) {
+    const std::string relative = relative_to_inputs(input.file, inputs);
+    for (const auto& r : input.kernels) {
+      build_kernel k{r.file, relative, r.kernel, std::nullopt, std::nullopt};
+      if (r.block_size_from == triton_block_size) {
+        k.own_threads = r.block_size;
+        k.own_dyn_smem_bytes = r.dynamic_shared_memory_bytes;
+      }
+      out.push_back(std::move(k));
+    }
+  }
+  return out;
+}
 
 kernel_figures figures_of(const kernel_report& r) {
   const auto& k = r.kernel.resources;
@@ -81,81 +151,37 @@ kernel_figures figures_of(const kernel_report& r) {
   f.static_smem_bytes = k.static_shared_memory_bytes;
   f.stack_bytes = inspect::stack_bytes(k.stack_size_bytes, k.stack_frame_bytes);
   f.spills = inspect::spill_total(k.vgpr_spills, k.sgpr_spills, k.spill_store_bytes, k.spill_load_bytes);
+  if (k.required_threads) {
+    f.declared_block_size = inspect::volume(*k.required_threads);
+    f.declared_required = true;
+  } else if (k.max_threads) {
+    f.declared_block_size = inspect::volume(*k.max_threads);
+  }
   f.block_size = r.block_size;
   if (const auto summary = r.summary()) f.occupancy = summary->occupancy();
   return f;
 }
 
-std::vector<kernel_figures> figures_of(const std::vector<input_report>& reports) {
-  std::vector<kernel_figures> out;
-  for (const auto& input : reports) {
-    for (const auto& r : input.kernels) out.push_back(figures_of(r));
+kernel_figures figures_like(const occcalc::table& tables, const build_kernel& old, const kernel_report& today,
+                            const launch_overrides& given) {
+  // The old kernel's resources at today's launch: its own declared size
+  // would choose another block size, so it is set aside for the occupancy
+  // and shown apart.
+  launch_overrides launch = given;
+  if (today.block_size) launch.threads = today.block_size;
+  launch.dyn_smem_bytes = today.dynamic_shared_memory_bytes;
+  inspect::inspected_kernel kernel = old.kernel;
+  kernel.resources.required_threads.reset();
+  kernel.resources.max_threads.reset();
+  kernel_figures f = figures_of(report_kernel(tables, old.file, std::move(kernel), launch, "the new build"));
+  const auto& declared = old.kernel.resources;
+  f.declared_required = declared.required_threads.has_value();
+  if (declared.required_threads) {
+    f.declared_block_size = inspect::volume(*declared.required_threads);
+  } else if (declared.max_threads) {
+    f.declared_block_size = inspect::volume(*declared.max_threads);
   }
-  return out;
-}
-
-bool looks_like_json(const std::string& text) {
-  const auto first = text.find_first_not_of(" \t\r\n");
-  return first != std::string::npos && text[first] == '{';
-}
-
-std::vector<kernel_figures> figures_from_inspect_json(const std::string& origin, const std::string& text) {
-  const nlohmann::json parsed = occcalc::detail::parse_strict({origin, text});
-  if (!parsed.is_object() || !parsed.contains("kernels") || !parsed.contains("schema_version")) {
-    throw occcalc::table_error(origin + ": not a saved 'occcalc inspect --json' (no schema_version and kernels)");
-  }
-  const auto& version = parsed["schema_version"];
-  if (!version.is_number_integer() || version.get<std::int64_t>() < oldest_inspect_schema ||
-      version.get<std::int64_t>() > newest_inspect_schema) {
-    throw occcalc::table_error(fmt::format("{}: inspect schema_version {} is not one this occcalc reads ({} to {})",
-                                           origin, version.dump(), oldest_inspect_schema, newest_inspect_schema));
-  }
-  const auto& kernels = parsed["kernels"];
-  if (!kernels.is_array()) throw occcalc::table_error(origin + ": kernels is not an array");
-  std::vector<kernel_figures> out;
-  out.reserve(kernels.size());
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto& record = kernels[i];
-    const std::string where = fmt::format("{}: kernels[{}]", origin, i);
-    if (!record.is_object()) throw occcalc::table_error(where + ": not an object");
-    const auto text_field = [&](const char* key) {
-      const auto it = record.find(key);
-      if (it == record.end() || !it->is_string()) {
-        throw occcalc::table_error(fmt::format("{}: field '{}' is missing or not a string", where, key));
-      }
-      return it->get<std::string>();
-    };
-    const auto count = [&](const char* key) -> std::optional<std::int64_t> {
-      const auto it = record.find(key);
-      if (it == record.end() || it->is_null()) return std::nullopt;
-      if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
-        throw occcalc::table_error(fmt::format("{}: field '{}' is not a count", where, key));
-      }
-      return it->get<std::int64_t>();
-    };
-    kernel_figures f;
-    f.kernel = text_field("kernel");
-    f.arch = text_field("arch");
-    f.name = text_field("name");
-    f.file = text_field("file");
-    f.registers = count("registers");
-    f.static_smem_bytes = count("static_smem_bytes");
-    f.stack_bytes = inspect::stack_bytes(count("stack_size_bytes"), count("stack_frame_bytes"));
-    f.spills = inspect::spill_total(count("vgpr_spills"), count("sgpr_spills"), count("spill_store_bytes"),
-                                    count("spill_load_bytes"));
-    f.block_size = count("block_size");
-    const auto occupancy = record.find("occupancy");
-    if (occupancy != record.end() && occupancy->is_object()) {
-      const auto value = occupancy->find("occupancy");
-      if (value == occupancy->end() || !value->is_number() || value->get<double>() < 0.0 ||
-          value->get<double>() > 1.0) {
-        throw occcalc::table_error(where + ": occupancy.occupancy is not a fraction in [0, 1]");
-      }
-      f.occupancy = value->get<double>();
-    }
-    out.push_back(std::move(f));
-  }
-  return out;
+  return f;
 }
 
 std::size_t baseline_diff::count(change_kind kind) const noexcept {
@@ -170,23 +196,95 @@ std::vector<std::string> regressions_of(const kernel_figures& before, const kern
   return regressions;
 }
 
-baseline_diff compare_builds(const std::vector<kernel_figures>& before, const std::vector<kernel_figures>& after,
-                             const regression_thresholds& thresholds) {
-  using key = std::pair<std::string, std::string>;
-  std::map<key, const kernel_figures*> old_by_key;
-  for (const auto& f : before) old_by_key.emplace(key{f.kernel, f.arch}, &f);
-  std::map<key, bool> seen;
-  baseline_diff diff;
-  for (const auto& f : after) {
-    const key k{f.kernel, f.arch};
-    if (!seen.emplace(k, true).second) continue;  // the first of several
-    const auto old = old_by_key.find(k);
-    if (old == old_by_key.end()) {
-      diff.changes.push_back({change_kind::added, std::nullopt, f, {}, {}, {}});
-      continue;
+bool comparable(const kernel_figures& before, const kernel_figures& after, std::string_view check) {
+  const auto both = [](const auto& a, const auto& b) { return a.has_value() && b.has_value(); };
+  if (check == "occupancy") return both(before.occupancy, after.occupancy);
+  if (check == "registers") return both(before.registers, after.registers);
+  if (check == "stack") return both(before.stack_bytes, after.stack_bytes);
+  // A binary records no spills: its stack frame stands for them, the same
+  // evidence on both sides or none.
+  if (check == "spills") {
+    return both(before.spills, after.spills) ||
+           (!before.spills && !after.spills && both(before.stack_bytes, after.stack_bytes));
+  }
+  return check == "block_size";
+}
+
+kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::vector<build_kernel>& after) {
+  kernel_pairing out;
+  std::vector<char> old_paired(before.size()), new_paired(after.size());
+  using key = std::tuple<std::string, std::string, std::string>;
+  // One pass: pairs the kernels still unpaired whose key is unique on both
+  // sides.
+  const auto pass = [&](auto&& key_of) {
+    std::map<key, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> groups;
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      if (!old_paired[i]) groups[key_of(before[i])].first.push_back(i);
     }
-    kernel_change change{change_kind::changed, *old->second, f, {}, {}, {}};
-    compare_all(*old->second, f, thresholds, {&change.regressions, &change.improvements, &change.other_changes});
+    for (std::size_t i = 0; i < after.size(); ++i) {
+      if (!new_paired[i]) groups[key_of(after[i])].second.push_back(i);
+    }
+    for (const auto& [k, sides] : groups) {
+      if (sides.first.size() != 1 || sides.second.size() != 1) continue;
+      out.pairs.emplace_back(sides.first[0], sides.second[0]);
+      old_paired[sides.first[0]] = new_paired[sides.second[0]] = 1;
+    }
+    return groups;
+  };
+  const auto& name = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.name; };
+  const auto& arch = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.arch; };
+  pass([&](const build_kernel& k) { return key{k.file, name(k), arch(k)}; });
+  pass([&](const build_kernel& k) { return key{k.relative_path, name(k), arch(k)}; });
+  const auto rest = pass([&](const build_kernel& k) { return key{std::string(), name(k), arch(k)}; });
+  // What no key tells apart: the copies of one kernel, paired in the order
+  // of their figures.
+  for (const auto& [k, sides] : rest) {
+    std::vector<std::size_t> old_copies, new_copies;
+    for (const auto i : sides.first) {
+      if (!old_paired[i]) old_copies.push_back(i);
+    }
+    for (const auto i : sides.second) {
+      if (!new_paired[i]) new_copies.push_back(i);
+    }
+    if (old_copies.empty() || new_copies.empty()) continue;
+    const auto by_figures = [](const std::vector<build_kernel>& side) {
+      return [&side](std::size_t a, std::size_t b) { return figures_key(side[a]) < figures_key(side[b]); };
+    };
+    std::sort(old_copies.begin(), old_copies.end(), by_figures(before));
+    std::sort(new_copies.begin(), new_copies.end(), by_figures(after));
+    const std::size_t n = std::min(old_copies.size(), new_copies.size());
+    for (std::size_t i = 0; i < n; ++i) {
+      out.pairs.emplace_back(old_copies[i], new_copies[i]);
+      old_paired[old_copies[i]] = new_paired[new_copies[i]] = 1;
+    }
+    out.ambiguities.push_back(fmt::format(
+        "{} ({}): {} cop{} in the old build and {} in the new that no file tells apart, paired by their figures",
+        std::get<1>(k), std::get<2>(k), old_copies.size(), old_copies.size() == 1 ? "y" : "ies", new_copies.size()));
+  }
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    if (!old_paired[i]) out.removed.push_back(i);
+  }
+  for (std::size_t i = 0; i < after.size(); ++i) {
+    if (!new_paired[i]) out.added.push_back(i);
+  }
+  // The new build's order.
+  std::sort(out.pairs.begin(), out.pairs.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  return out;
+}
+
+baseline_diff compare_builds(const occcalc::table& tables, const std::vector<build_kernel>& before,
+                             const std::vector<build_kernel>& after, const launch_overrides& given,
+                             const regression_thresholds& thresholds) {
+  const kernel_pairing pairing = pair_kernels(before, after);
+  baseline_diff diff;
+  diff.ambiguities = pairing.ambiguities;
+  const auto report = [&](const build_kernel& k) { return report_at_own_launch(tables, k, given); };
+  for (const auto& [old_index, new_index] : pairing.pairs) {
+    const kernel_report today = report(after[new_index]);
+    kernel_change change{
+        change_kind::changed, figures_like(tables, before[old_index], today, given), figures_of(today), {}, {}, {}};
+    compare_all(*change.before, *change.after, thresholds,
+                {&change.regressions, &change.improvements, &change.other_changes});
     if (change.regressions.empty() && change.improvements.empty() && change.other_changes.empty()) {
       ++diff.unchanged;
       continue;
@@ -196,11 +294,11 @@ baseline_diff compare_builds(const std::vector<kernel_figures>& before, const st
                                                  : change_kind::changed;
     diff.changes.push_back(std::move(change));
   }
-  std::map<key, bool> removed_seen;
-  for (const auto& f : before) {
-    const key k{f.kernel, f.arch};
-    if (seen.count(k) || !removed_seen.emplace(k, true).second) continue;
-    diff.changes.push_back({change_kind::removed, f, std::nullopt, {}, {}, {}});
+  for (const auto i : pairing.added) {
+    diff.changes.push_back({change_kind::added, std::nullopt, figures_of(report(after[i])), {}, {}, {}});
+  }
+  for (const auto i : pairing.removed) {
+    diff.changes.push_back({change_kind::removed, figures_of(report(before[i])), std::nullopt, {}, {}, {}});
   }
   // What needs attention first; within a kind, the new build's order.
   const auto rank = [](change_kind kind) {

@@ -1,6 +1,7 @@
 // Comparing two builds kernel by kernel: what `occcalc diff` shows and what
 // `check --baseline` excuses. Each side is a build output (read as inspect
-// reads it) or a saved `inspect --json`.
+// reads it) or a saved `inspect --json`; both keep every kernel's raw figures,
+// and both sides' occupancy is computed at the same launch when compared.
 #pragma once
 
 #include <cstdint>
@@ -8,15 +9,42 @@
 #include <string>
 #include <vector>
 
+#include "analysis/kernel_matcher.hpp"
 #include "analysis/kernel_report.hpp"
 
 namespace occcalc::cli {
 
-/// The figures of one kernel on one architecture that a comparison reads;
-/// each empty where the input does not record it.
+/// One kernel of one build as a comparison reads it: its raw figures and
+/// where it came from.
+struct build_kernel {
+  /// The file it was read from, as reported (`build/lib/a.cubin`).
+  std::string file;
+  /// `file` relative to the input given on the command line that held it
+  /// (`lib/a.cubin` under `build`); empty for a file given itself. What
+  /// identifies the file across two builds in two directories.
+  std::string relative_path;
+  inspect::inspected_kernel kernel;
+  /// The launch the input itself states, which wins over the command's: a
+  /// Triton kernel's block size and dynamic shared memory (its metadata).
+  std::optional<std::int64_t> own_threads, own_dyn_smem_bytes;
+};
+
+/// The kernel reported as inspect would: at its own launch where the input
+/// states one, else at `given`.
+kernel_report report_at_own_launch(const occcalc::table& tables, const build_kernel& k, const launch_overrides& given);
+
+/// `file` relative to the input among `inputs` that holds it (the longest
+/// that is `file` itself or a directory above it); `file` when none does.
+std::string relative_to_inputs(const std::string& file, const std::vector<std::string>& inputs);
+
+/// The kernels of `reports`, read from `inputs` (the paths given).
+std::vector<build_kernel> build_kernels_of(const std::vector<input_report>& reports,
+                                           const std::vector<std::string>& inputs);
+
+/// The figures of one kernel that a comparison shows, at one launch; each
+/// empty where unknown.
 struct kernel_figures {
-  /// The mangled name and the architecture: what identifies a kernel
-  /// across builds.
+  /// The mangled name and the architecture.
   std::string kernel;
   std::string arch;
   std::string name;
@@ -28,6 +56,12 @@ struct kernel_figures {
   /// Spilled bytes stored and loaded (CUDA logs), or spilled VGPRs and
   /// SGPRs (AMD code objects).
   std::optional<std::int64_t> spills;
+  /// The block size the kernel declares: required (`.reqntid`) or its
+  /// launch bounds' maximum (`.maxntid`), and which.
+  std::optional<std::int64_t> declared_block_size;
+  bool declared_required = false;
+  /// The block size occupancy was computed at; the same on both sides of a
+  /// compared pair.
   std::optional<std::int64_t> block_size;
   /// Occupancy in [0, 1] at `block_size`.
   std::optional<double> occupancy;
@@ -36,16 +70,11 @@ struct kernel_figures {
 /// The figures of one kernel reported.
 kernel_figures figures_of(const kernel_report& report);
 
-/// The figures of every kernel reported.
-std::vector<kernel_figures> figures_of(const std::vector<input_report>& reports);
-
-/// The figures in a saved `occcalc inspect --json` (schema 2 or 3). Throws
-/// `occcalc::table_error` naming `origin` and the record for anything else.
-std::vector<kernel_figures> figures_from_inspect_json(const std::string& origin, const std::string& text);
-
-/// Whether `text` is JSON (a saved inspect --json) rather than a build output
-/// or a compiler log.
-bool looks_like_json(const std::string& text);
+/// The figures of `old`'s kernel at the launch `today` was reported at (its
+/// block size and dynamic shared memory, with `given`'s carveout and
+/// model): like with like, whatever block size the old build declared.
+kernel_figures figures_like(const occcalc::table& tables, const build_kernel& old, const kernel_report& today,
+                            const launch_overrides& given);
 
 /// How much worse a kernel may get before it counts as a regression.
 struct regression_thresholds {
@@ -62,9 +91,9 @@ struct kernel_change {
   change_kind kind = change_kind::changed;
   /// Empty for a new kernel (`before`) or a removed one (`after`).
   std::optional<kernel_figures> before, after;
-  /// What got worse beyond the thresholds, what got better, and what else
-  /// changed (worse within the thresholds; shared memory, block size), each
-  /// as `registers 32 -> 40`.
+  /// What got worse beyond the thresholds (or became unknown), what got
+  /// better, and what else changed (worse within the thresholds; became
+  /// known; shared memory, declared block size), each as `registers 32 -> 40`.
   std::vector<std::string> regressions;
   std::vector<std::string> improvements;
   std::vector<std::string> other_changes;
@@ -74,18 +103,44 @@ struct kernel_change {
 struct baseline_diff {
   std::vector<kernel_change> changes;
   std::size_t unchanged = 0;
+  /// Kernels whose copies no file, name and architecture tell apart, each
+  /// named with how they were paired.
+  std::vector<std::string> ambiguities;
   std::size_t count(change_kind kind) const noexcept;
   bool regressed() const noexcept { return count(change_kind::regressed) > 0; }
 };
 
-/// Compares `before` with `after`, kernels matched by mangled name and
-/// architecture (the first of several with one key). Changes come
-/// regressed first, then new, removed, improved and otherwise changed.
-baseline_diff compare_builds(const std::vector<kernel_figures>& before, const std::vector<kernel_figures>& after,
+/// Which kernel of one build is which of the other: indexes into `before`
+/// and `after`.
+struct kernel_pairing {
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  std::vector<std::size_t> added, removed;
+  std::vector<std::string> ambiguities;
+};
+
+/// Pairs the kernels of two builds: by the file as reported, name and
+/// architecture; then by the file relative to its input; then by name and
+/// architecture alone; each where the key is unique on both sides. Copies no
+/// key tells apart are paired in order of their figures (equal builds pair
+/// equal copies, so unchanged code never fails and a changed copy never
+/// hides) and named in `ambiguities`. Nothing is dropped.
+kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::vector<build_kernel>& after);
+
+/// Compares `before` with `after`: the new kernels reported as inspect would
+/// at `given`, each old one at its new pair's launch. Changes come regressed
+/// first, then new, removed, improved and otherwise changed.
+baseline_diff compare_builds(const occcalc::table& tables, const std::vector<build_kernel>& before,
+                             const std::vector<build_kernel>& after, const launch_overrides& given,
                              const regression_thresholds& thresholds);
 
-/// What `after` regressed in against `before` (empty: no worse).
+/// What `after` regressed in against `before` (empty: no worse), a figure
+/// known before and unknown after included.
 std::vector<std::string> regressions_of(const kernel_figures& before, const kernel_figures& after,
                                         const regression_thresholds& thresholds);
+
+/// Whether the figure a policy check (`occupancy`, `registers`, `stack`,
+/// `spills`, `block_size`) reads is known on both sides: a baseline excuses
+/// nothing it cannot compare.
+bool comparable(const kernel_figures& before, const kernel_figures& after, std::string_view check);
 
 }  // namespace occcalc::cli

@@ -47,6 +47,9 @@ struct kernel_report {
   /// (`.maxntid`) or `suggested`.
   std::optional<std::int64_t> block_size;
   std::string block_size_from;
+  /// The dynamic shared memory per block it was computed with (--dyn-smem,
+  /// a Triton kernel's metadata); empty for none.
+  std::optional<std::int64_t> dynamic_shared_memory_bytes;
   /// The calculator's result, NVIDIA's or an AMD model's (one variant: a
   /// library's tens of thousands of reports hold one result each, not room
   /// for both); empty when it cannot be computed, with the reason in

@@ -123,7 +123,7 @@ policy parse_policy(const std::string& origin, const std::string& json) {
 
 applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kernel) {
   applied_limits a;
-  const std::string defaults = "defaults";
+  const std::string defaults = defaults_label;
   const auto apply = [&](const policy_limits& l, const std::string& label) {
     take(a.limits.threads, a.threads_rule, l.threads, label);
     take(a.limits.min_occupancy_percent, a.occupancy_rule, l.min_occupancy_percent, label);

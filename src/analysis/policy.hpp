@@ -75,6 +75,9 @@ struct violation {
   const policy_allowance* allowed_by = nullptr;
 };
 
+/// How a limit taken from the policy's `defaults` names where it came from.
+inline constexpr const char* defaults_label = "defaults";
+
 /// The limits that apply to a kernel: the defaults, overridden field by
 /// field by each matching rule in file order; and where each came from.
 struct applied_limits {

@@ -1,11 +1,16 @@
 #include "commands/diff.hpp"
 
+#include <optional>
 #include <ostream>
+#include <sstream>
 
+#include <fmt/format.h>
+
+#include "analysis/kernel_matcher.hpp"
+#include "analysis/saved_inspect.hpp"
 #include "commands/read_inputs.hpp"
 #include "inspect/mapped_file.hpp"
 #include "io/directory.hpp"
-#include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "render/diff.hpp"
 
@@ -13,26 +18,49 @@ namespace occcalc::cli {
 
 namespace {
 
-/// The first bytes of a file, enough to tell JSON from a binary.
-bool is_saved_json(const std::string& path) {
-  if (path == "-" || is_directory(path)) return false;
-  const inspect::mapped_file file(path);
-  const auto text = file.bytes().as_text();
-  return looks_like_json(std::string(text.substr(0, 64)));
+/// The first bytes that tell a saved inspect --json from a build output.
+constexpr std::size_t sniff_bytes = 64;
+
+/// Reads `path`'s kernels as inspect reads them, from `in` for standard
+/// input; each report then names `path`.
+std::vector<build_kernel> read_build(const occcalc::table& tables, const std::string& path, const inspect_command& read,
+                                     std::istream& in, std::ostream& err) {
+  inspect_command one = read;
+  one.inputs = {path != "-" && (is_directory(path) || is_regular_file(path)) ? path : "-"};
+  auto result = read_inputs(tables, one, in, err, [&](const inspect::inspected_kernel&) {
+    return std::pair<launch_overrides, std::string>{read.overrides, "--threads"};
+  });
+  if (result.failed > 0) throw occcalc::error(path + ": could not be read (see above)");
+  for (auto& input : result.reports) {
+    if (input.file != "-") continue;
+    input.file = path;
+    for (auto& k : input.kernels) k.file = path;
+  }
+  return build_kernels_of(result.reports, {path});
 }
 
 }  // namespace
 
-std::vector<kernel_figures> read_side(const occcalc::table& tables, const std::string& path,
-                                      const inspect_command& read, std::istream& in, std::ostream& err) {
-  if (is_saved_json(path)) return figures_from_inspect_json(path, read_text_file(path, "saved inspect --json"));
-  inspect_command one = read;
-  one.inputs = {path};
-  const auto result = read_inputs(tables, one, in, err, [&](const inspect::inspected_kernel&) {
-    return std::pair<launch_overrides, std::string>{read.overrides, "--threads"};
-  });
-  if (result.failed > 0) throw occcalc::error(path + ": could not be read (see above)");
-  return figures_of(result.reports);
+std::vector<build_kernel> read_side(const occcalc::table& tables, const std::string& path, const inspect_command& read,
+                                    std::istream& in, std::ostream& err) {
+  if (path != "-" && is_directory(path)) return read_build(tables, path, read, in, err);
+  const kernel_matcher filter = make_kernel_matcher(read.kernel_pattern, read.arch);
+  // Read once: a pipe, a process substitution or standard input cannot be
+  // read again after its first bytes tell JSON from a build output.
+  std::optional<inspect::mapped_file> file;
+  std::vector<unsigned char> streamed;
+  inspect::byte_view bytes;
+  if (path == "-") {
+    streamed = inspect::read_stream(in, "standard input");
+    bytes = {streamed.data(), streamed.size()};
+  } else {
+    bytes = file.emplace(path).bytes();
+  }
+  const std::string_view text = bytes.as_text();
+  if (looks_like_json(text.substr(0, sniff_bytes))) return kernels_from_inspect_json(path, text, filter);
+  if (path != "-" && is_regular_file(path)) return read_build(tables, path, read, in, err);
+  std::istringstream again{std::string(text)};
+  return read_build(tables, path, read, again, err);
 }
 
 exit_status run_diff(const occcalc::table& tables, const diff_options& options, std::istream& in, std::ostream& out,
@@ -42,7 +70,18 @@ exit_status run_diff(const occcalc::table& tables, const diff_options& options, 
   }
   const auto before = read_side(tables, options.old_input, options.read, in, err);
   const auto after = read_side(tables, options.new_input, options.read, in, err);
-  const diff_report report{options.old_input, options.new_input, compare_builds(before, after, options.thresholds)};
+  const bool filtered = !options.read.kernel_pattern.empty() || !options.read.arch.empty();
+  if (filtered && before.empty() && after.empty()) {
+    // A filter that leaves nothing to compare is never "no regressions".
+    const bool by_name = !options.read.kernel_pattern.empty();
+    throw occcalc::input_error(by_name ? "kernel" : "arch",
+                               fmt::format("'{}' matches no kernel in either build",
+                                           by_name ? options.read.kernel_pattern : options.read.arch));
+  }
+  const diff_report report{options.old_input, options.new_input,
+                           compare_builds(tables, before, after, options.read.overrides, options.thresholds),
+                           options.fail_on_regression};
+  for (const auto& note : report.diff.ambiguities) err << "occcalc: note: " << note << "\n";
   out << find_renderer(diff_renderers, options.read.format)(report, terminal_for(term, options.read.format));
   return options.fail_on_regression && report.diff.regressed() ? exit_status::gate_failed : exit_status::ok;
 }

@@ -42,6 +42,117 @@ std::vector<std::string> unused_entries(const policy& p, const std::vector<input
   return unused;
 }
 
+/// The block size a kernel is checked at: the policy's `threads`, where it
+/// sets one, but never beyond the kernel's launch bounds when it comes from
+/// the defaults (the kernel cannot launch so; a rule that names a kernel and
+/// a larger size is refused by `refuse_rules_beyond_bounds`).
+std::pair<launch_overrides, std::string> policy_launch(const applied_limits& applied,
+                                                       const inspect::inspected_kernel& k,
+                                                       const launch_overrides& given) {
+  launch_overrides o = given;
+  if (!applied.limits.threads) return {o, "--threads"};
+  o.threads = applied.limits.threads;
+  const auto& bounds = k.resources.max_threads;
+  if (applied.threads_rule == defaults_label && bounds && *o.threads > inspect::volume(*bounds)) {
+    o.threads = inspect::volume(*bounds);
+    return {o, "launch bounds"};
+  }
+  return {o, "policy"};
+}
+
+/// The most kernels one message names before it counts the rest.
+constexpr std::size_t max_named_kernels = 5;
+
+/// A rule that gives a block size beyond the launch bounds of a kernel it
+/// matches asks for a launch that cannot happen: a policy error naming both.
+void refuse_rules_beyond_bounds(const std::string& origin, const policy& p, const std::vector<input_report>& reports) {
+  std::string rule;
+  std::int64_t threads = 0;
+  std::vector<std::string> kernels;
+  std::size_t count = 0;
+  for (const auto& r : reports) {
+    for (const auto& k : r.kernels) {
+      const auto& res = k.kernel.resources;
+      const auto bounds = res.required_threads ? res.required_threads : res.max_threads;
+      if (!bounds) continue;
+      const auto applied = limits_for(p, k.kernel);
+      if (!applied.limits.threads || applied.threads_rule == defaults_label ||
+          *applied.limits.threads <= inspect::volume(*bounds)) {
+        continue;
+      }
+      if (count == 0) {
+        rule = applied.threads_rule;
+        threads = *applied.limits.threads;
+      }
+      if (applied.threads_rule != rule) continue;
+      if (++count <= max_named_kernels) {
+        kernels.push_back(fmt::format("{} ({}, {} threads)", res.name, res.arch, inspect::volume(*bounds)));
+      }
+    }
+  }
+  if (count == 0) return;
+  std::string names;
+  for (const auto& k : kernels) names += (names.empty() ? "" : ", ") + k;
+  if (count > kernels.size()) names += fmt::format(" and {} more", count - kernels.size());
+  throw occcalc::table_error(
+      fmt::format("{}: {}: threads {} exceeds the launch bounds of {} kernel{} it matches: {}; give a block size "
+                  "within them, or a pattern that leaves them out",
+                  origin, rule, threads, count, count == 1 ? "" : "s", names));
+}
+
+/// With a baseline, the policy applies to what is new or regressed against
+/// it: a violation of a kernel no worse than its baseline copy, at the same
+/// launch, is excused with the baseline as the reason. Nothing unknown on
+/// either side is excused.
+void excuse_by_baseline(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+                        std::ostream& err, const std::vector<input_report>& reports, check_outcome& outcome) {
+  static const policy_allowance by_baseline_template{{}, {}, {}, "baseline"};
+  outcome.baseline = by_baseline_template;
+  outcome.baseline.reason = "no worse than in the baseline " + command.baseline;
+  const auto before = read_side(tables, command.baseline, command, in, err);
+  const auto after = build_kernels_of(reports, command.inputs);
+  std::vector<const kernel_report*> today;
+  for (const auto& r : reports) {
+    for (const auto& k : r.kernels) today.push_back(&k);
+  }
+  const kernel_pairing pairing = pair_kernels(before, after);
+  for (const auto& note : pairing.ambiguities) err << "occcalc: note: baseline: " << note << "\n";
+  std::map<const kernel_report*, std::size_t> old_of;
+  for (const auto& [old_index, new_index] : pairing.pairs) old_of.emplace(today[new_index], old_index);
+  for (auto v = outcome.violations.begin(); v != outcome.violations.end();) {
+    const kernel_report* kernel = v->kernel;
+    const auto end = std::find_if(v, outcome.violations.end(), [&](const violation& x) { return x.kernel != kernel; });
+    const auto old = old_of.find(kernel);
+    if (old != old_of.end()) {
+      const kernel_figures was = figures_like(tables, before[old->second], *kernel, command.overrides);
+      const kernel_figures now = figures_of(*kernel);
+      if (regressions_of(was, now, {}).empty()) {
+        for (auto x = v; x != end; ++x) {
+          if (x->allowed_by == nullptr && comparable(was, now, x->check)) x->allowed_by = &outcome.baseline;
+        }
+      }
+    }
+    v = end;
+  }
+}
+
+bool filtered(const inspect_command& command) { return !command.kernel_pattern.empty() || !command.arch.empty(); }
+
+/// A --kernel or --arch that leaves no kernel of any input is its own error,
+/// not a pass over nothing nor "an input could not be read".
+void require_matches(const inspect_command& command, const read_result& result) {
+  if (!filtered(command) || result.failed > 0) return;
+  const bool any = std::any_of(result.reports.begin(), result.reports.end(),
+                               [](const input_report& r) { return !r.kernels.empty(); });
+  if (any) return;
+  const std::string inputs = fmt::format("{} input{}", command.inputs.size(), command.inputs.size() == 1 ? "" : "s");
+  if (!command.kernel_pattern.empty()) {
+    throw occcalc::input_error("kernel", fmt::format("'{}' matches no kernel{} in the {}", command.kernel_pattern,
+                                                     command.arch.empty() ? "" : " for " + command.arch, inputs));
+  }
+  throw occcalc::input_error("arch", fmt::format("'{}' matches no kernel in the {}", command.arch, inputs));
+}
+
 }  // namespace
 
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
@@ -58,8 +169,8 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
     }
     void kernels(std::vector<kernel_report>& run) override { printer.kernels(run); }
   };
-  const auto printer = find_renderer(inspect_renderers, command.format)(out, terminal_for(term, command.format),
-                                                                        command.table, inspect_workers(command));
+  const auto printer = find_renderer(inspect_renderers, command.format)(
+      out, terminal_for(term, command.format), command.table, inspect_workers(command), command.inputs);
   printing sink(*printer);
   const std::size_t failed = read_inputs(
       tables, command, in, err,
@@ -86,45 +197,24 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
                                              format_names(check_renderers));
   }
   auto result = read_inputs(tables, command, in, err, [&](const inspect::inspected_kernel& k) {
-    const auto applied = limits_for(p, k);
-    launch_overrides o = command.overrides;
-    if (applied.limits.threads) o.threads = applied.limits.threads;
-    return std::pair<launch_overrides, std::string>{o, "policy"};
+    return policy_launch(limits_for(p, k), k, command.overrides);
   });
-  // With a baseline, the policy applies to what regressed against it (and
-  // to new kernels): a violation of a kernel no worse than before is
-  // excused, with the baseline as the reason.
-  std::map<std::pair<std::string, std::string>, kernel_figures> baseline;
-  const policy_allowance by_baseline{{}, {}, "no worse than in the baseline " + command.baseline, "baseline"};
-  if (!command.baseline.empty()) {
-    inspect_command read = command;
-    read.kernel_pattern.clear();
-    read.arch.clear();
-    for (auto& f : read_side(tables, command.baseline, read, in, err)) {
-      baseline.emplace(std::make_pair(f.kernel, f.arch), std::move(f));
-    }
-  }
+  require_matches(command, result);
+  refuse_rules_beyond_bounds(command.policy_file, p, result.reports);
   check_outcome outcome;
   for (const auto& r : result.reports) {
-    if (r.kernels.empty()) {
+    if (r.kernels.empty() && !filtered(command)) {
       // Nothing checked is never a pass.
-      err << fmt::format("occcalc: error: {}: no GPU kernels {}to check\n", r.file,
-                         command.kernel_pattern.empty() && command.arch.empty() ? "" : "left ");
+      err << fmt::format("occcalc: error: {}: no GPU kernels to check\n", r.file);
       ++result.failed;
       continue;
     }
     for (const auto& k : r.kernels) {
-      const std::size_t first = outcome.violations.size();
       check_kernel(p, limits_for(p, k.kernel), k, outcome.violations);
       ++outcome.kernels_checked;
-      if (baseline.empty() || first == outcome.violations.size()) continue;
-      const auto old = baseline.find({k.kernel.resources.name, k.kernel.resources.arch});
-      if (old == baseline.end() || !regressions_of(old->second, figures_of(k), {}).empty()) continue;
-      for (std::size_t v = first; v < outcome.violations.size(); ++v) {
-        if (outcome.violations[v].allowed_by == nullptr) outcome.violations[v].allowed_by = &by_baseline;
-      }
     }
   }
+  if (!command.baseline.empty()) excuse_by_baseline(tables, command, in, err, result.reports, outcome);
   outcome.unreadable_inputs = result.failed;
   // With --kernel or --arch, entries for the kernels left out are not stale.
   if (command.kernel_pattern.empty() && command.arch.empty()) {

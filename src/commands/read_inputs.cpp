@@ -310,6 +310,7 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
     for (const auto& dir : unreadable) fail(dir + ": cannot read this directory");
     std::vector<std::string> skipped;
     std::size_t with_kernels = 0;
+    bool had_kernels = false;
     const auto triton = triton_kernels(files, fail);
     for (const auto& file : files) {
       try {
@@ -322,6 +323,7 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
           skipped.push_back(file);
           continue;
         }
+        had_kernels = had_kernels || !inspected->kernels.empty();
         // None left after --kernel / --arch: not reported.
         if (!report(file, std::move(*inspected), true, meta == triton.end() ? nullptr : &meta->second)) continue;
         ++with_kernels;
@@ -336,10 +338,10 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
         for (const auto& file : skipped) err << "  " << file << "\n";
       }
     }
-    if (with_kernels == 0) {
-      fail(fmt::format("{}: no GPU kernels {}in {} file{}", path,
-                       command.kernel_pattern.empty() && command.arch.empty() ? "" : "left ", files.size(),
-                       files.size() == 1 ? "" : "s"));
+    // A directory whose kernels --kernel or --arch all left out is not
+    // unreadable: the command says whether anything matched at all.
+    if (with_kernels == 0 && !had_kernels) {
+      fail(fmt::format("{}: no GPU kernels in {} file{}", path, files.size(), files.size() == 1 ? "" : "s"));
     }
   }
   return failed;

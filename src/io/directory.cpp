@@ -56,4 +56,9 @@ std::vector<std::string> files_under(const std::string& dir, std::vector<std::st
   return files;
 }
 
+bool is_regular_file(const std::string& path) {
+  std::error_code ec;
+  return fs::is_regular_file(path, ec) && !ec;
+}
+
 }  // namespace occcalc::cli

@@ -15,4 +15,8 @@ std::vector<std::string> files_under(const std::string& dir, std::vector<std::st
 /// Whether `path` names a directory.
 bool is_directory(const std::string& path);
 
+/// Whether `path` names a regular file (one that can be read twice; a pipe
+/// or a process substitution cannot).
+bool is_regular_file(const std::string& path);
+
 }  // namespace occcalc::cli

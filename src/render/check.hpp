@@ -23,6 +23,8 @@ struct check_outcome {
   /// kernel, allow entries that excused no violation (a policy that rots).
   /// Reported, not failed: a --kernel filter or a partial build leaves some.
   std::vector<std::string> unused_policy_entries;
+  /// What excuses a violation the baseline (`check --baseline`) holds too.
+  policy_allowance baseline;
   /// The violations no allowance excuses.
   std::size_t failed() const noexcept;
   /// No violation stands and every input was read.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/common/percent.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/version.hpp"
 #include "render/github_commands.hpp"
@@ -39,8 +40,9 @@ const change_kind_info& info(change_kind kind) {
 std::string changes_text(const kernel_change& c) {
   if (c.kind == change_kind::added) {
     const auto& f = *c.after;
-    return fmt::format("{} registers, {}", f.registers ? std::to_string(*f.registers) : "?",
-                       f.occupancy ? fmt::format("occupancy {:.1f}%", *f.occupancy * 100.0) : "no occupancy");
+    return fmt::format(
+        "{} registers, {}", f.registers ? std::to_string(*f.registers) : "?",
+        f.occupancy ? fmt::format("occupancy {:.2f}%", occcalc::percent_hundredths(*f.occupancy)) : "no occupancy");
   }
   std::vector<std::string> all = c.regressions;
   all.insert(all.end(), c.improvements.begin(), c.improvements.end());
@@ -92,7 +94,7 @@ std::string diff_github(const diff_report& report) {
   std::string out;
   for (const auto& c : report.diff.changes) {
     const auto& f = c.after ? *c.after : *c.before;
-    const char* level = c.kind == change_kind::regressed                                 ? "error"
+    const char* level = c.kind == change_kind::regressed ? (report.fails_on_regression ? "error" : "warning")
                         : c.kind == change_kind::added || c.kind == change_kind::removed ? "notice"
                                                                                          : nullptr;
     if (level == nullptr) continue;

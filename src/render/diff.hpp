@@ -12,12 +12,16 @@ namespace occcalc::cli {
 struct diff_report {
   std::string old_input, new_input;
   baseline_diff diff;
+  /// Whether a regression fails the run (`--fail-on-regression`): GitHub's
+  /// annotations are errors then, warnings otherwise.
+  bool fails_on_regression = false;
 };
 
 std::string diff_text(const diff_report& report, const terminal& term);
 std::string diff_json(const diff_report& report);
-/// `::error` per regressed kernel (the file of the new build), `::notice`
-/// per new or removed one, then the summary line.
+/// `::error` per regressed kernel (the file of the new build) when the run
+/// fails on a regression, `::warning` otherwise; `::notice` per new or
+/// removed one; then the summary line.
 std::string diff_github(const diff_report& report);
 /// A SARIF 2.1.0 log: an error per regressed kernel, a note per new or
 /// removed one.

@@ -91,9 +91,8 @@ class record_printer : public inspect_printer {
 /// as it comes, so a library's 40,000 kernels stream out.
 class json_printer final : public record_printer<result_writer> {
  public:
-  json_printer(std::ostream& out, unsigned workers)
-      : record_printer(out, workers,
-                       fmt::format("{{\"schema_version\":{},\"kernels\":[", occcalc::inspect_schema_version)) {}
+  json_printer(std::ostream& out, unsigned workers, const std::vector<std::string>& inputs)
+      : record_printer(out, workers, heading(inputs)) {}
 
   void kernels(std::vector<kernel_report>& run) override {
     print(run, [](std::string& text, result_writer& results, const kernel_report& r, std::size_t index) {
@@ -108,6 +107,22 @@ class json_printer final : public record_printer<result_writer> {
   }
 
  private:
+  /// The schema version and the inputs as given, before the records.
+  static std::string heading(const std::vector<std::string>& inputs) {
+    std::string text;
+    {
+      json_writer w(text);  // whole when it goes
+      w.begin_object();
+      w.member("schema_version", std::int64_t{occcalc::inspect_schema_version});
+      w.key("inputs");
+      w.begin_array();
+      for (const auto& input : inputs) w.value(input);
+      w.end_array();
+      w.key("kernels");
+    }
+    return text + "[";
+  }
+
   static void write(std::string& text, result_writer& results, const kernel_report& r) {
     const auto& k = r.kernel.resources;
     json_writer w(text);
@@ -150,6 +165,7 @@ class json_printer final : public record_printer<result_writer> {
       }
     }
     w.member("block_size", r.block_size);
+    w.member("dyn_smem_bytes", r.dynamic_shared_memory_bytes);
     w.key("block_size_from");
     if (r.block_size)
       w.value(r.block_size_from);
@@ -209,8 +225,9 @@ class csv_printer final : public record_printer<std::monostate> {
 
 }  // namespace
 
-std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out, unsigned workers) {
-  return std::make_unique<json_printer>(out, workers);
+std::unique_ptr<inspect_printer> inspect_json_printer(std::ostream& out, unsigned workers,
+                                                      const std::vector<std::string>& inputs) {
+  return std::make_unique<json_printer>(out, workers, inputs);
 }
 
 std::unique_ptr<inspect_printer> inspect_csv_printer(std::ostream& out, unsigned workers) {

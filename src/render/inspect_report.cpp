@@ -319,12 +319,15 @@ class text_printer final : public inspect_printer {
 
 const std::array<format_renderer<inspect_render>, 3> inspect_renderers = {{
     {output_format::text,
-     [](std::ostream& out, const terminal& term, const inspect_table_options& view, unsigned workers)
-         -> std::unique_ptr<inspect_printer> { return std::make_unique<text_printer>(out, term, view, workers); }},
-    {output_format::json, [](std::ostream& out, const terminal&, const inspect_table_options&,
-                             unsigned workers) { return inspect_json_printer(out, workers); }},
-    {output_format::csv, [](std::ostream& out, const terminal&, const inspect_table_options&,
-                            unsigned workers) { return inspect_csv_printer(out, workers); }},
+     [](std::ostream& out, const terminal& term, const inspect_table_options& view, unsigned workers,
+        const std::vector<std::string>&) -> std::unique_ptr<inspect_printer> {
+       return std::make_unique<text_printer>(out, term, view, workers);
+     }},
+    {output_format::json,
+     [](std::ostream& out, const terminal&, const inspect_table_options&, unsigned workers,
+        const std::vector<std::string>& inputs) { return inspect_json_printer(out, workers, inputs); }},
+    {output_format::csv, [](std::ostream& out, const terminal&, const inspect_table_options&, unsigned workers,
+                            const std::vector<std::string>&) { return inspect_csv_printer(out, workers); }},
 }};
 
 }  // namespace occcalc::cli

@@ -40,9 +40,11 @@ class inspect_printer : public report_sink {
 };
 
 /// Makes the printer of one format, writing to `out` with up to `workers`
-/// threads.
+/// threads; `inputs`, the paths given, are what JSON records its files'
+/// paths relative to.
 using inspect_render = std::unique_ptr<inspect_printer> (*)(std::ostream& out, const terminal& term,
-                                                            const inspect_table_options& view, unsigned workers);
+                                                            const inspect_table_options& view, unsigned workers,
+                                                            const std::vector<std::string>& inputs);
 
 /// inspect's formats: text, json and csv.
 extern const std::array<format_renderer<inspect_render>, 3> inspect_renderers;

@@ -1,0 +1,24 @@
+// A saved `occcalc inspect --json` read back as a build: the baseline a
+// ratchet compares with.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analysis/baseline.hpp"
+#include "analysis/kernel_matcher.hpp"
+
+namespace occcalc::cli {
+
+/// The kernels in a saved `occcalc inspect --json` (schema 2 to the current
+/// one) that pass `filter`: every raw figure a record holds. Throws
+/// `occcalc::table_error` naming `origin` and the record for anything else.
+std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, std::string_view text,
+                                                    const kernel_matcher& filter);
+
+/// Whether `text` is JSON (a saved inspect --json) rather than a build output
+/// or a compiler log.
+bool looks_like_json(std::string_view text);
+
+}  // namespace occcalc::cli
