@@ -259,7 +259,8 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
     }
     out.ambiguities.push_back(fmt::format(
         "{} ({}): {} cop{} in the old build and {} in the new that no file tells apart, paired by their figures",
-        std::get<1>(k), std::get<2>(k), old_copies.size(), old_copies.size() == 1 ? "y" : "ies", new_copies.size()));
+        after[new_copies.front()].kernel.demangled, std::get<2>(k), old_copies.size(),
+        old_copies.size() == 1 ? "y" : "ies", new_copies.size()));
   }
   for (std::size_t i = 0; i < before.size(); ++i) {
     if (!old_paired[i]) out.removed.push_back(i);

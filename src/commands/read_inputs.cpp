@@ -145,13 +145,28 @@ inspect::inspection read_input(const std::string& path, std::istream& in, const 
   }
 }
 
+bool ends_with(const std::string& text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+/// The extensions that say a file is a GPU binary, whatever it holds.
+constexpr std::string_view gpu_binary_extensions[] = {".cubin", ".fatbin", ".hsaco", ".ptx"};
+
 /// Reads a file found in a directory: empty when it holds no GPU code (not
 /// a GPU binary or compiler log, or a host file without device code).
 /// Throws `occcalc::error` for one that should but cannot be read.
 std::optional<inspect::inspection> read_found_file(const std::string& path, const kernel_matcher& filter, unsigned jobs,
                                                    std::ostream& err) {
   const inspect::mapped_file file(path);
-  if (inspect::identify(file.bytes()) == inspect::input_kind::unknown) return std::nullopt;
+  if (inspect::identify(file.bytes()) == inspect::input_kind::unknown) {
+    // A file named as a GPU binary that is not one is an error, as it is
+    // when named itself: an empty or mangled cubin is never skipped.
+    const auto ext = std::find_if(std::begin(gpu_binary_extensions), std::end(gpu_binary_extensions),
+                                  [&](std::string_view e) { return ends_with(path, e); });
+    if (ext == std::end(gpu_binary_extensions)) return std::nullopt;
+    throw occcalc::error(
+        fmt::format("{}: named as a GPU binary, but {}", path, file.bytes().empty() ? "empty" : "it is not one"));
+  }
   inspect::inspect_options options = options_for(filter, jobs);
   options.done_with = [&file](inspect::byte_view used) { file.release(used); };
   try {
@@ -164,15 +179,18 @@ std::optional<inspect::inspection> read_found_file(const std::string& path, cons
   }
 }
 
-bool ends_with(const std::string& text, std::string_view suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 /// A path without its last extension (`cache/ab12/add_kernel`).
 std::string stem_of(const std::string& path) {
   const auto slash = path.find_last_of('/');
   const auto dot = path.find_last_of('.');
   return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? path : path.substr(0, dot);
+}
+
+/// `file` under `dir`, without `dir/`.
+std::string relative_name(const std::string& file, const std::string& dir) {
+  return file.size() > dir.size() && file.compare(0, dir.size(), dir) == 0 && file[dir.size()] == '/'
+             ? file.substr(dir.size() + 1)
+             : file;
 }
 
 std::string file_name(const std::string& path) {
@@ -332,8 +350,17 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
       }
     }
     if (!skipped.empty()) {
-      err << fmt::format("occcalc: note: {}: {} file{} skipped, not GPU binaries or compiler logs{}\n", path,
-                         skipped.size(), skipped.size() == 1 ? "" : "s", command.verbose ? ":" : " (-v lists them)");
+      // Which files were skipped, by name: a few here, all with -v.
+      constexpr std::size_t named_skipped = 3;
+      std::string names;
+      for (std::size_t i = 0; i < skipped.size() && i < named_skipped; ++i) {
+        names += (i == 0 ? "" : ", ") + relative_name(skipped[i], path);
+      }
+      if (skipped.size() > named_skipped) names += fmt::format(" and {} more", skipped.size() - named_skipped);
+      err << fmt::format(
+          "occcalc: note: {}: {} file{} skipped, not GPU binaries or compiler logs{}\n", path, skipped.size(),
+          skipped.size() == 1 ? "" : "s",
+          command.verbose ? ":" : ": " + names + (skipped.size() > named_skipped ? " (-v lists them)" : ""));
       if (command.verbose) {
         for (const auto& file : skipped) err << "  " << file << "\n";
       }

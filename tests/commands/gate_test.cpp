@@ -3,8 +3,12 @@
 // pull request, outputs no name can hijack.
 #include "catch.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
+
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -104,4 +108,182 @@ TEST_CASE("gate: --cache with --carveout is refused, not one silently dropped", 
   CHECK(run({"--cc", "8.0", "--threads", "256", "--regs", "32", "--cache", "l1"}).status == exit_status::ok);
   CHECK(run({"--cc", "8.0", "--threads", "256", "--regs", "32", "--cache", "l1", "--carveout", "default"}).status ==
         exit_status::ok);
+}
+
+namespace {
+
+const std::string old_build = fixtures + "/diff_old.sm_80.cubin";
+const std::string new_build = fixtures + "/diff_new.sm_80.cubin";
+
+/// A fresh directory under the test build directory holding `files`
+/// (name, source to copy).
+std::filesystem::path tree(const std::string& name, const std::vector<std::pair<std::string, std::string>>& files) {
+  const auto dir = std::filesystem::path(OCCCALC_TEMP_DIR) / ("gate-" + name);
+  std::filesystem::remove_all(dir);
+  for (const auto& [file, source] : files) {
+    std::filesystem::create_directories((dir / file).parent_path());
+    std::filesystem::copy_file(source, dir / file);
+  }
+  return dir;
+}
+
+/// A ptxas -v log of one sm_80 kernel `name` per line of `(registers,
+/// static smem bytes)`.
+std::string ptxas_log(const std::string& name, const std::vector<std::pair<int, int>>& kernels) {
+  std::string log = "ptxas info    : 0 bytes gmem\n";
+  for (const auto& [registers, smem] : kernels) {
+    log += "ptxas info    : Compiling entry function '" + name + "' for 'sm_80'\n";
+    log += "ptxas info    : Function properties for " + name + "\n";
+    log += "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n";
+    log += "ptxas info    : Used " + std::to_string(registers) + " registers, used 1 barriers, " +
+           (smem > 0 ? std::to_string(smem) + " bytes smem, " : "") + "368 bytes cmem[0]\n";
+  }
+  return log;
+}
+
+}  // namespace
+
+TEST_CASE("ratchet identity: a regression in a second copy of a kernel is never hidden", "[cli][gate][diff]") {
+  // reduce_live is in both libraries of each build; only b's copy grows
+  // from 14 to 32 registers. Matched by name alone, a's unchanged copy
+  // stood for both.
+  const auto before = tree("identity-old", {{"a.cubin", old_build}, {"b.cubin", old_build}});
+  const auto after = tree("identity-new", {{"a.cubin", old_build}, {"b.cubin", new_build}});
+  const auto r = run({"diff", before.string(), after.string(), "--fail-on-regression"});
+  CHECK(r.status == exit_status::gate_failed);
+  CHECK_THAT(r.out, Contains("REGRESSED sm_80 reduce_live: registers 14 -> 32\n"));
+  CHECK_THAT(r.out, Contains("1 regressed, 1 new, 1 removed, 0 improved, 0 changed otherwise, 4 unchanged"));
+  // check --baseline over the same two inputs: b's copy is not excused.
+  const auto policy = temp_file("max10.json", R"({"schema_version": 1, "defaults": {"max_registers": 10}})");
+  const auto a = (after / "a.cubin").string();
+  const auto b = (after / "b.cubin").string();
+  const auto saved = temp_file(
+      "two-inputs.json", run({"inspect", "--json", (before / "a.cubin").string(), (before / "b.cubin").string()}).out);
+  const auto check = run({"check", "--policy", policy, a, b, "--baseline", saved, "--json"});
+  CHECK(check.status == exit_status::gate_failed);
+  const auto j = nlohmann::json::parse(check.out);
+  REQUIRE(j["violations"].size() == 2);
+  CHECK(j["violations"][0]["file"] == a);
+  CHECK(j["violations"][0]["allowed"] == true);
+  CHECK(j["violations"][1]["file"] == b);
+  CHECK(j["violations"][1]["allowed"] == false);
+  // Unchanged code never fails: the same two inputs against themselves.
+  CHECK(run({"diff", before.string(), before.string(), "--fail-on-regression"}).status == exit_status::ok);
+}
+
+TEST_CASE("ratchet identity: copies no file tells apart pair by their figures, with a note", "[cli][gate][diff]") {
+  // One log holding the same kernel twice (two builds of one source).
+  const auto same = temp_file("copies-old.log", ptxas_log("_Z1kPf", {{16, 0}, {40, 0}}));
+  const auto swapped = temp_file("copies-same.log", ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
+  const auto grown = temp_file("copies-new.log", ptxas_log("_Z1kPf", {{16, 0}, {64, 0}}));
+  const auto unchanged = run({"diff", same, swapped, "--fail-on-regression"});
+  CHECK(unchanged.status == exit_status::ok);
+  CHECK_THAT(unchanged.err, Contains("occcalc: note: k(float*) (sm_80): 2 copies in the old build and 2 in the new "
+                                     "that no file tells apart, paired by their figures"));
+  const auto regressed = run({"diff", same, grown, "--fail-on-regression"});
+  CHECK(regressed.status == exit_status::gate_failed);
+  CHECK_THAT(regressed.out, Contains("registers 40 -> 64"));
+}
+
+TEST_CASE("ratchet like with like: both sides' occupancy at the same launch", "[cli][gate][diff]") {
+  const auto policy =
+      temp_file("at32.json", R"({"schema_version": 1, "defaults": {"threads": 32, "min_occupancy": 75}})");
+  // Unchanged: 8-register kernels at 32 threads are 50% (32 blocks of one
+  // warp). A baseline saved at 1024 threads recorded 100%: compared as
+  // recorded, the unchanged build failed.
+  const auto at1024 = temp_file("saved-1024.json", run({"inspect", "--json", old_build, "--threads", "1024"}).out);
+  const auto same = run({"check", "--policy", policy, old_build, "--baseline", at1024});
+  CHECK(same.status == exit_status::ok);
+  CHECK_THAT(same.out, Contains("passed: 3 kernels checked, 0 violations, 3 allowed"));
+  // A real drop at the policy's block size: 32 registers and no shared
+  // memory (100% at 256 threads) to 32 KiB of shared memory (4 blocks of 33
+  // KiB in 164 KiB: 50%). The baseline saved at 32 threads recorded 50%;
+  // compared as recorded it was excused.
+  const auto policy256 =
+      temp_file("at256.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 75}})");
+  const auto old_log = temp_file("smem-old.log", ptxas_log("_Z1kPf", {{32, 0}}));
+  const auto new_log = temp_file("smem-new.log", ptxas_log("_Z1kPf", {{32, 32768}}));
+  const auto at32 = temp_file("saved-32.json", run({"inspect", "--json", old_log, "--threads", "32"}).out);
+  const auto drop = run({"check", "--policy", policy256, new_log, "--baseline", at32});
+  CHECK(drop.status == exit_status::gate_failed);
+  CHECK_THAT(drop.out, Contains("occupancy 50.00% at 256 threads is below 75%"));
+  const auto diff = run({"diff", at32, new_log, "--threads", "256", "--fail-on-regression"});
+  CHECK(diff.status == exit_status::gate_failed);
+  CHECK_THAT(diff.out, Contains("occupancy at 256 threads 100.00% -> 50.00%"));
+}
+
+TEST_CASE("ratchet: a figure unknown on either side is never excused", "[cli][gate][diff]") {
+  const auto policy = temp_file("max16.json", R"({"schema_version": 1, "defaults": {"max_registers": 16}})");
+  const auto log = temp_file("k32.log", ptxas_log("_Z1kPf", {{32, 0}}));
+  // The baseline's record has no register count.
+  auto saved = nlohmann::json::parse(run({"inspect", "--json", log}).out);
+  saved["kernels"][0]["registers"] = nullptr;
+  const auto unknown_before = temp_file("unknown-regs.json", saved.dump());
+  const auto r = run({"check", "--policy", policy, log, "--baseline", unknown_before});
+  CHECK(r.status == exit_status::gate_failed);
+  CHECK_THAT(r.out, Contains("32 registers per thread exceeds 16 [defaults]\nfailed"));
+  // Known before, unknown now: a regression in diff.
+  const auto d = run({"diff", log, unknown_before, "--fail-on-regression"});
+  CHECK(d.status == exit_status::gate_failed);
+  CHECK_THAT(d.out, Contains("registers 32 -> ? (unknown now)"));
+  // Occupancy unknown on the baseline's side (an architecture the tables do
+  // not know): an occupancy violation today is not excused.
+  auto unknown_arch = nlohmann::json::parse(run({"inspect", "--json", log}).out);
+  unknown_arch["kernels"][0]["arch"] = "sm_99";
+  const auto odd = temp_file("unknown-arch.json", unknown_arch.dump());
+  const auto floor =
+      temp_file("floor.json", R"({"schema_version": 1, "defaults": {"threads": 32, "min_occupancy": 75}})");
+  CHECK(run({"check", "--policy", floor, log, "--baseline", odd}).status == exit_status::gate_failed);
+}
+
+TEST_CASE("ratchet inputs: a baseline or a diff side from standard input or a pipe", "[cli][gate][diff]") {
+  const auto saved = run({"inspect", "--json", old_build}).out;
+  const auto from_stdin = run({"diff", "-", new_build, "--fail-on-regression"}, saved);
+  CHECK(from_stdin.status == exit_status::gate_failed);
+  CHECK_THAT(from_stdin.out, Contains("REGRESSED sm_80 reduce_live: registers 14 -> 32\n"));
+  const auto policy = temp_file("max10-stdin.json", R"({"schema_version": 1, "defaults": {"max_registers": 10}})");
+  const auto check = run({"check", "--policy", policy, old_build, "--baseline", "-"}, saved);
+  CHECK(check.status == exit_status::ok);
+  // A named pipe, as a process substitution gives: read once.
+  const std::string fifo = std::string(OCCCALC_TEMP_DIR) + "/gate-baseline.fifo";
+  std::filesystem::remove(fifo);
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread writer([&] { std::ofstream(fifo, std::ios::binary) << saved; });
+  const auto piped = run({"diff", fifo, new_build});
+  writer.join();
+  CHECK(piped.status == exit_status::ok);
+  CHECK_THAT(piped.out, Contains("REGRESSED sm_80 reduce_live: registers 14 -> 32\n"));
+  // A build output through a pipe works too.
+  std::filesystem::remove(fifo);
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  std::thread binary([&] {
+    std::ifstream in(old_build, std::ios::binary);
+    std::ofstream(fifo, std::ios::binary) << in.rdbuf();
+  });
+  const auto piped_binary = run({"diff", fifo, new_build});
+  binary.join();
+  CHECK_THAT(piped_binary.out, Contains("REGRESSED sm_80 reduce_live: registers 14 -> 32\n"));
+}
+
+TEST_CASE("ratchet: a saved side honours --kernel, and a filter matching nothing is its own error",
+          "[cli][gate][diff]") {
+  const auto saved = temp_file("old-filter.json", run({"inspect", "--json", old_build}).out);
+  const auto r = run({"diff", saved, new_build, "--kernel", "reduce"});
+  CHECK(r.out == "REGRESSED sm_80 reduce_live: registers 14 -> 32\n" + saved + " -> " + new_build +
+                     ": 1 regressed, 0 new, 0 removed, 0 improved, 0 changed otherwise, 0 unchanged\n");
+  const auto none = run({"diff", saved, new_build, "--kernel", "nothing"});
+  CHECK(none.status == exit_status::bad_input);
+  CHECK(none.err == "occcalc: error: --kernel 'nothing' matches no kernel in either build\n");
+}
+
+TEST_CASE("ratchet directories: a file named as a GPU binary that is not one is an error", "[cli][gate][inspect]") {
+  const auto dir = tree("corrupt", {{"ok.cubin", old_build}, {"notes.txt", fixtures + "/README.md"}});
+  std::ofstream(dir / "empty.cubin");
+  std::ofstream(dir / "text.fatbin") << "not a fat binary";
+  const auto r = run({"inspect", dir.string()});
+  CHECK(r.status == exit_status::bad_input);
+  CHECK_THAT(r.err, Contains((dir / "empty.cubin").string() + ": named as a GPU binary, but empty\n"));
+  CHECK_THAT(r.err, Contains((dir / "text.fatbin").string() + ": named as a GPU binary, but it is not one\n"));
+  CHECK_THAT(r.err, Contains("1 file skipped, not GPU binaries or compiler logs: notes.txt\n"));
+  CHECK(run({"diff", dir.string(), dir.string()}).status == exit_status::bad_input);
 }
