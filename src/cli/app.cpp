@@ -33,6 +33,8 @@
 
 namespace occcalc::cli {
 
+using occcalc::detail::printable;
+
 namespace {
 
 /// One row per subcommand (ninja's tool table): its name and line for
@@ -123,9 +125,9 @@ exit_status run_parsed(options& opts, const std::vector<bool>& request_given, co
     context c{opts, request_given, tables, in, out, err, term};
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
-    err << "occcalc: error: " << flag_name(e.field()) << " " << e.message(flag_name) << "\n";
+    err << "occcalc: error: " << printable(flag_name(e.field()) + " " + e.message(flag_name)) << "\n";
   } catch (const occcalc::error& e) {
-    err << "occcalc: error: " << e.what() << "\n";
+    err << "occcalc: error: " << printable(e.what()) << "\n";
   }
   return exit_status::bad_input;
 }
@@ -264,7 +266,7 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
     return static_cast<exit_status>(app.exit(e, out, err));
   } catch (const CLI::ParseError& e) {
     if (lean) return std::nullopt;  // the full parser's message, with its "did you mean"
-    err << "occcalc: error: " << e.what() << "\n";
+    err << "occcalc: error: " << printable(e.what()) << "\n";
     return exit_status::bad_input;
   }
   if (lean && !app.remaining().empty()) return std::nullopt;
@@ -273,7 +275,8 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
     return exit_status::bad_input;
   }
   if (const auto extras = app.remaining(); !extras.empty()) {
-    err << "occcalc: error: unexpected argument '" << extras.front() << "'" << did_you_mean(app, extras) << "\n";
+    err << "occcalc: error: unexpected argument " << occcalc::detail::quoted(extras.front())
+        << did_you_mean(app, extras) << "\n";
     return exit_status::bad_input;
   }
   const auto given = [&](std::size_t i) { return request_options[i] && request_options[i]->count() > 0; };
@@ -339,7 +342,7 @@ exit_status run(int argc, const char* const* argv, std::istream& in, std::ostrea
     err << "occcalc: error: out of memory\n";
     return exit_status::bad_input;
   } catch (const std::exception& e) {
-    err << "occcalc: error: " << e.what() << "\n";
+    err << "occcalc: error: " << printable(e.what()) << "\n";
     return exit_status::bad_input;
   } catch (...) {
     err << "occcalc: error: an unexpected failure\n";

@@ -116,7 +116,9 @@ void excuse_by_baseline(const occcalc::table& tables, const inspect_command& com
     for (const auto& k : r.kernels) today.push_back(&k);
   }
   const kernel_pairing pairing = pair_kernels(before, after);
-  for (const auto& note : pairing.ambiguities) err << "occcalc: note: baseline: " << note << "\n";
+  for (const auto& note : pairing.ambiguities) {
+    err << "occcalc: note: baseline: " << occcalc::detail::printable(note) << "\n";
+  }
   std::map<const kernel_report*, std::size_t> old_of;
   for (const auto& [old_index, new_index] : pairing.pairs) old_of.emplace(today[new_index], old_index);
   for (auto v = outcome.violations.begin(); v != outcome.violations.end();) {
@@ -182,7 +184,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   out.flush();  // the table before the notes, where both reach one terminal or log
   if (command.kernel_pattern.empty() && command.arch.empty()) {
     for (const auto& file : sink.without_kernels) {
-      err << fmt::format("occcalc: note: {}: no GPU kernels found\n", file);
+      err << fmt::format("occcalc: note: {}: no GPU kernels found\n", occcalc::detail::printable(file));
     }
   }
   return failed == 0 ? exit_status::ok : exit_status::bad_input;
@@ -205,7 +207,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
   for (const auto& r : result.reports) {
     if (r.kernels.empty() && !filtered(command)) {
       // Nothing checked is never a pass.
-      err << fmt::format("occcalc: error: {}: no GPU kernels to check\n", r.file);
+      err << fmt::format("occcalc: error: {}: no GPU kernels to check\n", occcalc::detail::printable(r.file));
       ++result.failed;
       continue;
     }
@@ -227,7 +229,8 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     if (summary != nullptr && *summary != '\0') {
       std::ofstream file(summary, std::ios::app | std::ios::binary);
       if (!(file << check_markdown(outcome)) || !file.flush()) {
-        err << fmt::format("occcalc: error: GITHUB_STEP_SUMMARY {}: cannot append the summary\n", summary);
+        err << fmt::format("occcalc: error: GITHUB_STEP_SUMMARY {}: cannot append the summary\n",
+                           occcalc::detail::printable(summary));
         return exit_status::bad_input;
       }
     }

@@ -56,7 +56,7 @@ constexpr std::size_t max_ptxas_runs = 32;
 /// without it, a note says why the kernels have no occupancy.
 void add_ptxas_figures(const std::string& path, inspect::inspection& in, std::ostream& err) {
   if (in.ptx_sources.empty()) return;
-  const std::string where = path == "-" ? "standard input" : path;
+  const std::string where = path == "-" ? "standard input" : occcalc::detail::printable(path);
   const auto ptxas = find_program("ptxas");
   if (!ptxas) {
     err << fmt::format("occcalc: note: {}: PTX and ptxas is not on PATH: no register counts, so no occupancy\n", where);
@@ -109,7 +109,7 @@ void settle_remarks_target(const std::string& path, inspect::inspection& in, con
   if (in.kind != inspect::to_string(inspect::input_kind::amdgpu_remarks) || in.kernels.empty()) return;
   if (!filter.amd_target) {
     err << fmt::format("occcalc: note: {}: compiler remarks do not name their target: give --arch (e.g. gfx90a)\n",
-                       path == "-" ? "standard input" : path);
+                       path == "-" ? "standard input" : occcalc::detail::printable(path));
     return;
   }
   for (auto& k : in.kernels) {
@@ -311,7 +311,7 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
     return true;
   };
   const auto fail = [&](const std::string& message) {
-    err << "occcalc: error: " << message << "\n";
+    err << "occcalc: error: " << occcalc::detail::printable(message) << "\n";
     ++failed;
   };
   for (const auto& path : command.inputs) {
@@ -354,15 +354,15 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
       constexpr std::size_t named_skipped = 3;
       std::string names;
       for (std::size_t i = 0; i < skipped.size() && i < named_skipped; ++i) {
-        names += (i == 0 ? "" : ", ") + relative_name(skipped[i], path);
+        names += (i == 0 ? "" : ", ") + occcalc::detail::printable(relative_name(skipped[i], path));
       }
       if (skipped.size() > named_skipped) names += fmt::format(" and {} more", skipped.size() - named_skipped);
       err << fmt::format(
-          "occcalc: note: {}: {} file{} skipped, not GPU binaries or compiler logs{}\n", path, skipped.size(),
-          skipped.size() == 1 ? "" : "s",
+          "occcalc: note: {}: {} file{} skipped, not GPU binaries or compiler logs{}\n",
+          occcalc::detail::printable(path), skipped.size(), skipped.size() == 1 ? "" : "s",
           command.verbose ? ":" : ": " + names + (skipped.size() > named_skipped ? " (-v lists them)" : ""));
       if (command.verbose) {
-        for (const auto& file : skipped) err << "  " << file << "\n";
+        for (const auto& file : skipped) err << "  " << occcalc::detail::printable(file) << "\n";
       }
     }
     // A directory whose kernels --kernel or --arch all left out is not

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
 #include "render/result_json.hpp"
 #include "render/terminal.hpp"
@@ -64,18 +65,21 @@ std::string check_text(const check_outcome& outcome, const terminal& term) {
     const auto end = std::find_if(at, outcome.violations.end(), [&](const violation& v) { return v.kernel != kernel; });
     const bool failed = std::any_of(at, end, [](const violation& v) { return v.allowed_by == nullptr; });
     const auto& k = kernel->kernel;
-    text += labelled(failed ? "FAIL" : "allowed", failed ? style::bad : style::dim,
-                     fmt::format("{} ({}, {})", k.demangled, k.resources.arch, kernel->file), indent, indent, term);
+    text +=
+        labelled(failed ? "FAIL" : "allowed", failed ? style::bad : style::dim,
+                 occcalc::detail::printable(fmt::format("{} ({}, {})", k.demangled, k.resources.arch, kernel->file)),
+                 indent, indent, term);
     for (auto v = at; v != end; ++v) {
       std::string line = fmt::format("- {} [{}]", v->message, v->rule);
       if (v->allowed_by) line += fmt::format("; allowed by {}: {}", v->allowed_by->label, v->allowed_by->reason);
-      text += wrap_hanging(line, indent, indent + 2, term.columns);
+      text += wrap_hanging(occcalc::detail::printable(line), indent, indent + 2, term.columns);
     }
     at = end;
   }
   for (const auto& entry : outcome.unused_policy_entries) {
-    text += paint(wrap_hanging("note: " + entry + " (a stale policy entry?)", 0, indent, term.columns), style::dim,
-                  term.colour);
+    text += paint(wrap_hanging(occcalc::detail::printable("note: " + entry + " (a stale policy entry?)"), 0, indent,
+                               term.columns),
+                  style::dim, term.colour);
   }
   return text + paint(verdict_line(outcome), outcome.passed() ? style::good : style::bad, term.colour) + "\n";
 }

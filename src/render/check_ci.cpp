@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
 #include "render/check.hpp"
 #include "render/github_commands.hpp"
+#include "render/markdown.hpp"
 #include "render/result_json.hpp"
 #include "render/sarif.hpp"
 
@@ -35,46 +37,49 @@ std::string violation_text(const violation& v) {
   return text;
 }
 
-/// A Markdown table cell: pipes escaped, lines joined.
-std::string cell(std::string_view text) {
-  std::string out;
-  for (const char c : text) {
-    if (c == '|') {
-      out += "\\|";
-    } else if (c == '\n' || c == '\r') {
-      out += ' ';
-    } else {
-      out += c;
-    }
-  }
-  return out;
-}
-
-/// Inline code in a Markdown cell, so `<` in a template name is text.
-std::string code(std::string_view text) {
-  const bool has_tick = text.find('`') != std::string_view::npos;
-  const std::string fence = has_tick ? "`` " : "`";
-  const std::string close = has_tick ? " ``" : "`";
-  return fence + cell(text) + close;
+/// The violations worst first: failing before allowed; within each, the
+/// lowest occupancy first (unknown lowest of all), then the input's order.
+std::vector<const violation*> worst_first(const check_outcome& outcome) {
+  std::vector<const violation*> order;
+  for (const auto& v : outcome.violations) order.push_back(&v);
+  const auto occupancy = [](const violation* v) {
+    const auto summary = v->kernel->summary();
+    return summary ? summary->occupancy() : -1.0;
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const violation* a, const violation* b) {
+    if ((a->allowed_by == nullptr) != (b->allowed_by == nullptr)) return a->allowed_by == nullptr;
+    return occupancy(a) < occupancy(b);
+  });
+  return order;
 }
 
 }  // namespace
 
 std::string check_github(const check_outcome& outcome) {
-  std::string out;
-  for (const auto& v : outcome.violations) {
-    out +=
-        fmt::format("::{} file={},title={}::{}\n", v.allowed_by ? "warning" : "error", command_property(v.kernel->file),
-                    command_property("occcalc check: " + v.check), command_data(violation_text(v)));
+  const auto order = worst_first(outcome);
+  std::vector<annotation> errors, warnings;
+  if (outcome.unreadable_inputs > 0) {
+    errors.push_back({"", "occcalc check: unreadable inputs",
+                      fmt::format("{} input{} could not be read; see the log", outcome.unreadable_inputs,
+                                  outcome.unreadable_inputs == 1 ? "" : "s")});
+  }
+  for (const auto* v : order) {
+    (v->allowed_by ? warnings : errors).push_back({v->kernel->file, "occcalc check: " + v->check, violation_text(*v)});
   }
   for (const auto& entry : outcome.unused_policy_entries) {
-    out += fmt::format("::warning title={}::{}\n", command_property("occcalc check: unused policy entry"),
-                       command_data(entry));
+    warnings.push_back({"", "occcalc check: unused policy entry", entry});
   }
-  if (outcome.unreadable_inputs > 0) {
-    out += fmt::format("::error title={}::{}\n", command_property("occcalc check: unreadable inputs"),
-                       command_data(fmt::format("{} input{} could not be read; see the log", outcome.unreadable_inputs,
-                                                outcome.unreadable_inputs == 1 ? "" : "s")));
+  constexpr std::string_view full = "this step's log lists them all";
+  std::string out = annotations("error", errors, "errors", full) + annotations("warning", warnings, "warnings", full);
+  if (errors.size() > github_annotations_per_level || warnings.size() > github_annotations_per_level) {
+    // The full report, folded in the log; indented, so no line of it can be
+    // taken for a workflow command.
+    out += "::group::occcalc check: every violation\n";
+    for (const auto* v : order) {
+      out +=
+          fmt::format("  {} {}\n", v->allowed_by ? "allowed" : "FAIL", occcalc::detail::printable(violation_text(*v)));
+    }
+    out += "::endgroup::\n";
   }
   out += verdict_line(outcome) + "\n";
   return out;
@@ -83,17 +88,48 @@ std::string check_github(const check_outcome& outcome) {
 std::string check_markdown(const check_outcome& outcome) {
   std::string out = fmt::format("### occcalc check: {}\n\n", outcome.passed() ? "passed" : "failed");
   out += verdict_line(outcome) + ".\n";
-  for (const auto& entry : outcome.unused_policy_entries) out += "\n- unused policy entry: " + cell(entry);
+  if (!outcome.violations.empty()) {
+    // Counts first: what a reviewer needs when the table is cut.
+    out += "\n| check | failed | allowed |\n|---|---|---|\n";
+    for (const auto& rule : check_rules) {
+      std::size_t failed = 0, allowed = 0;
+      for (const auto& v : outcome.violations) {
+        if (v.check == rule.id) ++(v.allowed_by ? allowed : failed);
+      }
+      if (failed + allowed > 0) out += fmt::format("| {} | {} | {} |\n", rule.id, failed, allowed);
+    }
+  }
+  std::size_t entries = 0;
+  for (const auto& entry : outcome.unused_policy_entries) {
+    if (++entries > max_markdown_rows) break;
+    out += "\n- unused policy entry: " + markdown_cell(entry);
+  }
+  if (outcome.unused_policy_entries.size() > max_markdown_rows) {
+    out +=
+        fmt::format("\n- and {} more unused policy entries", outcome.unused_policy_entries.size() - max_markdown_rows);
+  }
   if (!outcome.unused_policy_entries.empty()) out += "\n";
   if (outcome.violations.empty()) return out;
   out += "\n| | file | arch | kernel | check | finding | rule |\n|---|---|---|---|---|---|---|\n";
-  for (const auto& v : outcome.violations) {
-    const auto& k = v.kernel->kernel;
-    std::string finding = cell(v.message);
-    if (v.allowed_by) finding += " (allowed: " + cell(v.allowed_by->reason) + ")";
-    out += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", v.allowed_by ? "allowed" : "**fail**",
-                       code(v.kernel->file), cell(k.resources.arch), code(k.demangled), cell(v.check), finding,
-                       cell(v.rule));
+  const auto order = worst_first(outcome);
+  std::size_t rows = 0;
+  for (const auto* v : order) {
+    const auto& k = v->kernel->kernel;
+    std::string finding = markdown_cell(v->message);
+    if (v->allowed_by) finding += " (allowed: " + markdown_cell(v->allowed_by->reason) + ")";
+    std::string row =
+        fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", v->allowed_by ? "allowed" : "**fail**",
+                    markdown_code((v->kernel->file)), markdown_cell(k.resources.arch), markdown_code((k.demangled)),
+                    markdown_cell(v->check), finding, markdown_cell(v->rule));
+    if (rows == max_markdown_rows || out.size() + row.size() > max_markdown_bytes) break;
+    out += row;
+    ++rows;
+  }
+  if (rows < order.size()) {
+    out += fmt::format(
+        "\nand {} more, not shown here (the worst come first); `occcalc check --format sarif` or the "
+        "text report lists them all.\n",
+        order.size() - rows);
   }
   return out;
 }

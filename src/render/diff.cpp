@@ -4,9 +4,11 @@
 #include <nlohmann/json.hpp>
 
 #include "occcalc/common/percent.hpp"
+#include "occcalc/common/text.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/version.hpp"
 #include "render/github_commands.hpp"
+#include "render/markdown.hpp"
 #include "render/result_json.hpp"
 #include "render/sarif.hpp"
 #include "render/terminal.hpp"
@@ -50,6 +52,23 @@ std::string changes_text(const kernel_change& c) {
   return occcalc::detail::join(all, ", ");
 }
 
+/// The changes, the largest regression first (the largest occupancy drop,
+/// then the most registers gained), then the rest in their order.
+std::vector<const kernel_change*> worst_first(const baseline_diff& diff) {
+  std::vector<const kernel_change*> order;
+  for (const auto& c : diff.changes) order.push_back(&c);
+  const auto drop = [](const kernel_change* c) {
+    if (c->kind != change_kind::regressed || !c->before || !c->after) return std::make_pair(0.0, std::int64_t{0});
+    const double occupancy = c->before->occupancy.value_or(0.0) - c->after->occupancy.value_or(0.0);
+    const std::int64_t registers = c->after->registers.value_or(0) - c->before->registers.value_or(0);
+    return std::make_pair(occupancy, registers);
+  };
+  std::stable_sort(order.begin(), order.end(), [&](const kernel_change* a, const kernel_change* b) {
+    return a->kind == change_kind::regressed && b->kind == change_kind::regressed && drop(a) > drop(b);
+  });
+  return order;
+}
+
 std::string summary_line(const diff_report& report) {
   const auto& diff = report.diff;
   return fmt::format("{} -> {}: {} regressed, {} new, {} removed, {} improved, {} changed otherwise, {} unchanged",
@@ -84,25 +103,27 @@ std::string diff_text(const diff_report& report, const terminal& term) {
                     : c.kind == change_kind::improved ? style::good
                                                       : style::dim;
     constexpr std::size_t indent = 10;  // past the longest label, REGRESSED
-    text += labelled(row.label, s, fmt::format("{} {}{}", f.arch, f.name, what.empty() ? "" : ": " + what), indent,
-                     indent + 2, term);
+    text +=
+        labelled(row.label, s,
+                 occcalc::detail::printable(fmt::format("{} {}{}", f.arch, f.name, what.empty() ? "" : ": " + what)),
+                 indent, indent + 2, term);
   }
-  return text + wrap_hanging(summary_line(report), 0, 2, term.columns);
+  return text + wrap_hanging(occcalc::detail::printable(summary_line(report)), 0, 2, term.columns);
 }
 
 std::string diff_github(const diff_report& report) {
-  std::string out;
-  for (const auto& c : report.diff.changes) {
-    const auto& f = c.after ? *c.after : *c.before;
-    const char* level = c.kind == change_kind::regressed ? (report.fails_on_regression ? "error" : "warning")
-                        : c.kind == change_kind::added || c.kind == change_kind::removed ? "notice"
-                                                                                         : nullptr;
-    if (level == nullptr) continue;
-    const std::string what = c.kind == change_kind::removed ? "removed" : changes_text(c);
-    out += fmt::format("::{} file={},title={}::{}\n", level, command_property(f.file),
-                       command_property(fmt::format("occcalc diff: {}", info(c.kind).name)),
-                       command_data(fmt::format("{} ({}): {}", f.name, f.arch, what)));
+  std::vector<annotation> regressions, notices;
+  for (const auto* c : worst_first(report.diff)) {
+    const auto& f = c->after ? *c->after : *c->before;
+    const std::string what = c->kind == change_kind::removed ? "removed" : changes_text(*c);
+    annotation a{f.file, fmt::format("occcalc diff: {}", info(c->kind).name),
+                 fmt::format("{} ({}): {}", f.name, f.arch, what)};
+    if (c->kind == change_kind::regressed) regressions.push_back(std::move(a));
+    if (c->kind == change_kind::added || c->kind == change_kind::removed) notices.push_back(std::move(a));
   }
+  constexpr std::string_view full = "occcalc diff's text or SARIF report lists them all";
+  std::string out = annotations(report.fails_on_regression ? "error" : "warning", regressions, "regressions", full) +
+                    annotations("notice", notices, "new or removed kernels", full);
   return out + summary_line(report) + "\n";
 }
 
@@ -144,17 +165,28 @@ std::string diff_sarif(const diff_report& report) {
 }
 
 std::string diff_markdown(const diff_report& report) {
-  std::string out = fmt::format("### occcalc diff: {}\n\n{}.\n",
-                                report.diff.regressed() ? "regressed" : "no regression", summary_line(report));
+  std::string out =
+      fmt::format("### occcalc diff: {}\n\n{}.\n", report.diff.regressed() ? "regressed" : "no regression",
+                  markdown_cell(summary_line(report)));
   if (report.diff.changes.empty()) return out;
   out += "\n| | arch | kernel | change |\n|---|---|---|---|\n";
-  for (const auto& c : report.diff.changes) {
-    const auto& f = c.after ? *c.after : *c.before;
-    std::string name = f.name;
-    for (auto& ch : name) ch = ch == '|' ? '/' : ch;
-    std::string what = c.kind == change_kind::removed ? std::string() : changes_text(c);
-    out += fmt::format("| {} | {} | `{}` | {} |\n",
-                       c.kind == change_kind::regressed ? "**regressed**" : info(c.kind).name, f.arch, name, what);
+  const auto order = worst_first(report.diff);
+  std::size_t rows = 0;
+  for (const auto* c : order) {
+    const auto& f = c->after ? *c->after : *c->before;
+    const std::string what = c->kind == change_kind::removed ? std::string() : changes_text(*c);
+    std::string row =
+        fmt::format("| {} | {} | {} | {} |\n", c->kind == change_kind::regressed ? "**regressed**" : info(c->kind).name,
+                    markdown_cell(f.arch), markdown_code(f.name), markdown_cell(what));
+    if (rows == max_markdown_rows || out.size() + row.size() > max_markdown_bytes) break;
+    out += row;
+    ++rows;
+  }
+  if (rows < order.size()) {
+    out += fmt::format(
+        "\nand {} more, not shown here (regressions first, the largest first); `occcalc diff` or "
+        "`--format sarif` lists them all.\n",
+        order.size() - rows);
   }
   return out;
 }

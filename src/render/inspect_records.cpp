@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "inspect/parallel.hpp"
+#include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
 #include "render/json_writer.hpp"
 #include "render/result_json.hpp"
@@ -20,8 +21,13 @@ std::string limiters_text(const std::optional<occcalc::occupancy_summary>& summa
   return summary ? summary->limiter_list("+") : std::string("-");
 }
 
-std::string csv_field(std::string_view text) {
-  if (text.find_first_of(",\"\n\r") == std::string_view::npos) return std::string(text);
+/// A CSV cell (RFC 4180): control characters as `\xNN`; a cell a spreadsheet
+/// would run as a formula (`=`, `+`, `-`, `@` first) led by `'`, as OWASP
+/// advises; quoted where it holds a comma or a quote.
+std::string csv_field(std::string_view raw) {
+  std::string text = occcalc::detail::printable(raw);
+  if (!text.empty() && std::string_view("=+-@").find(text.front()) != std::string_view::npos) text.insert(0, "'");
+  if (text.find_first_of(",\"") == std::string::npos) return text;
   std::string quoted = "\"";
   for (const char c : text) {
     if (c == '"') quoted += '"';

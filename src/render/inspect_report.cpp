@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "inspect/parallel.hpp"
+#include "occcalc/common/text.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
@@ -117,7 +118,7 @@ const inspect_column inspect_columns[] = {
     {"limiter", "limited by", false, 0, column_vendor::any,
      [](const kernel_report&, const summary_t& s) { return plain(s ? s->limiter_list("+", true) : "-"); }},
     {"kernel", "kernel", false, 0, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) { return plain(r.kernel.demangled); }},
+     [](const kernel_report& r, const summary_t&) { return plain(occcalc::detail::printable(r.kernel.demangled)); }},
 };
 
 /// The narrowest a kernel name is cut to before optional columns give way.
@@ -248,7 +249,8 @@ class text_printer final : public inspect_printer {
     if (!pending_) return;
     pending_ = false;
     const auto& input = heading_;
-    std::string heading = fmt::format("{} ({}): {} kernel{}", input.file == "-" ? "standard input" : input.file,
+    std::string heading = fmt::format("{} ({}): {} kernel{}",
+                                      input.file == "-" ? "standard input" : occcalc::detail::printable(input.file),
                                       input.kind, kernel_count_, kernel_count_ == 1 ? "" : "s");
     if (input.duplicate_entries > 0) {
       heading += fmt::format("; {} repeated cubin{} listed once", input.duplicate_entries,
@@ -295,7 +297,8 @@ class text_printer final : public inspect_printer {
     text_ += format_table(headers, rows, term_, layout);
     flush_chunk(out_, text_);
     for (const auto& [reason, count] : unavailable_) {
-      text_ += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s", reason),
+      text_ += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s",
+                                 occcalc::detail::printable(reason)),
                      style::warn, term_.colour) +
                "\n";
     }

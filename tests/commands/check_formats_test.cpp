@@ -43,14 +43,15 @@ TEST_CASE("check --format github: one workflow command per violation, escaped as
   // "Workflow commands").
   const std::regex command(R"(^::(error|warning) file=[^,:]*,title=[^,:]*::.+$)");
   for (std::size_t i = 0; i < 3; ++i) CHECK(std::regex_match(lines[i], command));
+  // Worst first: the lowest occupancy (static_smem's 50%) leads.
   CHECK(lines[0] ==
-        "::error file=" + log_fixture +
-            ",title=occcalc check%3A registers::demo::spilling(float const*, float*, int, int) (sm_90): 32 registers "
-            "per thread exceeds 16 [defaults]");
-  CHECK(lines[2] ==
         "::error file=" + log_fixture +
             ",title=occcalc check%3A occupancy::demo::static_smem(float const*, float*, int) (sm_90): occupancy "
             "50.00%25 at 32 threads is below 75%25 (limited by blocks) [defaults]");
+  CHECK(lines[1] ==
+        "::error file=" + log_fixture +
+            ",title=occcalc check%3A registers::demo::spilling(float const*, float*, int, int) (sm_90): 32 registers "
+            "per thread exceeds 16 [defaults]");
   CHECK(lines[3] == "failed: 2 kernels checked, 3 violations");
 }
 
@@ -119,6 +120,7 @@ TEST_CASE("check --format: markdown, and the names it refuses", "[cli][check]") 
   const auto md = run({"check", "--policy", strict, log_fixture, "--kernel", "static_smem", "--format", "markdown"});
   CHECK(md.status == exit_status::gate_failed);
   CHECK_THAT(md.out, StartsWith("### occcalc check: failed\n\nfailed: 1 kernel checked, 1 violation.\n\n"
+                                "| check | failed | allowed |\n|---|---|---|\n| occupancy | 1 | 0 |\n\n"
                                 "| | file | arch | kernel | check | finding | rule |\n"));
   const auto bad = run({"check", "--policy", strict, log_fixture, "--format", "csv"});
   CHECK(bad.status == exit_status::bad_input);

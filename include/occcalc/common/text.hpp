@@ -84,6 +84,53 @@ inline std::string one_line(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+/// `text` safe to print anywhere: every control character (a newline, a
+/// carriage return, a terminal escape, C1 controls such as U+009B) and every
+/// byte that is not UTF-8 written as `\xNN`, so a name or a path from an
+/// untrusted file can neither start a line nor drive the terminal. Valid
+/// UTF-8 text is kept.
+inline std::string printable(std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  const auto escape = [&](unsigned char byte) {
+    out += "\\x";
+    out += hex[byte >> 4];
+    out += hex[byte & 0xf];
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += text[i++];
+      continue;
+    }
+    // The length of the UTF-8 sequence `byte` starts (0: not a lead byte),
+    // and the least code point it may encode (shorter forms are invalid).
+    const std::size_t length = byte >= 0xc2 && byte <= 0xdf   ? 2
+                               : byte >= 0xe0 && byte <= 0xef ? 3
+                               : byte >= 0xf0 && byte <= 0xf4 ? 4
+                                                              : 0;
+    bool valid = length > 0 && i + length <= text.size();
+    std::uint32_t code = length == 2 ? byte & 0x1fu : length == 3 ? byte & 0x0fu : byte & 0x07u;
+    for (std::size_t k = 1; valid && k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      valid = (next & 0xc0) == 0x80;
+      code = (code << 6) | (next & 0x3fu);
+    }
+    constexpr std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    valid = valid && code >= least[length] && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) &&
+            (code < 0x80 || code > 0x9f);
+    if (!valid) {
+      escape(byte);
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, length));
+    i += length;
+  }
+  return out;
+}
+
 /// A value as error messages show it: in quotes, on one line, at most
 /// `max_quoted_chars` characters, with its length when it was cut.
 inline std::string quoted(std::string_view text) {

@@ -1,0 +1,30 @@
+// Markdown for pull requests and step summaries: the one escaping every
+// Markdown output uses, and the budget a report keeps to.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace occcalc::cli {
+
+/// The most rows a report's table shows before it counts the rest.
+inline constexpr std::size_t max_markdown_rows = 50;
+
+/// The most bytes a Markdown report runs to: a pull request comment holds
+/// 65,536 characters and GitHub refuses a step summary over 1 MiB.
+inline constexpr std::size_t max_markdown_bytes = 60 * 1024;
+
+/// A table cell: control characters as `\xNN`, `|` escaped, `<` and `&` as
+/// entities (no HTML from a name), and at most `max_cell_chars` bytes,
+/// cut in the middle, where template arguments often differ.
+std::string markdown_cell(std::string_view text);
+
+/// `markdown_cell` as inline code (a name with `<` stays text), fenced past
+/// any backtick in it.
+std::string markdown_code(std::string_view text);
+
+/// The longest a cell runs before it is cut in the middle.
+inline constexpr std::size_t max_cell_chars = 240;
+
+}  // namespace occcalc::cli
