@@ -287,3 +287,136 @@ TEST_CASE("ratchet directories: a file named as a GPU binary that is not one is 
   CHECK_THAT(r.err, Contains("1 file skipped, not GPU binaries or compiler logs: notes.txt\n"));
   CHECK(run({"diff", dir.string(), dir.string()}).status == exit_status::bad_input);
 }
+
+namespace {
+
+/// A ptxas -v log of `count` sm_80 kernels, `k0` ... , with registers
+/// rising from 32 (so occupancy falls kernel by kernel).
+std::string many_kernels_log(int count) {
+  std::string log;
+  for (int i = 0; i < count; ++i) {
+    const std::string name = "_Z1k" + std::to_string(i);
+    log += "ptxas info    : Compiling entry function '" + name + "' for 'sm_80'\n";
+    log += "ptxas info    : Used " + std::to_string(32 + i % 200) + " registers, used 1 barriers\n";
+  }
+  return log;
+}
+
+std::size_t count_lines_starting(const std::string& text, const std::string& prefix) {
+  std::size_t n = 0;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    if (text.compare(at, prefix.size(), prefix) == 0) ++n;
+    const auto end = text.find('\n', at);
+    if (end == std::string::npos) break;
+    at = end + 1;
+  }
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("reports fit a pull request: at most GitHub's annotations, worst first; summaries under 64 KB",
+          "[cli][gate][check]") {
+  const auto log = temp_file("many.log", many_kernels_log(3000));
+  const auto policy = temp_file("many.json", R"({"schema_version": 1, "defaults": {"threads": 256,
+    "min_occupancy": 90, "max_registers": 100}, "allow": [{"kernel": "k1[0-9]{3}$", "check": "registers",
+    "reason": "known"}]})");
+  const std::string summary = std::string(OCCCALC_TEMP_DIR) + "/gate-summary.md";
+  std::ofstream(summary).close();
+  ::setenv("GITHUB_STEP_SUMMARY", summary.c_str(), 1);
+  const auto gh = run({"check", "--policy", policy, log, "--format", "github"});
+  ::unsetenv("GITHUB_STEP_SUMMARY");
+  CHECK(gh.status == exit_status::gate_failed);
+  CHECK(count_lines_starting(gh.out, "::error ") == 10);
+  CHECK(count_lines_starting(gh.out, "::warning ") == 10);
+  // The tenth counts the rest and says where they are.
+  CHECK_THAT(gh.out, Contains("::error title=occcalc%3A 4286 more errors::4286 more errors not annotated (GitHub "
+                              "shows 10 of a kind per step); this step's log lists them all\n"));
+  CHECK_THAT(gh.out, Contains("::warning title=occcalc%3A 646 more warnings::"));
+  // Worst first: 129 registers and more leave one block of 8 warps, 12.5%.
+  const auto first = gh.out.substr(0, gh.out.find('\n'));
+  CHECK_THAT(first, Contains("occupancy 12.50%25 at 256 threads"));
+  // The full report is folded in the log, one indented line per violation.
+  CHECK(count_lines_starting(gh.out, "  FAIL ") + count_lines_starting(gh.out, "  allowed ") == 4950);
+  std::ifstream in(summary);
+  const std::string md((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(md.size() < 64 * 1024);
+  CHECK_THAT(md, Contains("| occupancy | 2985 | 0 |\n| registers | 1310 | 655 |\n"));
+  CHECK_THAT(md, Contains("\nand 4900 more, not shown here (the worst come first)"));
+  const auto markdown = run({"check", "--policy", policy, log, "--format", "markdown"});
+  CHECK(markdown.out == md);
+  // SARIF stays complete.
+  const auto sarif = nlohmann::json::parse(run({"check", "--policy", policy, log, "--format", "sarif"}).out);
+  CHECK(sarif["runs"][0]["results"].size() == 4950);
+  // diff too: the largest regression first, at most 10 of each level.
+  const auto grown = temp_file("many-grown.log", [] {
+    std::string text = many_kernels_log(3000);
+    for (std::size_t at = 0; (at = text.find("Used 3", at)) != std::string::npos; at += 6) text[at + 5] = '9';
+    return text;
+  }());
+  const auto d = run({"diff", log, grown, "--format", "github", "--fail-on-regression"});
+  CHECK(d.status == exit_status::gate_failed);
+  CHECK(count_lines_starting(d.out, "::error ") == 10);
+  CHECK(count_lines_starting(d.out, "::warning ") == 0);
+  CHECK(run({"diff", log, grown, "--format", "markdown"}).out.size() < 64 * 1024);
+}
+
+TEST_CASE("no output can be hijacked by a name: control characters as \\xNN, CSV formulas neutralised",
+          "[cli][gate][escape]") {
+  // A directory whose name holds a newline and a workflow command, and a
+  // kernel whose name holds a terminal escape and starts a formula.
+  const auto dir = std::filesystem::path(OCCCALC_TEMP_DIR) / "gate-x\n::error::pwned";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "a.log") << "ptxas info    : Compiling entry function '=k\x1b[31mred|x' for 'sm_80'\n"
+                                  "ptxas info    : Used 255 registers, used 1 barriers\n";
+  const auto policy = temp_file("escape.json", R"({"schema_version": 1, "defaults": {"min_occupancy": 90}})");
+  const auto raw = [](const std::string& text) {
+    return text.find('\x1b') != std::string::npos || text.find("\n::error::pwned") != std::string::npos;
+  };
+  for (const auto& format : {"text", "github", "markdown", "json", "sarif"}) {
+    const auto r = run({"check", "--policy", policy, dir.string(), "--format", format});
+    INFO(format);
+    CHECK(r.status == exit_status::gate_failed);
+    CHECK_FALSE(raw(r.out));
+    CHECK_FALSE(raw(r.err));
+  }
+  const auto text = run({"check", "--policy", policy, dir.string()});
+  CHECK_THAT(text.out, Contains("=k\\x1b[31mred|x"));
+  CHECK_THAT(text.out, Contains("gate-x\\x0a::error::pwned"));
+  const auto md = run({"check", "--policy", policy, dir.string(), "--format", "markdown"});
+  CHECK_THAT(md.out, Contains("`=k\\x1b[31mred\\|x`"));
+  const auto inspect = run({"inspect", dir.string()});
+  CHECK_FALSE(raw(inspect.out));
+  const auto csv = run({"inspect", dir.string(), "--csv"});
+  CHECK_FALSE(raw(csv.out));
+  CHECK_THAT(csv.out, Contains(",'=k\\x1b[31mred|x,"));
+  // Error lines echo a path on one line.
+  const auto missing = run({"inspect", (dir / "nothing.cubin").string()});
+  CHECK(missing.err == "occcalc: error: " + std::string(OCCCALC_TEMP_DIR) +
+                           "/gate-x\\x0a::error::pwned/nothing.cubin: cannot open: No such file or directory\n");
+}
+
+TEST_CASE("a policy's default block size never exceeds a kernel's launch bounds; a rule beyond them is an error",
+          "[cli][gate][check]") {
+  const std::string bounds = fixtures + "/launch_bounds.fatbin";
+  const auto policy =
+      temp_file("bounds.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
+  // k_32_1 declares __launch_bounds__(32, 1): checked at 32 threads, not
+  // "256 exceeds the launch bounds" with no occupancy.
+  const auto r = run({"check", "--policy", policy, bounds, "--kernel", "^k_32_1\\(", "--arch", "sm_80", "--json"});
+  CHECK(r.status == exit_status::ok);
+  const auto capped = nlohmann::json::parse(run({"check", "--policy", policy, bounds, "--json"}).out);
+  for (const auto& v : capped["violations"]) CHECK_THAT(v["message"].get<std::string>(), !Contains("exceeds"));
+  // A rule that names kernels and a size beyond their bounds asks for a
+  // launch that cannot happen.
+  const auto rule =
+      temp_file("bounds-rule.json",
+                R"({"schema_version": 1, "rules": [{"kernel": "^k_32_", "threads": 64, "min_occupancy": 10}]})");
+  const auto bad = run({"check", "--policy", rule, bounds, "--arch", "sm_80"});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK_THAT(bad.err, Contains(rule + ": rules[0] (^k_32_): threads 64 exceeds the launch bounds of 11 kernels it "
+                                      "matches: _Z7k_32_16Pf (sm_80, 32 threads), "));
+  CHECK_THAT(bad.err, Contains(" and 6 more; give a block size within them, or a pattern that leaves them out\n"));
+}
