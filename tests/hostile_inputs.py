@@ -118,6 +118,25 @@ def elf_cubin(symbols):
     return data + b"\0" * (shoff - len(data)) + b"".join(sections)
 
 
+def batch_memory():
+    """batch bounds what it holds by bytes, not lines: 1,000 lines of 200 KiB
+    (each id echoed in its answer) once peaked at 425 MB; in flight now stays
+    under 64 MiB plus one line, so the process under 96 MiB."""
+    global ran
+    if NO_RLIMIT:
+        return  # a sanitizer's shadow memory is not occcalc's
+    ran += 1
+    line = ('{"cc": "7.0", "threads": 128, "regs": 37, "id": "' + "x" * (200 << 10) + '"}\n').encode()
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], stdin=sys.stdin, stdout=subprocess.DEVNULL)\n"
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    p = subprocess.run([sys.executable, "-c", probe, OCCCALC, "batch"], input=line * 1000, capture_output=True)
+    rc, peak_kib = (int(x) for x in p.stdout.split())
+    print(f"batch of 1,000 lines of 200 KiB: exit {rc}, peak {peak_kib >> 10} MiB")
+    if rc != 0 or peak_kib > 96 << 10:
+        failures.append(f"batch of long lines: exit {rc}, peak {peak_kib} KiB (at most 96 MiB)")
+
+
 def edge_cases(d):
     """The reliability audit's remaining cases: never a silent pass, never an abort."""
     # Bytes that are not UTF-8 in a file name and in a kernel name: JSON stays
@@ -230,6 +249,7 @@ def main():
             f.truncate(4 << 30)
         run("4 GiB of zeros", ["inspect", sparse], stderr_has="not a cubin", rlimit=False)
         edge_cases(d)
+        batch_memory()
     for f in failures:
         print("FAIL", f)
     print(f"{ran} hostile runs; {len(failures)} failures")

@@ -98,6 +98,7 @@ batch_in = "\n".join([
     '{"gpu": "RTX 4090", "threads": 256, "regs": 64, "grid": 1000}',
 ]) + "\n"
 run(["batch"], "result.schema.json", stdin=batch_in, rc=2, lines=True)
+run(["batch", "--min-occupancy", "80"], "result.schema.json", stdin=batch_in, rc=2, lines=True)
 with open(os.path.join(ROOT, "examples/requests.jsonl"), encoding="utf-8") as f:
     run(["batch"], "result.schema.json", stdin=f.read(), lines=True)
 

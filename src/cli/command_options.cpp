@@ -50,7 +50,13 @@ void bind_list(CLI::App& app, options& opts) {
   app.footer("Example:\n  occcalc list gpus\nAlso --json (schema/list.schema.json).");
 }
 
-void bind_batch(CLI::App& app, options&) { app.footer(batch_keys()); }
+void bind_batch(CLI::App& app, options& opts) {
+  app.add_option("--min-occupancy", opts.min_occupancy,
+                 "Gate: exit 1 when a result's occupancy is below this (percent: 75 or 75%); each result gets a "
+                 "\"gate\" field and stderr names the lines below it")
+      ->type_name("PCT");
+  app.footer(batch_keys());
+}
 
 void bind_inspect(CLI::App& app, options& opts) {
   bind_inputs(app, opts);

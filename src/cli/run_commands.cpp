@@ -127,7 +127,7 @@ exit_status run_list_command(context& c) {
 }
 
 exit_status run_batch_command(context& c) {
-  return run_batch(c.tables, parse_min_occupancy(c.opts.min_occupancy), c.in, c.out);
+  return run_batch(c.tables, parse_min_occupancy(c.opts.min_occupancy), c.opts.min_occupancy, c.in, c.out, c.err);
 }
 
 exit_status run_inspect_command(context& c) { return run_inspect_or_check(c, false); }

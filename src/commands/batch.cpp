@@ -18,6 +18,7 @@
 #include "io/cpus.hpp"
 #include "io/line_reader.hpp"
 #include "occcalc/common/math.hpp"
+#include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/request.hpp"
 #include "render/result_json.hpp"
@@ -29,12 +30,12 @@ namespace {
 /// The longest batch line read: a real request is under a few hundred bytes.
 constexpr std::size_t max_batch_line_bytes = std::size_t{1} << 20;
 
-/// The answers to a run of lines: their output lines, in order, and whether
-/// any was an error or below the gate.
+/// The answers to a run of lines: their output lines, in order, whether any
+/// was an error, and the lines below the gate (their numbers and ids).
 struct answers {
   std::string text;
   bool bad = false;
-  bool below = false;
+  std::vector<std::pair<std::int64_t, std::string>> below;
 };
 
 /// What a thread keeps from line to line: its reader's and writer's buffers.
@@ -57,8 +58,10 @@ void answer_line(const occcalc::table& tables, const std::optional<double>& min_
     }
     worker.reader.read(line, line_number, worker.line);
     const evaluated e = evaluate_any(tables, worker.line.request);
-    to.below = to.below || below(occupancy_of(e), min_percent);
-    std::visit([&](const auto& q) { worker.writer.append(to.text, q, worker.line.id_json); }, e);
+    const bool failed = below(occupancy_of(e), min_percent);
+    if (failed) to.below.emplace_back(line_number, worker.line.id_json);
+    const std::string_view gate = !min_percent ? "" : failed ? "failed" : "passed";
+    std::visit([&](const auto& q) { worker.writer.append(to.text, q, worker.line.id_json, gate); }, e);
   } catch (const occcalc::input_error& e) {
     to.bad = true;
     to.text.resize(start);
@@ -77,6 +80,14 @@ void answer_line(const occcalc::table& tables, const std::optional<double>& min_
 /// Most lines read before they are answered: a block is answered on every
 /// core, then written in order.
 constexpr std::size_t batch_block_lines = 4096;
+/// Most bytes of input read before they are answered (the block ends at the
+/// line that reaches it): with the answers, which echo a line's id, what is
+/// in flight stays under 64 MiB plus one line, however long the lines.
+constexpr std::size_t batch_block_bytes = std::size_t{24} << 20;
+/// The room a line keeps from block to block (a longer one gives it back).
+constexpr std::size_t max_kept_line_bytes = std::size_t{64} << 10;
+/// The lines below the gate that its message names.
+constexpr std::size_t named_below_lines = 5;
 /// Lines answered together into one text, by one thread.
 constexpr std::size_t lines_per_run = 256;
 /// Room reserved per line of a run's text: an answer is 1.3-1.6 KB, so the
@@ -85,10 +96,11 @@ constexpr std::size_t answer_bytes_reserved = 2048;
 
 }  // namespace
 
-exit_status run_batch(const occcalc::table& tables, const std::optional<double>& min_percent, std::istream& in,
-                      std::ostream& out) {
+exit_status run_batch(const occcalc::table& tables, const std::optional<double>& min_percent,
+                      const std::string& min_text, std::istream& in, std::ostream& out, std::ostream& err) {
   bool any_bad = false;
-  bool any_below = false;
+  std::int64_t below_count = 0;
+  std::vector<std::string> named_below;
   const unsigned workers = usable_cpus();
   std::vector<std::string> lines(batch_block_lines);
   std::vector<char> too_long(batch_block_lines);
@@ -101,12 +113,14 @@ exit_status run_batch(const occcalc::table& tables, const std::optional<double>&
     // input, what is read is answered and handed over: a client that writes
     // one request and waits for its line (a coprocess) gets it.
     std::size_t count = 0;
-    while (count < batch_block_lines && (count == 0 || reader.input_waiting())) {
+    std::size_t bytes = 0;
+    while (count < batch_block_lines && bytes < batch_block_bytes && (count == 0 || reader.input_waiting())) {
       bool cut = false;
       if (!reader.next(lines[count], cut)) {
         more = false;
         break;
       }
+      bytes += lines[count].size();
       too_long[count++] = static_cast<char>(cut);
     }
     const auto runs = static_cast<std::size_t>(
@@ -122,13 +136,28 @@ exit_status run_batch(const occcalc::table& tables, const std::optional<double>&
     lines_before += static_cast<std::int64_t>(count);
     for (const auto& run : results) {
       any_bad = any_bad || run.bad;
-      any_below = any_below || run.below;
+      below_count += static_cast<std::int64_t>(run.below.size());
+      for (const auto& [number, id] : run.below) {
+        if (named_below.size() == named_below_lines) break;
+        named_below.push_back(id.empty() ? std::to_string(number) : fmt::format("{} (id {})", number, id));
+      }
       out.write(run.text.data(), static_cast<std::streamsize>(run.text.size()));
+    }
+    for (std::size_t i = 0; i < count; ++i) {
+      // A long line's room goes back once answered: the budget holds.
+      if (lines[i].capacity() > max_kept_line_bytes) std::string().swap(lines[i]);
     }
     if (!more || !reader.input_waiting()) out.flush();
   }
+  if (below_count > 0) {
+    out.flush();  // the results before the verdict, where both reach one terminal or log
+    err << fmt::format("occcalc: gate failed: {} of {} line{} below --min-occupancy {}: line{} {}{}\n", below_count,
+                       lines_before, lines_before == 1 ? "" : "s", min_text, below_count == 1 ? "" : "s",
+                       occcalc::detail::printable(occcalc::detail::join(named_below, ", ")),
+                       below_count > static_cast<std::int64_t>(named_below.size()) ? ", ..." : "");
+  }
   if (any_bad) return exit_status::bad_input;
-  return any_below ? exit_status::gate_failed : exit_status::ok;
+  return below_count > 0 ? exit_status::gate_failed : exit_status::ok;
 }
 
 }  // namespace occcalc::cli

@@ -138,12 +138,13 @@ void write_gpu_name(json_writer& w, const Gpu* gpu) {
 }
 
 /// What every result object starts with: the version, and a batch line's id.
-void write_head(json_writer& w, std::string_view id_json) {
+void write_head(json_writer& w, std::string_view id_json, std::string_view gate) {
   w.member("schema_version", occcalc::result_schema_version);
   if (!id_json.empty()) {
     w.key("id");
     w.raw(id_json);
   }
+  if (!gate.empty()) w.member("gate", gate);
 }
 
 /// The vendor-neutral counts, from the summary (one rounding of the percent),
@@ -188,22 +189,22 @@ void result_writer::write_entry(json_writer& w, const void* entry, const Make& m
   w.raw(it->second);
 }
 
-void result_writer::append(std::string& out, const query& q, std::string_view id_json) {
+void result_writer::append(std::string& out, const query& q, std::string_view id_json, std::string_view gate) {
   json_writer w(out);
-  write(w, q, id_json);
+  write(w, q, id_json, gate);
 }
 
-void result_writer::append(std::string& out, const amd_query& q, std::string_view id_json) {
+void result_writer::append(std::string& out, const amd_query& q, std::string_view id_json, std::string_view gate) {
   json_writer w(out);
-  write(w, q, id_json);
+  write(w, q, id_json, gate);
 }
 
-void result_writer::write(json_writer& w, const query& q, std::string_view id_json) {
+void result_writer::write(json_writer& w, const query& q, std::string_view id_json, std::string_view gate) {
   const auto& arch = *q.request.arch;
   const auto& launch = q.request.launch;
   const auto& result = q.result;
   w.begin_object();
-  write_head(w, id_json);
+  write_head(w, id_json, gate);
   w.key("input");
   w.begin_object();
   w.member("cc", arch.compute_capability());
@@ -267,12 +268,12 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.end_object();
 }
 
-void result_writer::write(json_writer& w, const amd_query& q, std::string_view id_json) {
+void result_writer::write(json_writer& w, const amd_query& q, std::string_view id_json, std::string_view gate) {
   const auto& t = *q.request.target;
   const auto& k = q.request.kernel;
   const auto& r = q.result;
   w.begin_object();
-  write_head(w, id_json);
+  write_head(w, id_json, gate);
   w.key("input");
   w.begin_object();
   w.member("gfx", t.id);

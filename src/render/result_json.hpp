@@ -23,13 +23,14 @@ class result_writer {
  public:
   /// Appends the compact result object of `q` (no newline) to `out`;
   /// `id_json`, when not empty, is a batch line's `id` (already JSON)
-  /// echoed after the version.
-  void append(std::string& out, const query& q, std::string_view id_json = {});
+  /// echoed after the version, and `gate` (`passed`, `failed`) the verdict
+  /// of batch's --min-occupancy on it.
+  void append(std::string& out, const query& q, std::string_view id_json = {}, std::string_view gate = {});
   /// The same for an AMD query (the amdResult object).
-  void append(std::string& out, const amd_query& q, std::string_view id_json = {});
+  void append(std::string& out, const amd_query& q, std::string_view id_json = {}, std::string_view gate = {});
   /// The result object of `q` through `w`, in its style.
-  void write(json_writer& w, const query& q, std::string_view id_json = {});
-  void write(json_writer& w, const amd_query& q, std::string_view id_json = {});
+  void write(json_writer& w, const query& q, std::string_view id_json = {}, std::string_view gate = {});
+  void write(json_writer& w, const amd_query& q, std::string_view id_json = {}, std::string_view gate = {});
 
  private:
   /// A table entry's object: made with `make`, and in compact style cached.

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -419,4 +420,25 @@ TEST_CASE("a policy's default block size never exceeds a kernel's launch bounds;
   CHECK_THAT(bad.err, Contains(rule + ": rules[0] (^k_32_): threads 64 exceeds the launch bounds of 11 kernels it "
                                       "matches: _Z7k_32_16Pf (sm_80, 32 threads), "));
   CHECK_THAT(bad.err, Contains(" and 6 more; give a block size within them, or a pattern that leaves them out\n"));
+}
+
+TEST_CASE("batch --min-occupancy: a gate field on each result, and stderr names the lines below",
+          "[cli][gate][batch]") {
+  const std::string input = R"({"cc": "7.0", "threads": 128, "regs": 37, "id": "a"})"
+                            "\n"
+                            R"({"cc": "7.0", "threads": 128, "regs": 32})"
+                            "\n"
+                            R"({"cc": "7.0", "threads": 128, "regs": 64, "id": 7})"
+                            "\n";
+  const auto r = run({"batch", "--min-occupancy", "80"}, input);
+  CHECK(r.status == exit_status::gate_failed);
+  std::istringstream lines(r.out);
+  std::vector<std::string> gates;
+  for (std::string line; std::getline(lines, line);) gates.push_back(nlohmann::json::parse(line)["gate"]);
+  CHECK(gates == std::vector<std::string>{"failed", "passed", "failed"});
+  CHECK(r.err == "occcalc: gate failed: 2 of 3 lines below --min-occupancy 80: lines 1 (id \"a\"), 3 (id 7)\n");
+  // Without a gate there is no gate field.
+  const auto plain = run({"batch"}, input).out;
+  CHECK_FALSE(nlohmann::json::parse(plain.substr(0, plain.find('\n'))).contains("gate"));
+  CHECK_THAT(run({"batch", "--help"}).out, Contains("--min-occupancy PCT"));
 }
