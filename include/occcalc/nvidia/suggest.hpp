@@ -144,7 +144,8 @@ inline dynamic_shared_memory_answer available_dynamic_shared_memory(const nvidia
 inline std::int64_t launch_bounds_register_cap(const nvidia_arch& arch, std::int64_t threads,
                                                std::int64_t blocks) noexcept {
   const std::int64_t warp = arch.warp_size_threads;
-  if (threads * blocks > arch.max_threads_per_sm()) blocks = 1;
+  // No block fits (a step that cannot be reached): the cap that lets one.
+  if (blocks < 1 || threads * blocks > arch.max_threads_per_sm()) blocks = 1;
   const std::int64_t partitions = std::max<std::int64_t>(1, arch.register_file_partitions);
   const std::int64_t warps_per_partition =
       detail::divide_round_up(detail::divide_round_up(threads, warp) * blocks, partitions);
