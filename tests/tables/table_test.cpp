@@ -1,6 +1,7 @@
 // The default tables' coverage, and the loader's rejection of bad tables.
 #include "catch.hpp"
 
+#include <algorithm>
 #include <set>
 #include <string>
 
@@ -197,4 +198,35 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
                              R"("target": "cypress")")));
   // The shipped devices: at least 40, each on a known target.
   CHECK(tables.amd_gpus.size() >= 40);
+}
+
+TEST_CASE("Jetson modules have the SMs their data sheets' CUDA cores give", "[table][gpu]") {
+  // NVIDIA's Jetson module data sheets (source JETSONDS): CUDA cores over the
+  // cores per SM of the architecture (192 Kepler; 128 Maxwell, Pascal,
+  // Ampere, Blackwell; 64 Volta).
+  struct module {
+    const char* id;
+    std::int64_t cuda_cores;
+    std::int64_t cores_per_sm;
+  };
+  const auto m = GENERATE(values<module>({
+      {"jetson-tk1", 192, 192},
+      {"jetson-tx1", 256, 128},
+      {"jetson-nano", 128, 128},
+      {"jetson-tx2", 256, 128},
+      {"jetson-agx-xavier", 512, 64},
+      {"jetson-xavier-nx", 384, 64},
+      {"jetson-agx-orin-64gb", 2048, 128},
+      {"jetson-agx-orin-32gb", 1792, 128},
+      {"jetson-orin-nx-16gb", 1024, 128},
+      {"jetson-orin-nx-8gb", 1024, 128},
+      {"jetson-orin-nano-8gb", 1024, 128},  // not 4: that is the 4GB module
+      {"jetson-orin-nano-4gb", 512, 128},
+      {"jetson-agx-thor", 2560, 128},
+  }));
+  const auto& gpus = occcalc::test::default_tables().gpus;
+  const auto g = std::find_if(gpus.begin(), gpus.end(), [&](const auto& x) { return x.id == m.id; });
+  REQUIRE(g != gpus.end());
+  CHECK(g->sm_count == m.cuda_cores / m.cores_per_sm);
+  CHECK(std::find(g->sources.begin(), g->sources.end(), "JETSONDS") != g->sources.end());
 }
