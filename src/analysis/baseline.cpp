@@ -214,27 +214,51 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
   kernel_pairing out;
   std::vector<char> old_paired(before.size()), new_paired(after.size());
   using key = std::tuple<std::string, std::string, std::string>;
+  using groups = std::map<key, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>>;
   // One pass: pairs the kernels still unpaired whose key is unique on both
-  // sides.
+  // sides; returns every group of the key.
   const auto pass = [&](auto&& key_of) {
-    std::map<key, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>> groups;
+    groups by_key;
     for (std::size_t i = 0; i < before.size(); ++i) {
-      if (!old_paired[i]) groups[key_of(before[i])].first.push_back(i);
+      if (!old_paired[i]) by_key[key_of(before[i])].first.push_back(i);
     }
     for (std::size_t i = 0; i < after.size(); ++i) {
-      if (!new_paired[i]) groups[key_of(after[i])].second.push_back(i);
+      if (!new_paired[i]) by_key[key_of(after[i])].second.push_back(i);
     }
-    for (const auto& [k, sides] : groups) {
+    for (const auto& [k, sides] : by_key) {
       if (sides.first.size() != 1 || sides.second.size() != 1) continue;
       out.pairs.emplace_back(sides.first[0], sides.second[0]);
       old_paired[sides.first[0]] = new_paired[sides.second[0]] = 1;
     }
-    return groups;
+    return by_key;
+  };
+  // Copies of one kernel in one file, told apart by the entry each came
+  // from (`.nv_fatbin entry 39`) where both sides hold the same entries: a
+  // library rebuilt with its layout. Where the entries differ (a log's
+  // lines shift), the entries prove nothing and the copies wait for the
+  // last pass.
+  const auto by_origin = [&](const groups& by_key) {
+    const auto& origin = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.origin; };
+    for (const auto& [k, sides] : by_key) {
+      if (sides.first.size() < 2 || sides.first.size() != sides.second.size()) continue;
+      std::map<std::string, std::size_t> old_at;
+      for (const auto i : sides.first) old_at.emplace(origin(before[i]), i);
+      std::vector<std::pair<std::size_t, std::size_t>> found;
+      for (const auto i : sides.second) {
+        const auto old = old_at.find(origin(after[i]));
+        if (old != old_at.end()) found.emplace_back(old->second, i);
+      }
+      if (old_at.size() != sides.first.size() || found.size() != sides.second.size()) continue;
+      for (const auto& [o, n] : found) {
+        out.pairs.emplace_back(o, n);
+        old_paired[o] = new_paired[n] = 1;
+      }
+    }
   };
   const auto& name = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.name; };
   const auto& arch = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.arch; };
-  pass([&](const build_kernel& k) { return key{k.file, name(k), arch(k)}; });
-  pass([&](const build_kernel& k) { return key{k.relative_path, name(k), arch(k)}; });
+  by_origin(pass([&](const build_kernel& k) { return key{k.file, name(k), arch(k)}; }));
+  by_origin(pass([&](const build_kernel& k) { return key{k.relative_path, name(k), arch(k)}; }));
   const auto rest = pass([&](const build_kernel& k) { return key{std::string(), name(k), arch(k)}; });
   // What no key tells apart: the copies of one kernel, paired in the order
   // of their figures.
@@ -257,10 +281,8 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
       out.pairs.emplace_back(old_copies[i], new_copies[i]);
       old_paired[old_copies[i]] = new_paired[new_copies[i]] = 1;
     }
-    out.ambiguities.push_back(fmt::format(
-        "{} ({}): {} cop{} in the old build and {} in the new that no file tells apart, paired by their figures",
-        after[new_copies.front()].kernel.demangled, std::get<2>(k), old_copies.size(),
-        old_copies.size() == 1 ? "y" : "ies", new_copies.size()));
+    out.ambiguities.push_back(fmt::format("{} ({}, {} old and {} new)", after[new_copies.front()].kernel.demangled,
+                                          std::get<2>(k), old_copies.size(), new_copies.size()));
   }
   for (std::size_t i = 0; i < before.size(); ++i) {
     if (!old_paired[i]) out.removed.push_back(i);
@@ -271,6 +293,17 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
   // The new build's order.
   std::sort(out.pairs.begin(), out.pairs.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
   return out;
+}
+
+std::string ambiguity_note(const std::vector<std::string>& ambiguities) {
+  constexpr std::size_t named = 3;
+  std::string names;
+  for (std::size_t i = 0; i < ambiguities.size() && i < named; ++i) names += (i == 0 ? "" : "; ") + ambiguities[i];
+  if (ambiguities.size() > named) names += fmt::format("; and {} more", ambiguities.size() - named);
+  return fmt::format(
+      "{} kernel{} with copies that no file or entry tells apart, paired in the order of their "
+      "figures: {}",
+      ambiguities.size(), ambiguities.size() == 1 ? "" : "s", names);
 }
 
 baseline_diff compare_builds(const occcalc::table& tables, const std::vector<build_kernel>& before,

@@ -103,8 +103,8 @@ struct kernel_change {
 struct baseline_diff {
   std::vector<kernel_change> changes;
   std::size_t unchanged = 0;
-  /// Kernels whose copies no file, name and architecture tell apart, each
-  /// named with how they were paired.
+  /// Kernels whose copies nothing but their figures tells apart:
+  /// `name (arch, 2 old and 2 new)`.
   std::vector<std::string> ambiguities;
   std::size_t count(change_kind kind) const noexcept;
   bool regressed() const noexcept { return count(change_kind::regressed) > 0; }
@@ -119,12 +119,17 @@ struct kernel_pairing {
 };
 
 /// Pairs the kernels of two builds: by the file as reported, name and
-/// architecture; then by the file relative to its input; then by name and
-/// architecture alone; each where the key is unique on both sides. Copies no
+/// architecture; then by the file's path relative to its input; then by
+/// name and architecture alone; each where the key is unique on both sides.
+/// Copies of a kernel in one file pair by the entry each came from where
+/// both sides hold the same entries. Copies no
 /// key tells apart are paired in order of their figures (equal builds pair
 /// equal copies, so unchanged code never fails and a changed copy never
 /// hides) and named in `ambiguities`. Nothing is dropped.
 kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::vector<build_kernel>& after);
+
+/// One note for all the ambiguities: how many, and the first few.
+std::string ambiguity_note(const std::vector<std::string>& ambiguities);
 
 /// Compares `before` with `after`: the new kernels reported as inspect would
 /// at `given`, each old one at its new pair's launch. Changes come regressed

@@ -81,7 +81,9 @@ exit_status run_diff(const occcalc::table& tables, const diff_options& options, 
   const diff_report report{options.old_input, options.new_input,
                            compare_builds(tables, before, after, options.read.overrides, options.thresholds),
                            options.fail_on_regression};
-  for (const auto& note : report.diff.ambiguities) err << "occcalc: note: " << occcalc::detail::printable(note) << "\n";
+  if (!report.diff.ambiguities.empty()) {
+    err << "occcalc: note: " << occcalc::detail::printable(ambiguity_note(report.diff.ambiguities)) << "\n";
+  }
   out << find_renderer(diff_renderers, options.read.format)(report, terminal_for(term, options.read.format));
   return options.fail_on_regression && report.diff.regressed() ? exit_status::gate_failed : exit_status::ok;
 }

@@ -116,8 +116,8 @@ void excuse_by_baseline(const occcalc::table& tables, const inspect_command& com
     for (const auto& k : r.kernels) today.push_back(&k);
   }
   const kernel_pairing pairing = pair_kernels(before, after);
-  for (const auto& note : pairing.ambiguities) {
-    err << "occcalc: note: baseline: " << occcalc::detail::printable(note) << "\n";
+  if (!pairing.ambiguities.empty()) {
+    err << "occcalc: note: baseline: " << occcalc::detail::printable(ambiguity_note(pairing.ambiguities)) << "\n";
   }
   std::map<const kernel_report*, std::size_t> old_of;
   for (const auto& [old_index, new_index] : pairing.pairs) old_of.emplace(today[new_index], old_index);

@@ -173,17 +173,29 @@ TEST_CASE("ratchet identity: a regression in a second copy of a kernel is never 
 }
 
 TEST_CASE("ratchet identity: copies no file tells apart pair by their figures, with a note", "[cli][gate][diff]") {
-  // One log holding the same kernel twice (two builds of one source).
-  const auto same = temp_file("copies-old.log", ptxas_log("_Z1kPf", {{16, 0}, {40, 0}}));
-  const auto swapped = temp_file("copies-same.log", ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
-  const auto grown = temp_file("copies-new.log", ptxas_log("_Z1kPf", {{16, 0}, {64, 0}}));
-  const auto unchanged = run({"diff", same, swapped, "--fail-on-regression"});
+  // One log holding the same kernel twice (two builds of one source). In the
+  // next build another kernel comes first, so every line moves: the lines
+  // tell nothing, the figures pair the copies.
+  const auto before = temp_file("copies-old.log", ptxas_log("_Z1kPf", {{16, 0}, {40, 0}}));
+  const auto moved =
+      temp_file("copies-same.log", ptxas_log("_Z5otherv", {{8, 0}}) + ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
+  const auto grown =
+      temp_file("copies-new.log", ptxas_log("_Z5otherv", {{8, 0}}) + ptxas_log("_Z1kPf", {{16, 0}, {64, 0}}));
+  const auto unchanged = run({"diff", before, moved, "--fail-on-regression"});
   CHECK(unchanged.status == exit_status::ok);
-  CHECK_THAT(unchanged.err, Contains("occcalc: note: k(float*) (sm_80): 2 copies in the old build and 2 in the new "
-                                     "that no file tells apart, paired by their figures"));
-  const auto regressed = run({"diff", same, grown, "--fail-on-regression"});
+  CHECK(unchanged.err ==
+        "occcalc: note: 1 kernel with copies that no file or entry tells apart, paired in the order of their figures: "
+        "k(float*) (sm_80, 2 old and 2 new)\n");
+  const auto regressed = run({"diff", before, grown, "--fail-on-regression"});
   CHECK(regressed.status == exit_status::gate_failed);
   CHECK_THAT(regressed.out, Contains("registers 40 -> 64"));
+  // Where both sides hold the same entries (a library rebuilt with its
+  // layout, here the same log), each copy pairs with its own entry: a swap
+  // of figures between the copies is two changes, not none.
+  const auto swapped = temp_file("copies-swapped.log", ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
+  const auto by_entry = run({"diff", before, swapped, "--fail-on-regression"});
+  CHECK(by_entry.status == exit_status::gate_failed);
+  CHECK(by_entry.err.empty());
 }
 
 TEST_CASE("ratchet like with like: both sides' occupancy at the same launch", "[cli][gate][diff]") {
