@@ -137,6 +137,40 @@ def batch_memory():
         failures.append(f"batch of long lines: exit {rc}, peak {peak_kib} KiB (at most 96 MiB)")
 
 
+def large_baseline(d):
+    """A saved inspect --json over 64 MiB (libcublasLt's is 114 MB) reads as a
+    baseline, record by record: it was refused as a 64 MiB text file, and a
+    whole document of it took 812 MB."""
+    global ran
+    if NO_RLIMIT:
+        return
+    ran += 1
+    one = subprocess.run([OCCCALC, "inspect", "--json", os.path.join(ROOT, "tests/fixtures/inspect/diff_old.sm_80.cubin")],
+                         capture_output=True, check=True).stdout
+    doc = json.loads(one)
+    template = doc["kernels"][0]
+    records = []
+    for i in range(40_000):
+        r = dict(template)
+        r["kernel"] = r["name"] = f"kernel_{i}"
+        records.append(json.dumps(r))
+    path = os.path.join(d, "large-baseline.json")
+    with open(path, "w") as f:
+        f.write('{"schema_version": %d, "inputs": [], "kernels": [\n' % doc["schema_version"])
+        f.write(",\n".join(records))
+        f.write("\n]}\n")
+    size_mib = os.path.getsize(path) >> 20
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    p = subprocess.run([sys.executable, "-c", probe, OCCCALC, "diff", path, path, "--fail-on-regression"],
+                       capture_output=True)
+    rc, peak_kib = (int(x) for x in p.stdout.split())
+    print(f"a {size_mib} MiB saved baseline: exit {rc}, peak {peak_kib >> 10} MiB")
+    if rc != 0 or size_mib <= 64 or peak_kib > 512 << 10:
+        failures.append(f"a {size_mib} MiB saved baseline: exit {rc}, peak {peak_kib} KiB (at most 512 MiB)")
+
+
 def edge_cases(d):
     """The reliability audit's remaining cases: never a silent pass, never an abort."""
     # Bytes that are not UTF-8 in a file name and in a kernel name: JSON stays
@@ -250,6 +284,7 @@ def main():
         run("4 GiB of zeros", ["inspect", sparse], stderr_has="not a cubin", rlimit=False)
         edge_cases(d)
         batch_memory()
+        large_baseline(d)
     for f in failures:
         print("FAIL", f)
     print(f"{ran} hostile runs; {len(failures)} failures")

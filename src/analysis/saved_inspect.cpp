@@ -1,11 +1,14 @@
 #include "analysis/saved_inspect.hpp"
 
+#include <functional>
+#include <optional>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "occcalc/error.hpp"
 #include "occcalc/request/request.hpp"
-#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/json_input.hpp"
 #include "occcalc/version.hpp"
 
 namespace occcalc::cli {
@@ -14,6 +17,144 @@ namespace {
 
 /// The oldest inspect schema whose records carry the raw figures.
 constexpr std::int64_t oldest_inspect_schema = 2;
+
+using nlohmann::json;
+
+/// One record of a saved inspect, as a build's kernel: every raw figure it
+/// holds. Throws `table_error` naming the record.
+build_kernel kernel_of(const std::string& origin, std::size_t index, const json& record) {
+  const std::string where = fmt::format("{}: kernels[{}]", origin, index);
+  const auto text_field = [&](const char* key, bool required) {
+    const auto it = record.find(key);
+    if (it == record.end() || it->is_null()) {
+      if (!required) return std::string();
+      throw occcalc::table_error(fmt::format("{}: field '{}' is missing", where, key));
+    }
+    if (!it->is_string()) throw occcalc::table_error(fmt::format("{}: field '{}' is not a string", where, key));
+    return it->get<std::string>();
+  };
+  const auto count = [&](const char* key) -> std::optional<std::int64_t> {
+    const auto it = record.find(key);
+    if (it == record.end() || it->is_null()) return std::nullopt;
+    if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
+      throw occcalc::table_error(fmt::format("{}: field '{}' is not a count", where, key));
+    }
+    return it->get<std::int64_t>();
+  };
+  const auto dims = [&](const char* key) -> std::optional<inspect::dim3> {
+    const auto it = record.find(key);
+    if (it == record.end() || it->is_null()) return std::nullopt;
+    inspect::dim3 d{};
+    if (!it->is_array() || it->size() != d.size()) {
+      throw occcalc::table_error(fmt::format("{}: field '{}' is not three dimensions", where, key));
+    }
+    for (std::size_t axis = 0; axis < d.size(); ++axis) {
+      const auto& n = (*it)[axis];
+      if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > occcalc::max_request_value) {
+        throw occcalc::table_error(fmt::format("{}: field '{}' holds {}, not a dimension", where, key, n.dump()));
+      }
+      d[axis] = n.get<std::int64_t>();
+    }
+    return d;
+  };
+  build_kernel b;
+  b.file = text_field("file", true);
+  auto& k = b.kernel.resources;
+  k.name = text_field("kernel", true);
+  k.arch = text_field("arch", true);
+  b.kernel.demangled = text_field("name", true);
+  k.origin = text_field("origin", false);
+  k.registers = count("registers");
+  k.register_cap = count("register_cap");
+  k.min_blocks_per_sm = count("min_blocks_per_sm");
+  k.static_shared_memory_bytes = count("static_smem_bytes");
+  k.stack_frame_bytes = count("stack_frame_bytes");
+  k.stack_size_bytes = count("stack_size_bytes");
+  k.local_memory_bytes = count("local_memory_bytes");
+  k.spill_store_bytes = count("spill_store_bytes");
+  k.spill_load_bytes = count("spill_load_bytes");
+  k.barriers = count("barriers");
+  k.agprs = count("agprs");
+  k.sgprs = count("sgprs");
+  k.wave_size = count("wave_size");
+  k.vgpr_spills = count("vgpr_spills");
+  k.sgpr_spills = count("sgpr_spills");
+  if (const auto it = record.find("wgp_mode"); it != record.end() && !it->is_null()) {
+    if (!it->is_boolean()) throw occcalc::table_error(where + ": field 'wgp_mode' is not true or false");
+    k.wgp_mode = it->get<bool>();
+  }
+  k.max_threads = dims("max_threads");
+  k.required_threads = dims("required_threads");
+  k.cluster_dims = dims("cluster_dims");
+  // A Triton kernel's launch is its metadata's, not the command's.
+  if (text_field("block_size_from", false) == triton_block_size) {
+    b.own_threads = count("block_size");
+    b.own_dyn_smem_bytes = count("dyn_smem_bytes");
+  }
+  return b;
+}
+
+/// SAX events of a saved inspect, each record of `kernels` built alone and
+/// handed over as it ends: a library's 100 MB of records is never one
+/// document. The rest (the version, the inputs) builds `root`, whose
+/// `kernels` stays empty unless it holds what is not a record. Strict as
+/// tables are (`strict_json_builder`).
+class record_stream {
+ public:
+  using record_fn = std::function<void(json&&)>;
+  record_stream(json& root, record_fn on_record) : root_(root), on_record_(std::move(on_record)) {}
+
+  bool null() { return target().null(); }
+  bool boolean(bool v) { return target().boolean(v); }
+  bool number_integer(json::number_integer_t v) { return target().number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return target().number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) { return target().number_float(v, s); }
+  bool string(json::string_t& v) { return target().string(v); }
+  bool binary(json::binary_t& v) { return target().binary(v); }
+  bool key(json::string_t& name) {
+    if (depth_ == 1) in_kernels_key_ = name == "kernels";
+    return target().key(name);
+  }
+  bool start_object(std::size_t n) {
+    if (!record_builder_ && depth_ == 2 && in_kernels_) {
+      record_ = json();
+      record_builder_.emplace(record_);
+    }
+    ++depth_;
+    return target().start_object(n);
+  }
+  bool end_object() {
+    const bool ok = target().end_object();
+    if (--depth_ == 2 && record_builder_) {
+      record_builder_.reset();
+      on_record_(std::move(record_));
+    }
+    return ok;
+  }
+  bool start_array(std::size_t n) {
+    if (++depth_ == 2) in_kernels_ = in_kernels_key_;
+    return target().start_array(n);
+  }
+  bool end_array() {
+    const bool ok = target().end_array();
+    if (--depth_ == 1) in_kernels_ = false;
+    return ok;
+  }
+  bool parse_error(std::size_t at, const std::string& token, const nlohmann::detail::exception& e) {
+    return root_.parse_error(at, token, e);
+  }
+
+ private:
+  occcalc::detail::strict_json_builder& target() { return record_builder_ ? *record_builder_ : root_; }
+
+  occcalc::detail::strict_json_builder root_;
+  record_fn on_record_;
+  json record_;
+  std::optional<occcalc::detail::strict_json_builder> record_builder_;
+  int depth_ = 0;
+  bool in_kernels_key_ = false;
+  bool in_kernels_ = false;
+};
 
 }  // namespace
 
@@ -24,106 +165,56 @@ bool looks_like_json(std::string_view text) {
 
 std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, std::string_view text,
                                                     const kernel_matcher& filter) {
-  const nlohmann::json parsed = occcalc::detail::parse_strict({origin, std::string(text)});
-  if (!parsed.is_object() || !parsed.contains("kernels") || !parsed.contains("schema_version")) {
-    throw occcalc::table_error(origin + ": not a saved 'occcalc inspect --json' (no schema_version and kernels)");
+  const auto fail = [&](const std::string& problem) { throw occcalc::table_error(origin + ": " + problem); };
+  // The version is checked as soon as it is read (occcalc writes it first),
+  // so a file of another version is refused as such, not by a field.
+  const auto check_version = [&](const json& version) {
+    if (!version.is_number_integer() || version.get<std::int64_t>() < oldest_inspect_schema ||
+        version.get<std::int64_t>() > occcalc::inspect_schema_version) {
+      fail(fmt::format("inspect schema_version {} is not one this occcalc reads ({} to {})", version.dump(),
+                       oldest_inspect_schema, occcalc::inspect_schema_version));
+    }
+  };
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    fail(fmt::format("a NUL byte at offset {}; JSON text has none", nul));
   }
-  const auto& version = parsed["schema_version"];
-  if (!version.is_number_integer() || version.get<std::int64_t>() < oldest_inspect_schema ||
-      version.get<std::int64_t>() > occcalc::inspect_schema_version) {
-    throw occcalc::table_error(fmt::format("{}: inspect schema_version {} is not one this occcalc reads ({} to {})",
-                                           origin, version.dump(), oldest_inspect_schema,
-                                           occcalc::inspect_schema_version));
+  json root;
+  std::vector<build_kernel> out;
+  std::size_t index = 0;
+  bool version_checked = false;
+  record_stream events(root, [&](json&& record) {
+    if (!version_checked && root.is_object() && root.contains("schema_version")) {
+      check_version(root["schema_version"]);
+      version_checked = true;
+    }
+    build_kernel b = kernel_of(origin, index++, record);
+    if (filter.matches(b.kernel)) out.push_back(std::move(b));
+  });
+  try {
+    json::sax_parse(text.begin(), text.end(), &events);
+  } catch (const occcalc::table_error&) {
+    throw;
+  } catch (const occcalc::error& e) {
+    fail(e.what());
   }
+  if (!root.is_object() || !root.contains("kernels") || !root.contains("schema_version")) {
+    fail("not a saved 'occcalc inspect --json' (no schema_version and kernels)");
+  }
+  check_version(root["schema_version"]);
+  if (!root["kernels"].is_array()) fail("kernels is not an array");
+  if (!root["kernels"].empty()) fail("kernels holds " + root["kernels"][0].dump(-1).substr(0, 40) + ", not a record");
   // The inputs it was given (schema 5): what makes its files' paths
   // comparable with another build's. Older files compare by the path as
   // recorded, then by name and architecture.
   std::vector<std::string> inputs;
-  if (const auto it = parsed.find("inputs"); it != parsed.end()) {
-    if (!it->is_array()) throw occcalc::table_error(origin + ": inputs is not an array");
+  if (const auto it = root.find("inputs"); it != root.end()) {
+    if (!it->is_array()) fail("inputs is not an array");
     for (const auto& input : *it) {
-      if (!input.is_string()) throw occcalc::table_error(origin + ": inputs holds " + input.dump() + ", not a path");
+      if (!input.is_string()) fail("inputs holds " + input.dump() + ", not a path");
       inputs.push_back(input.get<std::string>());
     }
   }
-  const auto& kernels = parsed["kernels"];
-  if (!kernels.is_array()) throw occcalc::table_error(origin + ": kernels is not an array");
-  std::vector<build_kernel> out;
-  out.reserve(kernels.size());
-  for (std::size_t i = 0; i < kernels.size(); ++i) {
-    const auto& record = kernels[i];
-    const std::string where = fmt::format("{}: kernels[{}]", origin, i);
-    if (!record.is_object()) throw occcalc::table_error(where + ": not an object");
-    const auto text_field = [&](const char* key, bool required) {
-      const auto it = record.find(key);
-      if (it == record.end() || it->is_null()) {
-        if (!required) return std::string();
-        throw occcalc::table_error(fmt::format("{}: field '{}' is missing", where, key));
-      }
-      if (!it->is_string()) throw occcalc::table_error(fmt::format("{}: field '{}' is not a string", where, key));
-      return it->get<std::string>();
-    };
-    const auto count = [&](const char* key) -> std::optional<std::int64_t> {
-      const auto it = record.find(key);
-      if (it == record.end() || it->is_null()) return std::nullopt;
-      if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
-        throw occcalc::table_error(fmt::format("{}: field '{}' is not a count", where, key));
-      }
-      return it->get<std::int64_t>();
-    };
-    const auto dims = [&](const char* key) -> std::optional<inspect::dim3> {
-      const auto it = record.find(key);
-      if (it == record.end() || it->is_null()) return std::nullopt;
-      inspect::dim3 d{};
-      if (!it->is_array() || it->size() != d.size()) {
-        throw occcalc::table_error(fmt::format("{}: field '{}' is not three dimensions", where, key));
-      }
-      for (std::size_t axis = 0; axis < d.size(); ++axis) {
-        const auto& n = (*it)[axis];
-        if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > occcalc::max_request_value) {
-          throw occcalc::table_error(fmt::format("{}: field '{}' holds {}, not a dimension", where, key, n.dump()));
-        }
-        d[axis] = n.get<std::int64_t>();
-      }
-      return d;
-    };
-    build_kernel b;
-    b.file = text_field("file", true);
-    b.relative_path = relative_to_inputs(b.file, inputs);
-    auto& k = b.kernel.resources;
-    k.name = text_field("kernel", true);
-    k.arch = text_field("arch", true);
-    b.kernel.demangled = text_field("name", true);
-    k.origin = text_field("origin", false);
-    k.registers = count("registers");
-    k.register_cap = count("register_cap");
-    k.min_blocks_per_sm = count("min_blocks_per_sm");
-    k.static_shared_memory_bytes = count("static_smem_bytes");
-    k.stack_frame_bytes = count("stack_frame_bytes");
-    k.stack_size_bytes = count("stack_size_bytes");
-    k.local_memory_bytes = count("local_memory_bytes");
-    k.spill_store_bytes = count("spill_store_bytes");
-    k.spill_load_bytes = count("spill_load_bytes");
-    k.barriers = count("barriers");
-    k.agprs = count("agprs");
-    k.sgprs = count("sgprs");
-    k.wave_size = count("wave_size");
-    k.vgpr_spills = count("vgpr_spills");
-    k.sgpr_spills = count("sgpr_spills");
-    if (const auto it = record.find("wgp_mode"); it != record.end() && !it->is_null()) {
-      if (!it->is_boolean()) throw occcalc::table_error(where + ": field 'wgp_mode' is not true or false");
-      k.wgp_mode = it->get<bool>();
-    }
-    k.max_threads = dims("max_threads");
-    k.required_threads = dims("required_threads");
-    k.cluster_dims = dims("cluster_dims");
-    // A Triton kernel's launch is its metadata's, not the command's.
-    if (text_field("block_size_from", false) == triton_block_size) {
-      b.own_threads = count("block_size");
-      b.own_dyn_smem_bytes = count("dyn_smem_bytes");
-    }
-    if (filter.matches(b.kernel)) out.push_back(std::move(b));
-  }
+  for (auto& b : out) b.relative_path = relative_to_inputs(b.file, inputs);
   return out;
 }
 
