@@ -112,25 +112,18 @@ std::string check_markdown(const check_outcome& outcome) {
   if (outcome.violations.empty()) return out;
   out += "\n| | file | arch | kernel | check | finding | rule |\n|---|---|---|---|---|---|---|\n";
   const auto order = worst_first(outcome);
-  std::size_t rows = 0;
-  for (const auto* v : order) {
-    const auto& k = v->kernel->kernel;
-    std::string finding = markdown_cell(v->message);
-    if (v->allowed_by) finding += " (allowed: " + markdown_cell(v->allowed_by->reason) + ")";
-    std::string row =
-        fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", v->allowed_by ? "allowed" : "**fail**",
-                    markdown_code((v->kernel->file)), markdown_cell(k.resources.arch), markdown_code((k.demangled)),
-                    markdown_cell(v->check), finding, markdown_cell(v->rule));
-    if (rows == max_markdown_rows || out.size() + row.size() > max_markdown_bytes) break;
-    out += row;
-    ++rows;
-  }
-  if (rows < order.size()) {
-    out += fmt::format(
-        "\nand {} more, not shown here (the worst come first); `occcalc check --format sarif` or the "
-        "text report lists them all.\n",
-        order.size() - rows);
-  }
+  append_rows(
+      out, order.size(),
+      [&](std::size_t i) {
+        const auto* v = order[i];
+        const auto& k = v->kernel->kernel;
+        std::string finding = markdown_cell(v->message);
+        if (v->allowed_by) finding += " (allowed: " + markdown_cell(v->allowed_by->reason) + ")";
+        return fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", v->allowed_by ? "allowed" : "**fail**",
+                           markdown_code(v->kernel->file), markdown_cell(k.resources.arch), markdown_code(k.demangled),
+                           markdown_cell(v->check), finding, markdown_cell(v->rule));
+      },
+      "(the worst come first); `occcalc check --format sarif` or the text report lists them all");
   return out;
 }
 

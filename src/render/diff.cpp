@@ -171,23 +171,17 @@ std::string diff_markdown(const diff_report& report) {
   if (report.diff.changes.empty()) return out;
   out += "\n| | arch | kernel | change |\n|---|---|---|---|\n";
   const auto order = worst_first(report.diff);
-  std::size_t rows = 0;
-  for (const auto* c : order) {
-    const auto& f = c->after ? *c->after : *c->before;
-    const std::string what = c->kind == change_kind::removed ? std::string() : changes_text(*c);
-    std::string row =
-        fmt::format("| {} | {} | {} | {} |\n", c->kind == change_kind::regressed ? "**regressed**" : info(c->kind).name,
-                    markdown_cell(f.arch), markdown_code(f.name), markdown_cell(what));
-    if (rows == max_markdown_rows || out.size() + row.size() > max_markdown_bytes) break;
-    out += row;
-    ++rows;
-  }
-  if (rows < order.size()) {
-    out += fmt::format(
-        "\nand {} more, not shown here (regressions first, the largest first); `occcalc diff` or "
-        "`--format sarif` lists them all.\n",
-        order.size() - rows);
-  }
+  append_rows(
+      out, order.size(),
+      [&](std::size_t i) {
+        const auto* c = order[i];
+        const auto& f = c->after ? *c->after : *c->before;
+        const std::string what = c->kind == change_kind::removed ? std::string() : changes_text(*c);
+        return fmt::format("| {} | {} | {} | {} |\n",
+                           c->kind == change_kind::regressed ? "**regressed**" : info(c->kind).name,
+                           markdown_cell(f.arch), markdown_code(f.name), markdown_cell(what));
+      },
+      "(regressions first, the largest first); `occcalc diff` or `--format sarif` lists them all");
   return out;
 }
 

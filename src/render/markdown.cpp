@@ -1,5 +1,7 @@
 #include "render/markdown.hpp"
 
+#include <fmt/format.h>
+
 #include "occcalc/common/text.hpp"
 
 namespace occcalc::cli {
@@ -35,6 +37,17 @@ std::string escaped(std::string_view raw, bool code) {
 }  // namespace
 
 std::string markdown_cell(std::string_view text) { return escaped(text, false); }
+
+void append_rows(std::string& out, std::size_t count, const std::function<std::string(std::size_t)>& row,
+                 std::string_view rest) {
+  std::size_t shown = 0;
+  for (; shown < count && shown < max_markdown_rows; ++shown) {
+    std::string text = row(shown);
+    if (out.size() + text.size() > max_markdown_bytes) break;
+    out += text;
+  }
+  if (shown < count) out += fmt::format("\nand {} more, not shown here {}.\n", count - shown, rest);
+}
 
 std::string markdown_code(std::string_view text) {
   const std::string body = escaped(text, true);

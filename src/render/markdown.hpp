@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -23,6 +24,13 @@ std::string markdown_cell(std::string_view text);
 /// `markdown_cell` as inline code (a name with `<` stays text), fenced past
 /// any backtick in it.
 std::string markdown_code(std::string_view text);
+
+/// Appends the rows `row(0)` ... `row(count - 1)` of a table to `out` while
+/// the report keeps within `max_markdown_rows` and `max_markdown_bytes`,
+/// then, if some were left out, a line counting them followed by `rest`
+/// (where the others are).
+void append_rows(std::string& out, std::size_t count, const std::function<std::string(std::size_t)>& row,
+                 std::string_view rest);
 
 /// The longest a cell runs before it is cut in the middle.
 inline constexpr std::size_t max_cell_chars = 240;
