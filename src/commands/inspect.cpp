@@ -106,9 +106,7 @@ void refuse_rules_beyond_bounds(const std::string& origin, const policy& p, cons
 /// either side is excused.
 void excuse_by_baseline(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& err, const std::vector<input_report>& reports, check_outcome& outcome) {
-  static const policy_allowance by_baseline_template{{}, {}, {}, "baseline"};
-  outcome.baseline = by_baseline_template;
-  outcome.baseline.reason = "no worse than in the baseline " + command.baseline;
+  outcome.baseline = {{}, {}, "no worse than in the baseline " + command.baseline, "baseline"};
   const auto before = read_side(tables, command.baseline, command, in, err);
   const auto after = build_kernels_of(reports, command.inputs);
   std::vector<const kernel_report*> today;
@@ -164,9 +162,11 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   struct printing : report_sink {
     inspect_printer& printer;
     std::vector<std::string> without_kernels;
+    std::size_t kernels_printed = 0;
     explicit printing(inspect_printer& p) : printer(p) {}
     void input(const input_report& heading, std::size_t kernel_count) override {
       if (kernel_count == 0) without_kernels.push_back(heading.file);
+      kernels_printed += kernel_count;
       printer.input(heading, kernel_count);
     }
     void kernels(std::vector<kernel_report>& run) override { printer.kernels(run); }
@@ -182,12 +182,15 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
       sink);
   printer->finish();
   out.flush();  // the table before the notes, where both reach one terminal or log
-  if (command.kernel_pattern.empty() && command.arch.empty()) {
+  if (!filtered(command)) {
     for (const auto& file : sink.without_kernels) {
       err << fmt::format("occcalc: note: {}: no GPU kernels found\n", occcalc::detail::printable(file));
     }
   }
-  return failed == 0 ? exit_status::ok : exit_status::bad_input;
+  if (failed > 0) return exit_status::bad_input;
+  // A filter that matched nothing anywhere is said, as check says it.
+  if (sink.kernels_printed == 0) require_matches(command, {});
+  return exit_status::ok;
 }
 
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,

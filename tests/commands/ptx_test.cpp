@@ -95,8 +95,9 @@ TEST_CASE("cli: a PTX-only fat binary's kernels, as the driver compiles them", "
   }
   // --arch sm_70: no PTX at or below it, so nothing the driver could run.
   const auto none = run({"inspect", fatbin, "--arch", "sm_70"});
-  CHECK(none.status == exit_status::ok);
+  CHECK(none.status == exit_status::bad_input);  // a filter that matches nothing is said
   CHECK_THAT(none.out, Contains("0 kernels; 2 PTX or other non-cubin entries not read"));
+  CHECK(none.err == "occcalc: error: --arch 'sm_70' matches no kernel in the 1 input\n");
   if (!ptxas_on_path()) return;
 
   SECTION("each PTX at its own target gives what nvcc's cubin for that target holds") {
