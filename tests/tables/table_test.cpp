@@ -75,6 +75,11 @@ TEST_CASE("the loader rejects bad tables, naming file, entry and field", "[table
     REQUIRE_THROWS_WITH(load(replace(good, R"("max_warps_per_sm": 64)", R"("max_warps_per_sm": 0)")),
                         "test.json: architectures[0] (sm_99): field 'max_warps_per_sm': 0 is outside [1, 2147483647]");
   }
+  SECTION("a control character in text, which would be printed") {
+    REQUIRE_THROWS_WITH(load(replace(good, R"("family": "Test")", R"("family": "Te\u001b[2Jst")")),
+                        "test.json: architectures[0] (sm_99): field 'family': 'Te\\x1b[2Jst' holds a control "
+                        "character; text fields hold printable text");
+  }
   SECTION("wrong type") {
     REQUIRE_THROWS_WITH(load(replace(good, R"("max_warps_per_sm": 64)", R"("max_warps_per_sm": "64")")),
                         Contains("field 'max_warps_per_sm': \"64\" is not an integer"));

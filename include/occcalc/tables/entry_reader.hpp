@@ -103,7 +103,16 @@ class entry_reader {
     if (!value.is_string() || value.get_ref<const std::string&>().empty()) {
       fail(key, value.dump() + " is not a non-empty string");
     }
-    return value.get<std::string>();
+    // Text from a file is printed (names, titles, patterns): a control
+    // character in it could drive the terminal or start a line.
+    const auto& text = value.get_ref<const std::string&>();
+    const auto control = std::find_if(text.begin(), text.end(), [](char c) {
+      return static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) == 0x7f;
+    });
+    if (control != text.end()) {
+      fail(key, detail::quoted(text) + " holds a control character; text fields hold printable text");
+    }
+    return text;
   }
 
   std::string optional_text(std::string_view key) { return has(key) ? text(key) : std::string(); }
