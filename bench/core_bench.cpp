@@ -16,10 +16,10 @@
 
 namespace {
 
-/// occcalc's inputs for one configuration: the architecture is prepared
-/// once, as the header's device properties are filled once.
+/// occcalc's inputs for one configuration: the architecture, as the
+/// header's device properties, filled once and shared by pointer.
 struct config {
-  const occcalc::prepared_arch* arch;
+  const occcalc::nvidia_arch* arch;
   occcalc::launch_config launch;
 };
 
@@ -41,12 +41,6 @@ struct header_config {
 // loop keeps.
 [[gnu::noinline]] occcalc::occupancy_result ours_once(const config& c) {
   return occcalc::compute_occupancy(*c.arch, c.launch);
-}
-
-/// The same from the architecture's description, prepared at every call
-/// (what a single query does).
-[[gnu::noinline]] occcalc::occupancy_result ours_unprepared_once(const config& c) {
-  return occcalc::compute_occupancy(*c.arch->arch, c.launch);
 }
 
 #ifdef OCCCALC_BENCH_WITH_HEADER
@@ -79,9 +73,6 @@ int main() {
   for (const auto& arch : tables.architectures) {
     if (arch.cc_major >= 3) archs.push_back(&arch);  // the ones the header knows
   }
-  std::vector<occcalc::prepared_arch> prepared;
-  prepared.reserve(archs.size());
-  for (const auto* arch : archs) prepared.emplace_back(*arch);
   std::mt19937_64 rng(42);
   constexpr std::size_t count = 1'000'000;
   std::vector<config> stream(count);
@@ -93,7 +84,7 @@ int main() {
   for (std::size_t i = 0; i < count; ++i) {
     auto& c = stream[i];
     const std::size_t a = std::uniform_int_distribution<std::size_t>(0, archs.size() - 1)(rng);
-    c.arch = &prepared[a];
+    c.arch = archs[a];
     c.launch.threads_per_block = std::uniform_int_distribution<std::int64_t>(1, 1024)(rng);
     c.launch.registers_per_thread =
         std::uniform_int_distribution<std::int64_t>(0, archs[a]->max_registers_per_thread)(rng);
@@ -110,34 +101,27 @@ int main() {
   // The floor: reading each configuration's inputs and nothing else.
   const auto floor_pass = [&] {
     for (const auto& c : stream)
-      sink += c.launch.threads_per_block + c.launch.registers_per_thread + c.arch->warp_shift;
+      sink += c.launch.threads_per_block + c.launch.registers_per_thread + c.arch->warp_size_threads;
   };
   const auto ours_pass = [&] {
     for (const auto& c : stream) sink += ours_once(c).blocks_per_sm;
-  };
-  const auto unprepared_pass = [&] {
-    for (const auto& c : stream) sink += ours_unprepared_once(c).blocks_per_sm;
   };
 #ifdef OCCCALC_BENCH_WITH_HEADER
   const auto theirs_pass = [&] {
     for (const auto& c : header_stream) sink += theirs_once(c).activeBlocksPerMultiprocessor;
   };
 #endif
-  double floor = 1e9, ours = 1e9, unprepared = 1e9, theirs = 1e9;
+  double floor = 1e9, ours = 1e9, theirs = 1e9;
   for (int round = 0; round < rounds; ++round) {
     floor = std::min(floor, seconds(floor_pass));
     ours = std::min(ours, seconds(ours_pass));
-    unprepared = std::min(unprepared, seconds(unprepared_pass));
 #ifdef OCCCALC_BENCH_WITH_HEADER
     theirs = std::min(theirs, seconds(theirs_pass));
 #endif
   }
   const auto millions_per_second = [](double s) { return static_cast<double>(count) / s / 1e6; };
   std::printf("reading the inputs only (floor)   %8.1f M configurations/s\n", millions_per_second(floor));
-  std::printf("occcalc::compute_occupancy        %8.1f M evaluations/s (prepared_arch, built once per architecture)\n",
-              millions_per_second(ours));
-  std::printf("  the same from nvidia_arch       %8.1f M evaluations/s (prepared at every call, as one query is)\n",
-              millions_per_second(unprepared));
+  std::printf("occcalc::compute_occupancy        %8.1f M evaluations/s\n", millions_per_second(ours));
 #ifdef OCCCALC_BENCH_WITH_HEADER
   std::printf("cudaOccMaxActiveBlocksPerMultiprocessor %8.1f M evaluations/s (occcalc is %.2fx)\n",
               millions_per_second(theirs), theirs / ours);

@@ -20,7 +20,6 @@
 #include "occcalc/nvidia/explain.hpp"
 #include "occcalc/nvidia/launch.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
-#include "occcalc/nvidia/prepared_arch.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/nvidia/sweep.hpp"

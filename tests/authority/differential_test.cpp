@@ -94,41 +94,17 @@ std::string describe(const occcalc::nvidia_arch& arch, const occcalc::launch_con
          " cache=" + std::to_string(static_cast<int>(l.cache)) + " barriers=" + std::to_string(l.barriers);
 }
 
-/// Whether two results agree in every figure.
-bool same_result(const occcalc::occupancy_result& a, const occcalc::occupancy_result& b) {
-  const auto same_limit = [](const occcalc::block_limit& x, const occcalc::block_limit& y) {
-    return x.blocks == y.blocks && x.reason == y.reason;
-  };
-  bool same = a.limiters == b.limiters && a.blocks_per_sm == b.blocks_per_sm &&
-              a.warps_per_block == b.warps_per_block && a.active_warps_per_sm == b.active_warps_per_sm &&
-              a.active_threads_per_sm == b.active_threads_per_sm && a.max_warps_per_sm == b.max_warps_per_sm &&
-              a.registers.per_warp == b.registers.per_warp && a.registers.per_block == b.registers.per_block &&
-              a.registers.allocation_unit == b.registers.allocation_unit &&
-              a.registers.warps_allocated == b.registers.warps_allocated &&
-              a.registers.warps_per_partition == b.registers.warps_per_partition &&
-              same_limit(a.registers.limit, b.registers.limit) &&
-              a.shared_memory.per_block_bytes == b.shared_memory.per_block_bytes &&
-              a.shared_memory.per_sm_bytes == b.shared_memory.per_sm_bytes &&
-              same_limit(a.shared_memory.limit, b.shared_memory.limit);
-  for (const resource which : occcalc::nvidia_resources) same = same && same_limit(a.limit(which), b.limit(which));
-  return same;
-}
-
-/// Compares occcalc's answer for `launch`, from the architecture prepared
-/// with its tables, to the header's; and the same answer from the direct
-/// form (`compute_occupancy(const nvidia_arch&, ...)`) to it.
-void compare(const occcalc::prepared_arch& tabulated, const cudaOccDeviceProp& props,
-             const occcalc::launch_config& launch, tally& t) {
-  const occcalc::nvidia_arch& arch = *tabulated.arch;
+/// Compares occcalc's answer for `launch` to the header's.
+void compare(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props, const occcalc::launch_config& launch,
+             tally& t) {
   ++t.checked;
   const header_answer theirs = ask_header(arch, props, launch);
-  const occcalc::occupancy_result ours = occcalc::compute_occupancy(tabulated, launch);
+  const occcalc::occupancy_result ours = occcalc::compute_occupancy(arch, launch);
   // Above the table's per-thread maximum only the register limit (and what
   // follows from it) may differ.
   const bool above_max = launch.registers_per_thread > arch.max_registers_per_thread;
   const auto register_dependent = [&](resource which) { return above_max && which == resource::registers; };
   std::string problems;
-  if (!same_result(ours, occcalc::compute_occupancy(arch, launch))) problems += " tabulated!=direct";
   if (above_max && ours.limit(resource::registers).blocks != std::int64_t{0}) problems += " registers-not-0";
   if (theirs.status != CUDA_OCC_SUCCESS) {
     problems += " header-status=" + std::to_string(theirs.status);
@@ -192,7 +168,6 @@ bool has_carveout(const occcalc::nvidia_arch& arch) {
 
 void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng) {
   const cudaOccDeviceProp props = device_properties(arch);
-  const occcalc::prepared_arch prepared(arch);
   occcalc::launch_config launch;
 
   // Every block size x every register count.
@@ -200,7 +175,7 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng
     for (std::int64_t regs = 0; regs <= 255; ++regs) {
       launch.threads_per_block = threads;
       launch.registers_per_thread = regs;
-      compare(prepared, props, launch, t);
+      compare(arch, props, launch, t);
     }
   }
 
@@ -231,7 +206,7 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng
                 launch.registers_per_thread = regs;
                 launch.carveout_percent = carveout;
                 launch.cache = cache;
-                compare(prepared, props, launch, t);
+                compare(arch, props, launch, t);
               }
             }
           }
@@ -248,7 +223,7 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng
         launch.threads_per_block = threads;
         launch.registers_per_thread = regs;
         launch.barriers = barriers;
-        compare(prepared, props, launch, t);
+        compare(arch, props, launch, t);
       }
     }
   }
@@ -267,7 +242,7 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng
                        ? static_cast<occcalc::cache_preference>(std::uniform_int_distribution<int>(0, 3)(rng))
                        : occcalc::cache_preference::none;
     launch.barriers = std::uniform_int_distribution<std::int64_t>(0, arch.max_barriers_per_block)(rng);
-    compare(prepared, props, launch, t);
+    compare(arch, props, launch, t);
   }
 }
 

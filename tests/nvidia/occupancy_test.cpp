@@ -306,80 +306,17 @@ TEST_CASE("limiters: every resource whose limit equals the result is named", "[l
   CHECK_FALSE(r.limiters.contains(resource::blocks));
 }
 
-TEST_CASE("prepared_arch: its per-count figures and cache configurations are the rules' own", "[prepared]") {
-  // The tables prepared_arch derives are checked against the functions they
-  // stand for, on every architecture and in both forms: Fermi's overrides
-  // (21, 22, 29, ... registers take 128), the registers of a warp and the
-  // warps a partition holds at every register count (above 255, which the
-  // tables do not hold, too), the warp-slot limit at every block size (above
-  // 64 warps, likewise), and the carveout each cache preference selects.
-  for (const auto& a : occcalc::test::default_tables().architectures) {
-    const occcalc::prepared_arch prepared(a);
-    const occcalc::prepared_arch direct(a, occcalc::preparation::direct);
-    // Every shipped architecture's figures fit the tables' packed form.
-    CHECK(prepared.tabulated_register_counts == static_cast<std::int64_t>(occcalc::prepared_register_counts));
-    CHECK(direct.tabulated_register_counts == 0);
-    for (std::int64_t regs = 0; regs <= 300; ++regs) {
-      INFO(a.id << " with " << regs << " registers");
-      const std::int64_t unit = occcalc::register_allocation_unit(a, regs);
-      CHECK((std::int64_t{1} << prepared.register_unit_shift_for(regs)) == unit);
-      // The registers of a warp and the warps a partition holds, by plain
-      // division; 0 in block scope.
-      const bool warp_scope = a.register_scope == occcalc::register_allocation_scope::warp;
-      const std::int64_t per_warp = warp_scope ? (regs * a.warp_size_threads + unit - 1) / unit * unit : 0;
-      const auto warps_in = [&](std::int64_t partitions) {
-        return per_warp > 0 ? a.registers_per_sm / partitions / per_warp : 0;
-      };
-      for (const auto* form : {&prepared, &direct}) {
-        const occcalc::register_count_constants c = form->register_constants(regs);
-        CHECK((std::int64_t{1} << c.unit_shift) == unit);
-        CHECK(c.per_warp == per_warp);
-        CHECK(c.warps_per_partition == (warp_scope ? warps_in(a.register_file_partitions) : 0));
-        CHECK(c.compat_warps_per_partition ==
-              (warp_scope && a.register_compat_partitions ? warps_in(*a.register_compat_partitions) : 0));
-      }
-    }
-    for (std::int64_t warps = 1; warps <= 100; ++warps) {
-      INFO(a.id << " with blocks of " << warps << " warps");
-      CHECK(prepared.warp_slot_blocks(warps) == a.max_warps_per_sm / warps);
-      CHECK(direct.warp_slot_blocks(warps) == a.max_warps_per_sm / warps);
-    }
-    for (const auto cache :
-         {cache_preference::none, cache_preference::shared, cache_preference::l1, cache_preference::equal}) {
-      launch_config launch = kernel(128, 32);
-      launch.cache = cache;
-      INFO(a.id << " with cache preference " << occcalc::to_string(cache));
-      CHECK(occcalc::preferred_shared_memory_per_sm_bytes(prepared, launch) ==
-            occcalc::preferred_shared_memory_per_sm_bytes(a, launch));
-      launch.carveout_percent = 40;  // applies on carveout architectures only
-      CHECK(occcalc::preferred_shared_memory_per_sm_bytes(prepared, launch) ==
-            occcalc::preferred_shared_memory_per_sm_bytes(a, launch));
-    }
-  }
-  // Hand-checked: sm_20 allocates 128 registers per warp at 21 registers
-  // (OCC65), 64 at 20; sm_80 with a 40% carveout gets 100 KiB (the smallest
-  // carveout holding 0.4 x 164 KiB = 65.6 KiB).
-  const occcalc::prepared_arch fermi(arch("sm_20"));
-  CHECK(fermi.register_unit_shift_for(21) == 7);
-  CHECK(fermi.register_unit_shift_for(20) == 6);
+TEST_CASE("register units and shared memory configurations: hand-checked", "[registers][shared]") {
+  // sm_20 allocates 128 registers per warp at 21 registers (OCC65), 64 at
+  // 20; sm_80 with a 40% carveout gets 100 KiB (the smallest carveout
+  // holding 0.4 x 164 KiB = 65.6 KiB), and the l1 cache preference stands
+  // for a 0% carveout there: the smallest configuration, 0 bytes.
+  CHECK(occcalc::register_allocation_unit(arch("sm_20"), 21) == 128);
+  CHECK(occcalc::register_allocation_unit(arch("sm_20"), 20) == 64);
   launch_config forty = kernel(128, 32);
   forty.carveout_percent = 40;
-  CHECK(occcalc::preferred_shared_memory_per_sm_bytes(occcalc::prepared_arch(arch("sm_80")), forty) == 102400);
-}
-
-TEST_CASE("prepared_arch: figures too large for the packed tables are derived instead", "[prepared]") {
-  // A register file of 2^26 registers in 4 partitions holds 65,536 warps of
-  // one register per thread (256 registers a warp): more than the packed
-  // form's 65,535, so no register count is tabulated, and each evaluation
-  // derives its figures as the direct form does.
-  occcalc::nvidia_arch huge = arch("sm_70");
-  huge.registers_per_sm = std::int64_t{1} << 26;
-  huge.max_registers_per_block = std::int64_t{1} << 26;
-  const occcalc::prepared_arch prepared(huge);
-  CHECK(prepared.tabulated_register_counts == 0);
-  CHECK(prepared.register_constants(1).warps_per_partition == 65536);
-  const auto r = occcalc::compute_occupancy(prepared, kernel(256, 1));
-  CHECK(r.registers.warps_per_partition == 65536);
-  CHECK(r.limit(resource::registers).blocks == std::int64_t{32768});  // 65,536 x 4 / 8 warps
-  CHECK(r.blocks_per_sm == occcalc::compute_occupancy(huge, kernel(256, 1)).blocks_per_sm);
+  CHECK(occcalc::preferred_shared_memory_per_sm_bytes(arch("sm_80"), forty) == 102400);
+  launch_config l1 = kernel(128, 32);
+  l1.cache = cache_preference::l1;
+  CHECK(occcalc::preferred_shared_memory_per_sm_bytes(arch("sm_80"), l1) == 0);
 }

@@ -50,15 +50,12 @@ inline block_size_choice max_potential_block_size(const nvidia_arch& arch, launc
   const std::int64_t warp = arch.warp_size_threads;
   const std::int64_t limit =
       max_threads > 0 ? std::min(arch.max_threads_per_block, max_threads) : arch.max_threads_per_block;
-  // At most one evaluation per warp of the largest block: too few to
-  // repay the tables.
-  const prepared_arch prepared(arch, preparation::direct);
   block_size_choice best;
   std::int64_t best_threads = 0;
   for (std::int64_t aligned = detail::round_up(limit, warp); aligned > 0; aligned -= warp) {
     launch.threads_per_block = std::min(limit, aligned);
     launch.dynamic_shared_memory_bytes = dynamic.at(launch.threads_per_block);
-    const occupancy_result result = compute_occupancy(prepared, launch);
+    const occupancy_result result = compute_occupancy(arch, launch);
     const std::int64_t threads = launch.threads_per_block * result.blocks_per_sm;
     if (threads > best_threads) {
       best = {launch.threads_per_block, result.blocks_per_sm, result, launch};
@@ -94,9 +91,8 @@ inline std::int64_t max_dynamic_shared_memory_bytes(const nvidia_arch& arch, con
 inline dynamic_shared_memory_answer available_dynamic_shared_memory(const nvidia_arch& arch, launch_config launch,
                                                                     std::int64_t blocks) {
   dynamic_shared_memory_answer answer;
-  const prepared_arch prepared(arch);
   launch.dynamic_shared_memory_bytes = 0;
-  if (blocks < 1 || compute_occupancy(prepared, launch).blocks_per_sm < blocks) return answer;
+  if (blocks < 1 || compute_occupancy(arch, launch).blocks_per_sm < blocks) return answer;
 
   // cudaOccAvailableDynamicSMemPerBlock: the per-block limit (opt-in when
   // the SM has more than the default, plus the reserve); one block may use
@@ -113,7 +109,7 @@ inline dynamic_shared_memory_answer available_dynamic_shared_memory(const nvidia
       arch.shared_memory_reserved_per_block_bytes;
   std::int64_t pool = per_block_limit;
   if (blocks > 1) {
-    pool = preferred_shared_memory_per_sm_bytes(prepared, launch);
+    pool = preferred_shared_memory_per_sm_bytes(arch, launch);
     if (pool == 0) pool = detail::carveout_at_least(arch, 1).value_or(0);
   }
   std::int64_t bytes = std::min(pool / blocks / unit * unit, per_block_limit) - launch.static_shared_memory_bytes;
@@ -126,7 +122,7 @@ inline dynamic_shared_memory_answer available_dynamic_shared_memory(const nvidia
     launch.dynamic_shared_memory_bytes =
         std::min(cap, allocation - arch.shared_memory_reserved_per_block_bytes - launch.static_shared_memory_bytes);
     if (launch.dynamic_shared_memory_bytes < 0) break;
-    if (compute_occupancy(prepared, launch).blocks_per_sm >= blocks) {
+    if (compute_occupancy(arch, launch).blocks_per_sm >= blocks) {
       answer.resident_bytes = launch.dynamic_shared_memory_bytes;
       break;
     }
@@ -185,8 +181,7 @@ inline bool arrives(const occupancy_result& result, std::int64_t blocks, std::op
 /// blocks-per-SM limit, larger blocks.
 inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_config& launch,
                                          std::optional<double> target_occupancy = std::nullopt) {
-  const prepared_arch prepared(arch);
-  const occupancy_result now = compute_occupancy(prepared, launch);
+  const occupancy_result now = compute_occupancy(arch, launch);
   std::optional<std::int64_t> target_warps;
   if (target_occupancy) {
     target_warps = static_cast<std::int64_t>(*target_occupancy * static_cast<double>(arch.max_warps_per_sm) + 1e-9);
@@ -200,7 +195,7 @@ inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_c
     for (const std::int64_t value : values) {
       launch_config changed = launch;
       apply(changed, value);
-      const occupancy_result result = compute_occupancy(prepared, changed);
+      const occupancy_result result = compute_occupancy(arch, changed);
       if (detail::arrives(result, now.blocks_per_sm, target_warps)) {
         step = {r, current, value, true, result};
         break;
@@ -247,7 +242,7 @@ inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_c
         for (const std::int64_t v : larger) {
           launch_config changed = launch;
           changed.threads_per_block = v;
-          const occupancy_result result = compute_occupancy(prepared, changed);
+          const occupancy_result result = compute_occupancy(arch, changed);
           const bool more = target_warps ? result.active_warps_per_sm >= *target_warps
                                          : result.active_warps_per_sm > now.active_warps_per_sm;
           if (more) {

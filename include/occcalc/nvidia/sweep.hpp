@@ -93,10 +93,9 @@ struct sweep_point {
 /// Occupancy at every value of `range`.
 inline std::vector<sweep_point> sweep(const nvidia_arch& arch, const launch_config& launch, sweep_variable v,
                                       const sweep_range& range) {
-  const prepared_arch prepared(arch);
   std::vector<sweep_point> points;
   for (std::int64_t value = range.first; value <= range.last; value += range.step) {
-    points.push_back({value, compute_occupancy(prepared, with_value(launch, v, value))});
+    points.push_back({value, compute_occupancy(arch, with_value(launch, v, value))});
   }
   return points;
 }

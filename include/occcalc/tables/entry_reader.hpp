@@ -66,20 +66,6 @@ class entry_reader {
     return integer(key, range);
   }
 
-  /// A positive integer that divides as a shift: the calculators hold such
-  /// table divisors (warp sizes, allocation units, partitions) as their
-  /// log2, and every GPU's are powers of two.
-  std::int64_t power_of_two(std::string_view key, int_range range) {
-    const std::int64_t n = integer(key, range);
-    if (n <= 0 || !is_power_of_two(n)) fail(key, std::to_string(n) + " is not a power of two");
-    return n;
-  }
-
-  std::optional<std::int64_t> optional_power_of_two(std::string_view key, int_range range) {
-    if (!has(key)) return std::nullopt;
-    return power_of_two(key, range);
-  }
-
   std::optional<double> optional_number(std::string_view key, double min, double max) {
     if (!has(key)) return std::nullopt;
     const auto& value = require(key);

@@ -15,7 +15,6 @@
 
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
-#include "occcalc/nvidia/prepared_arch.hpp"
 #include "occcalc/tables/entry_reader.hpp"
 
 namespace occcalc {
@@ -30,25 +29,23 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
       read_enum(reader, "register_allocation_scope",
                 std::array<std::pair<std::string_view, register_allocation_scope>, 2>{
                     {{"warp", register_allocation_scope::warp}, {"block", register_allocation_scope::block}}});
-  arch.register_allocation_unit = reader.power_of_two("register_allocation_unit_registers", positive);
+  arch.register_allocation_unit = reader.integer("register_allocation_unit_registers", positive);
   const bool warp_scope = arch.register_scope == register_allocation_scope::warp;
   const auto forbid = [&](std::string_view key, std::string_view scope) {
     if (reader.has(key)) reader.fail(key, "does not apply to register_allocation_scope " + std::string(scope));
   };
   if (warp_scope) {
     forbid("register_warp_allocation_multiple", "warp");
-    arch.register_file_partitions = reader.power_of_two("register_file_partitions", positive);
-    arch.register_compat_partitions = reader.optional_power_of_two("register_compat_partitions", positive);
+    arch.register_file_partitions = reader.integer("register_file_partitions", positive);
+    arch.register_compat_partitions = reader.optional_integer("register_compat_partitions", positive);
     if (reader.has("register_allocation_unit_overrides")) {
       const auto& overrides = reader.array("register_allocation_unit_overrides");
       for (std::size_t i = 0; i < overrides.size(); ++i) {
         entry_reader item(overrides[i],
                           reader.where() + ": register_allocation_unit_overrides[" + std::to_string(i) + "]");
         register_unit_override o;
-        // prepared_arch holds the units of the counts below prepared_register_counts.
-        o.registers_per_thread =
-            item.integers("registers_per_thread", {0, static_cast<std::int64_t>(prepared_register_counts) - 1});
-        o.unit_registers = item.power_of_two("unit_registers", positive);
+        o.registers_per_thread = item.integers("registers_per_thread", non_negative);
+        o.unit_registers = item.integer("unit_registers", positive);
         item.finish();
         arch.register_unit_overrides.push_back(std::move(o));
       }
@@ -58,7 +55,7 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
          {"register_file_partitions", "register_compat_partitions", "register_allocation_unit_overrides"}) {
       forbid(key, "block");
     }
-    arch.register_warp_allocation_multiple = reader.power_of_two("register_warp_allocation_multiple", positive);
+    arch.register_warp_allocation_multiple = reader.integer("register_warp_allocation_multiple", positive);
   }
 }
 
@@ -68,7 +65,7 @@ inline void read_shared_memory_fields(entry_reader& reader, nvidia_arch& arch) {
   arch.shared_memory_per_block_optin_bytes = reader.optional_integer("shared_memory_per_block_optin_bytes", positive);
   arch.shared_memory_reserved_per_block_bytes = reader.integer("shared_memory_reserved_per_block_bytes", non_negative);
   arch.binary_shared_section_includes_reserved = reader.optional_boolean("binary_shared_section_includes_reserved");
-  arch.shared_memory_allocation_unit_bytes = reader.power_of_two("shared_memory_allocation_unit_bytes", positive);
+  arch.shared_memory_allocation_unit_bytes = reader.integer("shared_memory_allocation_unit_bytes", positive);
   arch.shared_memory_config_model = read_enum(reader, "shared_memory_config",
                                               std::array<std::pair<std::string_view, shared_memory_config>, 3>{
                                                   {{"fixed", shared_memory_config::fixed},
@@ -136,7 +133,7 @@ inline nvidia_arch read_arch(entry_reader& reader) {
   arch.family = reader.text("family");
   arch.sources = reader.texts("sources");
   arch.notes = reader.optional_text("notes");
-  arch.warp_size_threads = reader.power_of_two("warp_size_threads", {1, max_table_warp_size});
+  arch.warp_size_threads = reader.integer("warp_size_threads", {1, max_table_warp_size});
   arch.max_threads_per_block = reader.integer("max_threads_per_block", positive);
   arch.max_warps_per_sm = reader.integer("max_warps_per_sm", positive);
   arch.max_blocks_per_sm = reader.integer("max_blocks_per_sm", positive);
