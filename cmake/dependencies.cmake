@@ -56,9 +56,4 @@ if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   # Kernel name patterns: RE2 matches in linear time, without recursion.
   occcalc_require_c_library(re2 re2/re2.h re2 libre2-dev)
   find_package(Threads REQUIRED)
-  # Batch lines: RapidJSON's SAX reader (header-only, so the static build
-  # needs no library) reads a plain line straight into a request.
-  occcalc_require(RapidJSON rapidjson-dev 1.1)
-  add_library(occcalc_dep::rapidjson INTERFACE IMPORTED)
-  set_target_properties(occcalc_dep::rapidjson PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${RAPIDJSON_INCLUDE_DIRS}")
 endif()

@@ -38,9 +38,8 @@ struct answers {
   std::vector<std::pair<std::int64_t, std::string>> below;
 };
 
-/// What a thread keeps from line to line: its reader's and writer's buffers.
+/// What a thread keeps from line to line: its line's and writer's buffers.
 struct batch_worker {
-  batch_line_reader reader;
   batch_line line;
   result_writer writer;
 };
@@ -56,7 +55,7 @@ void answer_line(const occcalc::table& tables, const std::optional<double>& min_
       throw occcalc::input_error("", fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
                                                  line_number, max_batch_line_bytes >> 20));
     }
-    worker.reader.read(line, line_number, worker.line);
+    read_batch_line(line, line_number, worker.line);
     const evaluated e = evaluate_any(tables, worker.line.request);
     const bool failed = below(occupancy_of(e), min_percent);
     if (failed) to.below.emplace_back(line_number, worker.line.id_json);
