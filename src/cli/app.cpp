@@ -106,14 +106,6 @@ std::string empty_option(const std::vector<const CLI::App*>& apps) {
   return {};
 }
 
-/// Whether `flag` (`--regs`) is among `args`, alone or as `--regs=VALUE`.
-bool names_flag(const std::vector<const char*>& args, std::string_view flag) {
-  return std::any_of(args.begin() + 1, args.end(), [&](const char* arg) {
-    const std::string_view text(arg);
-    return text.substr(0, flag.size()) == flag && (text.size() == flag.size() || text[flag.size()] == '=');
-  });
-}
-
 /// Runs `chosen` (the query when null) on what was parsed: the tables it
 /// reads, then the command. Errors in the request become one line, exit 2.
 exit_status run_parsed(options& opts, const std::vector<bool>& request_given, const command_info* chosen, terminal term,
@@ -177,22 +169,9 @@ std::optional<options> plain_query(const std::vector<const char*>& args, std::ve
   return opts;
 }
 
-/// Parses `args` and runs what they ask for. A lean parse binds only the
-/// subcommands, the request flags and the shared options whose names appear
-/// among the arguments
-/// (binding each costs CLI11 work at every start, quadratic in the options
-/// of one parser) and gives up, returning nothing, where the full parser
-/// might answer otherwise: help, a parse error or an extra argument, whose
-/// messages name every command and flag.
-std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, bool lean, const terminal& detected,
-                                         std::istream& in, std::ostream& out, std::ostream& err) {
-  std::vector<bool> bound(std::size(commands), true);
-  if (lean) {
-    for (std::size_t i = 0; i < std::size(commands); ++i) {
-      bound[i] = std::any_of(args.begin() + 1, args.end(),
-                             [&](const char* arg) { return std::string_view(arg) == commands[i].name; });
-    }
-  }
+/// Parses `args` with CLI11 and runs what they ask for.
+exit_status parse_and_run(const std::vector<const char*>& args, const terminal& detected, std::istream& in,
+                          std::ostream& out, std::ostream& err) {
   options opts;
   CLI::App app{
       "occcalc: theoretical occupancy of GPU kernels (NVIDIA compute capability 1.0 to 12.1; AMD VLIW, GCN, "
@@ -206,14 +185,10 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
   app.allow_extras();  // reported below, with "did you mean" for subcommands
 
   std::vector<std::string> values(std::size(occcalc::request_fields));
-  std::vector<CLI::Option*> request_options;  // one per field; null where not bound
+  std::vector<CLI::Option*> request_options;  // one per field
   for (std::size_t i = 0; i < std::size(occcalc::request_fields); ++i) {
     const auto& field = occcalc::request_fields[i];
     const char* group = field.vendor == occcalc::field_vendor::amd ? "AMD kernel" : "Kernel";
-    if (lean && !names_flag(args, flag_name(field.key))) {
-      request_options.push_back(nullptr);
-      continue;
-    }
     if (field.kind == occcalc::field_kind::flag) {
       request_options.push_back(app.add_flag(flag_name(field.key))->description(std::string(field.description)));
     } else {
@@ -222,22 +197,15 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
     }
     request_options.back()->group(group);
   }
-  // The options every command shares, bound as the request flags are.
-  const auto wanted = [&](std::string_view flag) { return !lean || names_flag(args, flag); };
-  if (wanted("--json")) app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
-  if (wanted("--min-occupancy")) {
-    app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
-        ->type_name("PCT");
-  }
-  if (wanted("--table")) {
-    app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file")
-        ->type_name("FILE");
-  }
-  if (wanted("--color")) {
-    app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")
-        ->check(CLI::IsMember({"auto", "always", "never"}))
-        ->type_name("WHEN");
-  }
+  // The options every command shares.
+  app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
+  app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
+      ->type_name("PCT");
+  app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file")
+      ->type_name("FILE");
+  app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->type_name("WHEN");
   app.footer(
       "Examples:\n"
       "  occcalc --cc 7.0 --threads 128 --regs 37\n"
@@ -246,14 +214,11 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
       "occcalc help COMMAND shows a command's options. Exit codes: 0 ok, 1 a gate failed, 2 bad input.");
 
   std::vector<const CLI::App*> parsers{&app};
-  std::vector<CLI::App*> subcommands;  // one per command; null where not bound
-  for (std::size_t i = 0; i < std::size(commands); ++i) {
-    CLI::App* sub = nullptr;
-    if (bound[i]) {
-      sub = app.add_subcommand(commands[i].name, commands[i].description);
-      commands[i].bind(*sub, opts);
-      parsers.push_back(sub);
-    }
+  std::vector<CLI::App*> subcommands;  // one per command
+  for (const auto& command : commands) {
+    CLI::App* sub = app.add_subcommand(command.name, command.description);
+    command.bind(*sub, opts);
+    parsers.push_back(sub);
     subcommands.push_back(sub);
   }
 
@@ -261,15 +226,12 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
     app.parse(static_cast<int>(args.size()), args.data());
   } catch (const CLI::CallForVersion& e) {
     return static_cast<exit_status>(app.exit(e, out, err));
-  } catch (const CLI::Success& e) {  // --help: the full parser lists every command
-    if (lean) return std::nullopt;
+  } catch (const CLI::Success& e) {  // --help
     return static_cast<exit_status>(app.exit(e, out, err));
   } catch (const CLI::ParseError& e) {
-    if (lean) return std::nullopt;  // the full parser's message, with its "did you mean"
     err << "occcalc: error: " << printable(e.what()) << "\n";
     return exit_status::bad_input;
   }
-  if (lean && !app.remaining().empty()) return std::nullopt;
   if (const std::string name = empty_option(parsers); !name.empty()) {
     err << "occcalc: error: " << name << " is empty; give a value, or leave " << name << " out\n";
     return exit_status::bad_input;
@@ -279,7 +241,7 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
         << did_you_mean(app, extras) << "\n";
     return exit_status::bad_input;
   }
-  const auto given = [&](std::size_t i) { return request_options[i] && request_options[i]->count() > 0; };
+  const auto given = [&](std::size_t i) { return request_options[i]->count() > 0; };
   for (std::size_t i = 0; i < values.size(); ++i) {
     if (!given(i)) continue;
     const bool flag = occcalc::request_fields[i].kind == occcalc::field_kind::flag;
@@ -288,7 +250,7 @@ std::optional<exit_status> parse_and_run(const std::vector<const char*>& args, b
 
   const command_info* chosen = nullptr;
   for (std::size_t i = 0; i < subcommands.size(); ++i) {
-    if (subcommands[i] && subcommands[i]->parsed()) chosen = &commands[i];
+    if (subcommands[i]->parsed()) chosen = &commands[i];
   }
   std::vector<bool> request_given;
   for (std::size_t i = 0; i < request_options.size(); ++i) request_given.push_back(given(i));
@@ -328,8 +290,7 @@ exit_status run_command(int argc, const char* const* argv, std::istream& in, std
   if (auto opts = plain_query(args, request_given)) {
     return run_parsed(*opts, request_given, nullptr, detected, in, out, err);
   }
-  if (const auto status = parse_and_run(args, true, detected, in, out, err)) return *status;
-  return *parse_and_run(args, false, detected, in, out, err);
+  return parse_and_run(args, detected, in, out, err);
 }
 
 }  // namespace

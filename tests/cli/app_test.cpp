@@ -2,11 +2,13 @@
 #include "catch.hpp"
 
 #include <algorithm>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "occcalc/request/request.hpp"
 
 using occcalc::cli::exit_status;
 using occcalc::test::run;
@@ -113,4 +115,74 @@ TEST_CASE("cli: messages spell other fields as flags; batch, as keys", "[cli][er
   CHECK(grid.err == "occcalc: error: --grid needs a named GPU (--gpu) or --sm-count (CUs): waves need the CU count\n");
   const auto batch = run({"batch"}, "{\"threads\": 128, \"regs\": 32}\n");
   CHECK_THAT(batch.out, Contains("\"message\":\"cc is required (or gpu); e.g. 7.0, sm_70 or a GPU name\""));
+}
+
+TEST_CASE("cli: the plain query path and CLI11 accept the same command lines and answer alike", "[cli][parse]") {
+  // A query of request flags (and --json) alone is read without CLI11; with
+  // any other flag (`--color never`, which changes nothing on a pipe) CLI11
+  // reads it. Command lines generated from the one table of request flags,
+  // valid and not, seeded: both paths give the same exit code, output and
+  // message.
+  std::mt19937 random(3232);
+  const auto pick = [&](const auto& items) -> const auto& {
+    return items[std::uniform_int_distribution<std::size_t>(0, std::size(items) - 1)(random)];
+  };
+  const std::vector<std::string> values = {"7.0", "8.6", "sm_90", "gfx90a",  "RTX 4090", "128", "37",        "4K",
+                                           "0",   "1",   "255",   "1024",    "default",  "l1",  "abc",       "1e3",
+                                           "-1",  "",    " ",     "inspect", "2048",     "50",  "max-shared"};
+  const std::vector<std::string> threads = {"32", "128", "256", "1024", "2048"};
+  const std::vector<std::string> regs = {"0", "16", "37", "64", "255", "300"};
+  const std::vector<std::pair<std::string, std::string>> optional_flags = {
+      {"--smem", "4K"},   {"--dyn-smem", "48K"}, {"--carveout", "50"}, {"--barriers", "2"},
+      {"--grid", "1000"}, {"--sm-count", "80"},  {"--cache", "l1"}};
+  std::size_t differ = 0, plain_ok = 0;
+  const auto via_both = [&](const std::vector<std::string>& args) {
+    auto via_cli11 = args;
+    via_cli11.insert(via_cli11.begin(), {"--color", "never"});
+    const auto plain = run(args);
+    const auto full = run(via_cli11);
+    std::string line;
+    for (const auto& a : args) line += "'" + a + "' ";
+    INFO(line);
+    CHECK(plain.status == full.status);
+    CHECK(plain.out == full.out);
+    CHECK(plain.err == full.err);
+    differ += plain.status != full.status || plain.out != full.out || plain.err != full.err;
+    plain_ok += plain.status == exit_status::ok;
+  };
+  for (int i = 0; i < 1500; ++i) {
+    std::vector<std::string> args;
+    if (std::bernoulli_distribution(0.5)(random)) {
+      // A request that may well answer: a base and optional flags with
+      // values of their kinds.
+      args = {"--cc",    pick(std::vector<std::string>{"7.0", "8.9", "9.0"}), "--threads", pick(threads), "--regs",
+              pick(regs)};
+      for (const auto& [flag, value] : optional_flags) {
+        if (std::bernoulli_distribution(0.3)(random)) args.insert(args.end(), {flag, value});
+      }
+      if (std::bernoulli_distribution(0.3)(random)) args.push_back("--json");
+      via_both(args);
+      continue;
+    }
+    const int extra = std::uniform_int_distribution<int>(1, 4)(random);
+    for (int e = 0; e < extra; ++e) {
+      const auto& field = pick(occcalc::request_fields);
+      const std::string flag = "--" + std::string(field.key);
+      std::string name = flag;
+      for (auto& c : name) c = c == '_' ? '-' : c;
+      if (field.kind == occcalc::field_kind::flag) {
+        args.push_back(name);
+      } else if (std::bernoulli_distribution(0.2)(random)) {
+        args.push_back(name + "=" + pick(values));
+      } else {
+        args.insert(args.end(), {name, pick(values)});
+      }
+    }
+    if (std::bernoulli_distribution(0.3)(random)) args.push_back("--json");
+    via_both(args);
+  }
+  CHECK(differ == 0);
+  // Both kinds are generated often: answers and refusals.
+  CHECK(plain_ok > 300);
+  CHECK(plain_ok < 1200);
 }
