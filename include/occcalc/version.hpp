@@ -15,11 +15,14 @@ inline constexpr const char* version_string = "0.1.0";
 /// bumped on any change to its keys or their meaning (README, "JSON output").
 /// `--json` and `batch` results (`result.schema.json`); 2: `arch` and `gpu`
 /// became strings (the entries moved to `architecture` and `device`),
-/// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines.
-inline constexpr int result_schema_version = 2;
+/// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines;
+/// 3: `architecture` and `device` only in a single query's document (a
+/// batch line names `arch` and `gpu`), batch's optional `gate`.
+inline constexpr int result_schema_version = 3;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
 /// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
-/// (the paths given, so a saved baseline compares by path) and `dyn_smem_bytes`.
+/// (the paths given, so a saved baseline compares by path), `dyn_smem_bytes`,
+/// and results without the architecture and device entries (result schema 3).
 inline constexpr int inspect_schema_version = 5;
 /// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
 /// `unused_policy_entries` and the `block_size` check.

@@ -169,24 +169,16 @@ void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* 
                                    const MakeGpu& make_gpu) {
   w.member("arch", arch.id);
   write_gpu_name(w, gpu);
+  // A batch line or an inspect record names them only: repeated on every
+  // line, the entries were most of a record (1.6 KB of a batch line).
+  if (w.format() != json_writer::style::pretty) return;
   w.key("architecture");
-  write_entry(w, &arch, [&] { return make_arch(arch); });
+  w.value(make_arch(arch));
   w.key("device");
   if (gpu)
-    write_entry(w, gpu, [&] { return make_gpu(*gpu); });
+    w.value(make_gpu(*gpu));
   else
     w.null();
-}
-
-template <typename Make>
-void result_writer::write_entry(json_writer& w, const void* entry, const Make& make) {
-  if (w.format() == json_writer::style::pretty) {
-    w.value(make());
-    return;
-  }
-  auto [it, inserted] = serialized_.try_emplace(entry);
-  if (inserted) it->second = json_text(make());
-  w.raw(it->second);
 }
 
 void result_writer::append(std::string& out, const query& q, std::string_view id_json, std::string_view gate) {

@@ -16,9 +16,10 @@
 namespace occcalc::cli {
 
 /// Writes result objects (schema/result.schema.json) with the JSON writer:
-/// compact, one per line in a batch or an inspect record, or pretty for a
-/// single --json query. In compact style the architecture and GPU objects,
-/// the same for many results, are serialized once each and reused.
+/// compact, one per line in a batch or an inspect record, naming the
+/// architecture and GPU (`arch`, `gpu`); or pretty for a single --json
+/// query, whose one document also holds their table entries (`architecture`,
+/// `device`: what `occcalc list --json` gives for every one).
 class result_writer {
  public:
   /// Appends the compact result object of `q` (no newline) to `out`;
@@ -33,16 +34,11 @@ class result_writer {
   void write(json_writer& w, const amd_query& q, std::string_view id_json = {}, std::string_view gate = {});
 
  private:
-  /// A table entry's object: made with `make`, and in compact style cached.
-  template <typename Make>
-  void write_entry(json_writer& w, const void* entry, const Make& make);
-  /// `arch`, `gpu` (the name) and their table entries `architecture` and
-  /// `device`, the same four keys for either vendor.
+  /// `arch`, `gpu` (the name) and, in a pretty document, their table
+  /// entries `architecture` and `device`: the same keys for either vendor.
   template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
   void write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
                       const MakeGpu& make_gpu);
-
-  std::unordered_map<const void*, std::string> serialized_;
 };
 
 /// The result object of one query as JSON text in `style`.
