@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The layout's rules, checked on the source tree (README: Layout).
+"""The layout's rules, checked on the source tree (docs/contributing.md: Layout).
 
 - Public headers include only their own layer and the layers below it:
   common <- nvidia, amd <- tables <- request (error.hpp and version.hpp are

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""The README's examples are tests.
+"""The documentation's examples are tests.
 
-Every fenced block of README.md that holds a line starting with `$ ` is run:
+Every fenced block of README.md and of docs/*.md that holds a line starting
+with `$ ` is run:
 each `$ ` line is a shell command (bash, with the built occcalc first on the
 PATH, no colour, a UTF-8 locale, in a scratch directory that sees the
 repository's tests/, examples/, schema/ and data/), and the lines after it, up
@@ -12,7 +13,7 @@ so `echo $?` gives the exit code of the command before it.
 
 usage: readme_examples.py OCCCALC REPO_ROOT [--show] [--update]
   --show prints what each command printed; --update writes what a differing
-  command printed into README.md where its expected lines have no `...`.
+  command printed into its file where its expected lines have no `...`.
 """
 import os
 import re
@@ -82,11 +83,20 @@ def matches(expected, actual):
     return fit(0, 0)
 
 
+def documents():
+    """README.md, then docs/*.md: (path relative to the root, text)."""
+    paths = ["README.md"] + sorted(
+        os.path.join("docs", name) for name in os.listdir(os.path.join(ROOT, "docs")) if name.endswith(".md"))
+    out = []
+    for path in paths:
+        with open(os.path.join(ROOT, path), encoding="utf-8") as f:
+            out.append((path, f.read()))
+    return out
+
+
 def main():
-    with open(os.path.join(ROOT, "README.md"), encoding="utf-8") as f:
-        readme = f.read()
-    found = blocks(readme)
-    failures, ran = [], 0
+    failures, ran, block_count = [], 0, 0
+    docs = documents()
     with tempfile.TemporaryDirectory() as scratch:
         bindir = os.path.join(scratch, "bin")
         os.mkdir(bindir)
@@ -97,36 +107,42 @@ def main():
             os.symlink(os.path.join(ROOT, name), os.path.join(work, name))
         env = {"PATH": bindir + os.pathsep + os.environ.get("PATH", "/usr/bin:/bin"), "NO_COLOR": "1",
                "LC_ALL": "C.UTF-8", "HOME": scratch, "TMPDIR": scratch}
-        for start, lines in found:
-            cmds = commands(lines)
-            script = "".join(f"{{ {c}\n}} 2>&1; __rc=$?; printf '{MARK}'; (exit $__rc)\n" for c, _, _ in cmds)
-            p = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
-                               cwd=work, env=env)
-            outputs = p.stdout.split(MARK)[: len(cmds)]
-            for (command, expected, first), output in zip(cmds, outputs + [""] * (len(cmds) - len(outputs))):
-                ran += 1
-                actual = output.split("\n")
-                if actual and actual[-1] == "":
-                    actual.pop()
-                if SHOW:
-                    print(f"$ {command}\n" + "\n".join(actual))
-                if not matches(expected, actual):
-                    failures.append((start, command, expected, actual, first))
+        for path, text in docs:
+            found = blocks(text)
+            block_count += len(found)
+            for start, lines in found:
+                cmds = commands(lines)
+                script = "".join(f"{{ {c}\n}} 2>&1; __rc=$?; printf '{MARK}'; (exit $__rc)\n" for c, _, _ in cmds)
+                p = subprocess.run(["bash", "--noprofile", "--norc", "-c", script], capture_output=True, text=True,
+                                   cwd=work, env=env)
+                outputs = p.stdout.split(MARK)[: len(cmds)]
+                for (command, expected, first), output in zip(cmds, outputs + [""] * (len(cmds) - len(outputs))):
+                    ran += 1
+                    actual = output.split("\n")
+                    if actual and actual[-1] == "":
+                        actual.pop()
+                    if SHOW:
+                        print(f"$ {command}\n" + "\n".join(actual))
+                    if not matches(expected, actual):
+                        failures.append((path, start, command, expected, actual, first))
     if UPDATE:
-        lines = readme.split("\n")
-        # From the end, so earlier line numbers stay true.
-        for start, command, expected, actual, first in sorted(failures, key=lambda f: -f[4]):
-            if any("..." in l for l in expected):
-                print(f"README.md line {first}: not updated (it elides with ...): $ {command}")
-                continue
-            lines[first - 1 : first - 1 + len(expected)] = actual
-        with open(os.path.join(ROOT, "README.md"), "w", encoding="utf-8") as f:
-            f.write("\n".join(lines))
-    for start, command, expected, actual, _ in failures:
-        print(f"README.md block at line {start}: $ {command}")
+        for path, text in docs:
+            lines = text.split("\n")
+            # From the end, so earlier line numbers stay true.
+            mine = [f for f in failures if f[0] == path]
+            for _, start, command, expected, actual, first in sorted(mine, key=lambda f: -f[5]):
+                if any("..." in l for l in expected):
+                    print(f"{path} line {first}: not updated (it elides with ...): $ {command}")
+                    continue
+                lines[first - 1 : first - 1 + len(expected)] = actual
+            if mine:
+                with open(os.path.join(ROOT, path), "w", encoding="utf-8") as f:
+                    f.write("\n".join(lines))
+    for path, start, command, expected, actual, _ in failures:
+        print(f"{path} block at line {start}: $ {command}")
         print("  expected:\n" + "\n".join("    | " + l for l in expected))
         print("  got:\n" + "\n".join("    | " + l for l in actual))
-    print(f"{ran} README commands in {len(found)} blocks; {len(failures)} differ")
+    print(f"{ran} commands in {block_count} blocks of {len(docs)} documents; {len(failures)} differ")
     return 1 if failures or ran == 0 else 0
 
 
