@@ -52,6 +52,9 @@ def main() -> int:
     for header in sorted(include_root.rglob("*.hpp")):
         rel = header.relative_to(include_root)
         text = header.read_text(encoding="utf-8")
+        # Each public header's first line names it by its own path.
+        if not text.startswith(f"/// \\file {rel.as_posix()}\n"):
+            problems.append(f"include/occcalc/{rel}: its first line must be '/// \\file {rel.as_posix()}'")
         if len(rel.parts) == 1:
             continue  # the umbrella, error, version and the forwarding headers
         layer = rel.parts[0]

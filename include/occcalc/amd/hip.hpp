@@ -1,4 +1,4 @@
-/// \file amd_hip.hpp
+/// \file amd/hip.hpp
 /// AMD occupancy as the HIP runtime computes it
 /// (`hipOccupancyMaxActiveBlocksPerMultiprocessor`, ROCm clr): waves pooled
 /// per CU (per WGP in WGP mode) under its own wave-slot figure, VGPRs, SGPRs

@@ -1,4 +1,4 @@
-/// \file amd_kernel.hpp
+/// \file amd/kernel.hpp
 /// An AMD kernel's resource usage and how it runs (wave size, CU or WGP
 /// mode): the inputs of the AMD occupancy models.
 #pragma once

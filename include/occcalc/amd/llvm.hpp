@@ -1,4 +1,4 @@
-/// \file amd_llvm.hpp
+/// \file amd/llvm.hpp
 /// AMD occupancy, in waves per SIMD, as the LLVM AMDGPU compiler computes it
 /// (what `; Occupancy:` in its assembly says): the least of the VGPR, SGPR
 /// and work-group/LDS limits.

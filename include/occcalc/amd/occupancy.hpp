@@ -1,4 +1,4 @@
-/// \file amd_occupancy.hpp
+/// \file amd/occupancy.hpp
 /// AMD occupancy under any of the three models AMD's tools implement, for a
 /// launch the caller has validated against the target (see amd_request.hpp).
 #pragma once

@@ -1,4 +1,4 @@
-/// \file amd_rcp.hpp
+/// \file amd/rcp.hpp
 /// AMD occupancy as the Radeon Compute Profiler / CodeXL calculator computes
 /// it (CLCUInfoBase: the EGNI class for VLIW, SI and VI for GCN): waves per
 /// CU limited by VGPRs, SGPRs, LDS and its work-group cap, each in whole

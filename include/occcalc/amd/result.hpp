@@ -1,4 +1,4 @@
-/// \file amd_result.hpp
+/// \file amd/result.hpp
 /// What an AMD occupancy model says about one launch: the work-group limit
 /// of each resource in AMD's own terms, the limiters, and the occupancy, in
 /// the same shape as the NVIDIA result (work-groups per CU or WGP for blocks

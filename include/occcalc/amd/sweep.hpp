@@ -1,4 +1,4 @@
-/// \file amd_sweep.hpp
+/// \file amd/sweep.hpp
 /// AMD occupancy as one kernel figure varies (work-group size, VGPRs, SGPRs
 /// or LDS), under any of the three models; the cliffs come from
 /// `occcalc::cliffs` (sweep.hpp).

@@ -1,4 +1,4 @@
-/// \file amd_arch.hpp
+/// \file amd/target.hpp
 /// Per-target limits of AMD GPUs (VLIW5/VLIW4, GCN, CDNA, RDNA), as plain
 /// data: what the three AMD occupancy models read. Loaded from
 /// data/amd-targets.json and data/amd-gpus.json.

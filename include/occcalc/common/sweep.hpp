@@ -1,4 +1,4 @@
-/// \file sweep.hpp
+/// \file common/sweep.hpp
 /// What every vendor's sweep shares: the range of values, and the cliffs
 /// where occupancy steps between consecutive points.
 #pragma once

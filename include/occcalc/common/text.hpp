@@ -1,4 +1,4 @@
-/// \file text.hpp
+/// \file common/text.hpp
 /// Text helpers shared by every parser: case folding, trimming, a strict
 /// decimal reader, and values quoted on one line for error messages.
 #pragma once

@@ -1,4 +1,4 @@
-/// \file waves.hpp
+/// \file common/waves.hpp
 /// Waves of a grid on a whole GPU: how many times the SMs fill with resident
 /// blocks, and how full the last wave is (the tail effect).
 #pragma once

@@ -1,4 +1,4 @@
-/// \file arch.hpp
+/// \file nvidia/arch.hpp
 /// Plain descriptions of architectures and named GPUs, as loaded from the
 /// JSON tables in `data/` (NVIDIA's; AMD's are in amd_arch.hpp, both together
 /// in tables/tables.hpp). No JSON here: see arch_table.hpp for the loader.

@@ -1,4 +1,4 @@
-/// \file compute_capability.hpp
+/// \file nvidia/compute_capability.hpp
 /// A compute capability and its spellings (`7.0`, `70`, `sm_70`,
 /// `compute_70`, `sm_90a`): used by requests and by the table loader.
 #pragma once

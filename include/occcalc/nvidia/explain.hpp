@@ -1,4 +1,4 @@
-/// \file explain.hpp
+/// \file nvidia/explain.hpp
 /// One-sentence explanations of why a resource admits no block, shared by the
 /// text and JSON renderers.
 #pragma once

@@ -1,4 +1,4 @@
-/// \file launch.hpp
+/// \file nvidia/launch.hpp
 /// A kernel's launch configuration: what the calculator is asked about.
 #pragma once
 

@@ -1,4 +1,4 @@
-/// \file occupancy.hpp
+/// \file nvidia/occupancy.hpp
 /// The occupancy calculator: one pure function per resource that bounds the
 /// number of resident blocks, and a combiner that takes their minimum and
 /// names every limiter.

@@ -1,4 +1,4 @@
-/// \file suggest.hpp
+/// \file nvidia/suggest.hpp
 /// Launch-configuration suggestions: the block size with the most resident
 /// threads (as `cudaOccMaxPotentialOccupancyBlockSize` chooses it), the
 /// dynamic shared memory N resident blocks leave (as

@@ -1,4 +1,4 @@
-/// \file sweep.hpp
+/// \file nvidia/sweep.hpp
 /// NVIDIA occupancy as one launch figure varies (the spreadsheet's and
 /// Nsight Compute's "Impact of varying ..." charts).
 #pragma once

@@ -1,4 +1,4 @@
-/// \file amd_request.hpp
+/// \file request/amd.hpp
 /// Resolution of an AMD request (`--gfx` or an AMD `--gpu`) against the
 /// tables: the target, the model, the kernel's counts and how it runs, each
 /// checked against what the target allows.

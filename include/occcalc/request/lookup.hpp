@@ -1,4 +1,4 @@
-/// \file lookup.hpp
+/// \file request/lookup.hpp
 /// Finding architectures and named GPUs in a loaded table, with "did you
 /// mean" suggestions for names that match nothing.
 #pragma once

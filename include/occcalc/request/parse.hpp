@@ -1,4 +1,4 @@
-/// \file parse.hpp
+/// \file request/parse.hpp
 /// Parsers for the text a user types for each request field. The command line
 /// and `occcalc batch` share them, so a value means the same in both.
 ///

@@ -1,4 +1,4 @@
-/// \file request.hpp
+/// \file request/request.hpp
 /// A calculator request as the user writes it (every field as text), and its
 /// resolution against a table into an architecture and a launch.
 ///

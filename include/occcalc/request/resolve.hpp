@@ -1,4 +1,4 @@
-/// \file resolve.hpp
+/// \file request/resolve.hpp
 /// The one place a request's vendor is decided: `resolve_any` returns the
 /// NVIDIA or the AMD resolution, and everything downstream visits it, so a
 /// new vendor makes the compiler list each place that must handle it.

@@ -1,4 +1,4 @@
-/// \file amd_entries.hpp
+/// \file tables/amd_entries.hpp
 /// Reads AMD target and GPU entries of a table file.
 #pragma once
 

@@ -1,4 +1,4 @@
-/// \file entry_reader.hpp
+/// \file tables/entry_reader.hpp
 /// Reads one JSON object of a table or policy file strictly: types, ranges,
 /// required and unknown fields, each error naming the file, the entry and
 /// the field.

@@ -1,4 +1,4 @@
-/// \file gpu_names.hpp
+/// \file tables/gpu_names.hpp
 /// How a typed GPU name is compared with the table's names: case, spaces,
 /// punctuation and the brand words people leave out are ignored; every other
 /// word counts, so "RTX 4060" never reaches the "RTX 4060 Ti".

@@ -1,4 +1,4 @@
-/// \file json_input.hpp
+/// \file tables/json_input.hpp
 /// Reading JSON that comes from users (table files, policies, batch lines) as
 /// untrusted input: bounded nesting, no duplicate keys, numbers that fit, no
 /// NUL bytes, and error messages of one bounded line. Linear in the text.

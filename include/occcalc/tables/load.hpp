@@ -1,4 +1,4 @@
-/// \file load.hpp
+/// \file tables/load.hpp
 /// Loads the JSON tables of `data/` into a `table`. With the entry readers
 /// (entry_reader.hpp, nvidia_entries.hpp, amd_entries.hpp), the only
 /// headers that include nlohmann/json.

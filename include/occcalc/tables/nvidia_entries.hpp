@@ -1,4 +1,4 @@
-/// \file nvidia_entries.hpp
+/// \file tables/nvidia_entries.hpp
 /// Reads NVIDIA architecture and GPU entries of a table file.
 #pragma once
 
