@@ -35,8 +35,8 @@ int main(int argc, char** argv) {
 #ifdef __GLIBC__
   // A fixed threshold, not glibc's sliding one: after a large block is freed
   // (a library's reports, a big cubin) glibc raises the threshold to its
-  // size, and blocks as large then stay in the heap after they are freed.
-  // inspect of libcublasLt peaked at 165 MB with it, 128 MB without.
+  // size, and blocks as large then stay in the heap after they are freed,
+  // which raises inspect's peak memory on a large library.
   mallopt(M_MMAP_THRESHOLD, own_mapping_bytes);
 #endif
   struct sigaction bus {};

@@ -95,7 +95,7 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
 }
 
 /// SAX events of a saved inspect, each record of `kernels` built alone and
-/// handed over as it ends: a library's 100 MB of records is never one
+/// handed over as it ends: a library's records are never one
 /// document. The rest (the version, the inputs) builds `root`, whose
 /// `kernels` stays empty unless it holds what is not a record. Strict as
 /// tables are (`strict_json_builder`).

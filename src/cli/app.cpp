@@ -128,8 +128,8 @@ exit_status run_parsed(options& opts, const std::vector<bool>& request_given, co
 /// CLI11: each flag at most once, as `--flag VALUE` or `--flag=VALUE` with a
 /// value that is not empty, does not start with '-' and names no command, or
 /// `--flag` alone for a switch. That is how scripts call occcalc in loops,
-/// and CLI11 building its parser was a third of such a process's
-/// instructions. Anything else gives nothing, and CLI11 parses it, with its
+/// and building CLI11's parser is a large part of such a short process's
+/// work. Anything else gives nothing, and CLI11 parses it, with its
 /// help and its messages; the values read here are the strings CLI11 would
 /// have bound, and go through the same checks after.
 std::optional<options> plain_query(const std::vector<const char*>& args, std::vector<bool>& given) {

@@ -31,8 +31,8 @@ namespace {
 /// Fewest kernels worth more threads than one.
 constexpr std::size_t min_parallel_kernels = 1024;
 
-/// Reports made at a time, then handed to the sink: 2.9 MB of them, where
-/// all of libcublasLt's would be 60 MB.
+/// Reports made at a time, then handed to the sink: a run of them is held,
+/// never a whole library's tens of thousands.
 constexpr std::size_t report_run_kernels = 2048;
 
 inspect::inspect_options options_for(const kernel_matcher& filter, unsigned jobs) {

@@ -322,9 +322,8 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
       embedded_planned.push_back(embedded);
       // Dropped as soon as planned, not with the others after the repeats'
       // candidates are found: planning maps most of each fat binary (the
-      // kernel maps each fault's neighbours), and the 383 in libcublasLt's
-      // `.cask_resource` held some 70 MB at once (peak RSS 126-172 MB with
-      // --json; 100-107 MB since).
+      // kernel maps each fault's neighbours), and a library embeds hundreds
+      // of them, which would otherwise all be held at once.
       if (options.done_with) options.done_with(embedded);
       covered_to = f.offset + f.size;
     }
