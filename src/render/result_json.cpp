@@ -96,12 +96,17 @@ nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
 }
 
 std::string json_text(const nlohmann::ordered_json& j, int indent) {
-  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+  // Through the one writer: one number format and one string escaping for
+  // every output, whichever way its document was built.
+  std::string text;
+  {
+    json_writer w(text, indent >= 0 ? json_writer::style::pretty : json_writer::style::compact);
+    w.value(j);
+  }
+  return text;
 }
 
-std::string json_text(const nlohmann::json& j, int indent) {
-  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
-}
+std::string json_text(const nlohmann::json& j, int indent) { return json_text(nlohmann::ordered_json(j), indent); }
 
 std::string shown_value(const nlohmann::json& j) {
   const std::string text = json_text(j);
