@@ -243,12 +243,15 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
       if (sides.first.size() < 2 || sides.first.size() != sides.second.size()) continue;
       std::map<std::string, std::size_t> old_at;
       for (const auto i : sides.first) old_at.emplace(origin(before[i]), i);
+      if (old_at.size() != sides.first.size()) continue;  // an entry named twice tells nothing
       std::vector<std::pair<std::size_t, std::size_t>> found;
       for (const auto i : sides.second) {
         const auto old = old_at.find(origin(after[i]));
-        if (old != old_at.end()) found.emplace_back(old->second, i);
+        if (old == old_at.end()) break;
+        found.emplace_back(old->second, i);
+        old_at.erase(old);  // each old copy pairs once
       }
-      if (old_at.size() != sides.first.size() || found.size() != sides.second.size()) continue;
+      if (found.size() != sides.second.size()) continue;
       for (const auto& [o, n] : found) {
         out.pairs.emplace_back(o, n);
         old_paired[o] = new_paired[n] = 1;

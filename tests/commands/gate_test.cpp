@@ -196,6 +196,22 @@ TEST_CASE("ratchet identity: copies no file tells apart pair by their figures, w
   const auto by_entry = run({"diff", before, swapped, "--fail-on-regression"});
   CHECK(by_entry.status == exit_status::gate_failed);
   CHECK(by_entry.err.empty());
+  // A saved side that names one entry twice pairs nothing by entry: each old
+  // copy pairs once, and the figures decide.
+  auto twice = nlohmann::json::parse(run({"inspect", "--json", grown}).out);
+  std::string first_copy;
+  for (auto& k : twice["kernels"]) {
+    if (k["kernel"] != "_Z1kPf") continue;
+    if (first_copy.empty()) first_copy = k["origin"];
+    k["origin"] = first_copy;
+  }
+  const auto named_twice = temp_file("copies-twice.json", twice.dump());
+  const auto d = run({"diff", grown, named_twice, "--json"});
+  CHECK(d.status == exit_status::ok);
+  const auto counts = nlohmann::json::parse(d.out)["counts"];
+  CHECK(counts["unchanged"] == 3);
+  CHECK(counts["new"] == 0);
+  CHECK(counts["removed"] == 0);
 }
 
 TEST_CASE("ratchet like with like: both sides' occupancy at the same launch", "[cli][gate][diff]") {
