@@ -1,20 +1,13 @@
 #include "analysis/baseline.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
 #include <tuple>
 #include <utility>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
-#include "analysis/occupancy_floor.hpp"
 #include "occcalc/common/percent.hpp"
-#include "occcalc/error.hpp"
-#include "occcalc/request/request.hpp"
-#include "occcalc/tables/load.hpp"
-#include "occcalc/version.hpp"
 
 namespace occcalc::cli {
 
@@ -94,6 +87,19 @@ auto figures_key(const build_kernel& k) {
                          r.origin);
 }
 
+/// The block size `k` declares into `f`: required, else its launch bounds'
+/// maximum, else none.
+void set_declared_block_size(const inspect::kernel_resources& k, kernel_figures& f) {
+  f.declared_required = k.required_threads.has_value();
+  if (k.required_threads) {
+    f.declared_block_size = inspect::volume(*k.required_threads);
+  } else if (k.max_threads) {
+    f.declared_block_size = inspect::volume(*k.max_threads);
+  } else {
+    f.declared_block_size.reset();
+  }
+}
+
 }  // namespace
 
 kernel_report report_at_own_launch(const occcalc::table& tables, const build_kernel& k, const launch_overrides& given) {
@@ -151,12 +157,7 @@ kernel_figures figures_of(const kernel_report& r) {
   f.static_smem_bytes = k.static_shared_memory_bytes;
   f.stack_bytes = inspect::stack_bytes(k.stack_size_bytes, k.stack_frame_bytes);
   f.spills = inspect::spill_total(k.vgpr_spills, k.sgpr_spills, k.spill_store_bytes, k.spill_load_bytes);
-  if (k.required_threads) {
-    f.declared_block_size = inspect::volume(*k.required_threads);
-    f.declared_required = true;
-  } else if (k.max_threads) {
-    f.declared_block_size = inspect::volume(*k.max_threads);
-  }
+  set_declared_block_size(k, f);
   f.block_size = r.block_size;
   if (const auto summary = r.summary()) f.occupancy = summary->occupancy();
   return f;
@@ -174,13 +175,7 @@ kernel_figures figures_like(const occcalc::table& tables, const build_kernel& ol
   kernel.resources.required_threads.reset();
   kernel.resources.max_threads.reset();
   kernel_figures f = figures_of(report_kernel(tables, old.file, std::move(kernel), launch, "the new build"));
-  const auto& declared = old.kernel.resources;
-  f.declared_required = declared.required_threads.has_value();
-  if (declared.required_threads) {
-    f.declared_block_size = inspect::volume(*declared.required_threads);
-  } else if (declared.max_threads) {
-    f.declared_block_size = inspect::volume(*declared.max_threads);
-  }
+  set_declared_block_size(old.kernel.resources, f);
   return f;
 }
 

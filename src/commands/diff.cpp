@@ -70,8 +70,7 @@ exit_status run_diff(const occcalc::table& tables, const diff_options& options, 
   }
   const auto before = read_side(tables, options.old_input, options.read, in, err);
   const auto after = read_side(tables, options.new_input, options.read, in, err);
-  const bool filtered = !options.read.kernel_pattern.empty() || !options.read.arch.empty();
-  if (filtered && before.empty() && after.empty()) {
+  if (filters_kernels(options.read) && before.empty() && after.empty()) {
     // A filter that leaves nothing to compare is never "no regressions".
     const bool by_name = !options.read.kernel_pattern.empty();
     throw occcalc::input_error(by_name ? "kernel" : "arch",

@@ -136,12 +136,10 @@ void excuse_by_baseline(const occcalc::table& tables, const inspect_command& com
   }
 }
 
-bool filtered(const inspect_command& command) { return !command.kernel_pattern.empty() || !command.arch.empty(); }
-
 /// A --kernel or --arch that leaves no kernel of any input is its own error,
 /// not a pass over nothing nor "an input could not be read".
 void require_matches(const inspect_command& command, const read_result& result) {
-  if (!filtered(command) || result.failed > 0) return;
+  if (!filters_kernels(command) || result.failed > 0) return;
   const bool any = std::any_of(result.reports.begin(), result.reports.end(),
                                [](const input_report& r) { return !r.kernels.empty(); });
   if (any) return;
@@ -182,7 +180,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
       sink);
   printer->finish();
   out.flush();  // the table before the notes, where both reach one terminal or log
-  if (!filtered(command)) {
+  if (!filters_kernels(command)) {
     for (const auto& file : sink.without_kernels) {
       err << fmt::format("occcalc: note: {}: no GPU kernels found\n", occcalc::detail::printable(file));
     }
@@ -208,7 +206,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
   refuse_rules_beyond_bounds(command.policy_file, p, result.reports);
   check_outcome outcome;
   for (const auto& r : result.reports) {
-    if (r.kernels.empty() && !filtered(command)) {
+    if (r.kernels.empty() && !filters_kernels(command)) {
       // Nothing checked is never a pass.
       err << fmt::format("occcalc: error: {}: no GPU kernels to check\n", occcalc::detail::printable(r.file));
       ++result.failed;
@@ -222,7 +220,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
   if (!command.baseline.empty()) excuse_by_baseline(tables, command, in, err, result.reports, outcome);
   outcome.unreadable_inputs = result.failed;
   // With --kernel or --arch, entries for the kernels left out are not stale.
-  if (command.kernel_pattern.empty() && command.arch.empty()) {
+  if (!filters_kernels(command)) {
     outcome.unused_policy_entries = unused_entries(p, result.reports, outcome.violations);
   }
   out << render(outcome, terminal_for(term, command.format));

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "analysis/baseline.hpp"
 #include "analysis/kernel_matcher.hpp"
 #include "analysis/triton.hpp"
 #include "inspect/compiler_log.hpp"
@@ -186,13 +187,6 @@ std::string stem_of(const std::string& path) {
   return dot == std::string::npos || (slash != std::string::npos && dot < slash) ? path : path.substr(0, dot);
 }
 
-/// `file` under `dir`, without `dir/`.
-std::string relative_name(const std::string& file, const std::string& dir) {
-  return file.size() > dir.size() && file.compare(0, dir.size(), dir) == 0 && file[dir.size()] == '/'
-             ? file.substr(dir.size() + 1)
-             : file;
-}
-
 std::string file_name(const std::string& path) {
   const auto slash = path.find_last_of('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -242,6 +236,10 @@ class kept_reports : public report_sink {
 };
 
 }  // namespace
+
+bool filters_kernels(const inspect_command& command) {
+  return !command.kernel_pattern.empty() || !command.arch.empty();
+}
 
 unsigned inspect_workers(const inspect_command& command) { return command.jobs > 0 ? command.jobs : usable_cpus(); }
 
@@ -354,7 +352,7 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
       constexpr std::size_t named_skipped = 3;
       std::string names;
       for (std::size_t i = 0; i < skipped.size() && i < named_skipped; ++i) {
-        names += (i == 0 ? "" : ", ") + occcalc::detail::printable(relative_name(skipped[i], path));
+        names += (i == 0 ? "" : ", ") + occcalc::detail::printable(relative_to_inputs(skipped[i], {path}));
       }
       if (skipped.size() > named_skipped) names += fmt::format(" and {} more", skipped.size() - named_skipped);
       err << fmt::format(

@@ -29,6 +29,9 @@ struct read_result {
 /// comes from (`--threads`, `policy`).
 using block_size_for = std::function<std::pair<launch_overrides, std::string>(const inspect::inspected_kernel&)>;
 
+/// Whether --kernel or --arch leaves some kernels out.
+bool filters_kernels(const inspect_command& command);
+
 /// Threads to read, report and print with: --jobs, else the CPUs this
 /// process may use (its affinity and cgroup quota), not the machine's.
 unsigned inspect_workers(const inspect_command& command);
