@@ -40,16 +40,15 @@ std::string violation_text(const violation& v) {
 /// The violations worst first: failing before allowed; within each, the
 /// lowest occupancy first (unknown lowest of all), then the input's order.
 std::vector<const violation*> worst_first(const check_outcome& outcome) {
+  // Each violation's sort key, computed once: allowed or not, occupancy.
+  std::vector<std::pair<std::pair<bool, double>, const violation*>> keyed;
+  for (const auto& v : outcome.violations) {
+    const auto summary = v.kernel->summary();
+    keyed.push_back({{v.allowed_by != nullptr, summary ? summary->occupancy() : -1.0}, &v});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<const violation*> order;
-  for (const auto& v : outcome.violations) order.push_back(&v);
-  const auto occupancy = [](const violation* v) {
-    const auto summary = v->kernel->summary();
-    return summary ? summary->occupancy() : -1.0;
-  };
-  std::stable_sort(order.begin(), order.end(), [&](const violation* a, const violation* b) {
-    if ((a->allowed_by == nullptr) != (b->allowed_by == nullptr)) return a->allowed_by == nullptr;
-    return occupancy(a) < occupancy(b);
-  });
+  for (const auto& [key, v] : keyed) order.push_back(v);
   return order;
 }
 
