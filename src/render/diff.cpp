@@ -1,5 +1,7 @@
 #include "render/diff.hpp"
 
+#include <tuple>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -55,17 +57,19 @@ std::string changes_text(const kernel_change& c) {
 /// The changes, the largest regression first (the largest occupancy drop,
 /// then the most registers gained), then the rest in their order.
 std::vector<const kernel_change*> worst_first(const baseline_diff& diff) {
+  // Each change's sort key, computed once: regressions first, then the
+  // largest occupancy drop and the most registers gained (negated, so that
+  // the key sorts ascending); other changes keep their order.
+  std::vector<std::pair<std::tuple<bool, double, std::int64_t>, const kernel_change*>> keyed;
+  for (const auto& c : diff.changes) {
+    const bool regressed = c.kind == change_kind::regressed && c.before && c.after;
+    const double drop = regressed ? c.before->occupancy.value_or(0.0) - c.after->occupancy.value_or(0.0) : 0.0;
+    const std::int64_t gained = regressed ? c.after->registers.value_or(0) - c.before->registers.value_or(0) : 0;
+    keyed.push_back({{c.kind != change_kind::regressed, -drop, -gained}, &c});
+  }
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<const kernel_change*> order;
-  for (const auto& c : diff.changes) order.push_back(&c);
-  const auto drop = [](const kernel_change* c) {
-    if (c->kind != change_kind::regressed || !c->before || !c->after) return std::make_pair(0.0, std::int64_t{0});
-    const double occupancy = c->before->occupancy.value_or(0.0) - c->after->occupancy.value_or(0.0);
-    const std::int64_t registers = c->after->registers.value_or(0) - c->before->registers.value_or(0);
-    return std::make_pair(occupancy, registers);
-  };
-  std::stable_sort(order.begin(), order.end(), [&](const kernel_change* a, const kernel_change* b) {
-    return a->kind == change_kind::regressed && b->kind == change_kind::regressed && drop(a) > drop(b);
-  });
+  for (const auto& [key, c] : keyed) order.push_back(c);
   return order;
 }
 
