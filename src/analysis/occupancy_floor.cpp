@@ -1,5 +1,6 @@
 #include "analysis/occupancy_floor.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <exception>
 
@@ -11,8 +12,6 @@
 namespace occcalc::cli {
 
 namespace {
-
-constexpr double percent_max = 100.0;
 
 struct percent_text {
   double value = 0.0;
@@ -41,7 +40,7 @@ percent_text read_percent(const std::string& field, std::string_view text) {
     throw occcalc::input_error(field, occcalc::detail::quoted(std::string(text)) +
                                           " is not a percentage; write one in [0, 100], like 75 or 75%");
   }
-  if (out.value > percent_max) {
+  if (out.value > occcalc::percent_per_unit) {
     throw occcalc::input_error(field, std::string(text) + " is outside [0, 100]");
   }
   return out;
@@ -52,7 +51,7 @@ percent_text read_percent(const std::string& field, std::string_view text) {
 double parse_occupancy_floor(const std::string& field, std::string_view text) {
   const percent_text p = read_percent(field, text);
   if (!p.has_percent_sign && p.value > 0.0 && p.value <= 1.0) {
-    const double as_fraction = p.value * percent_max;
+    const double as_fraction = p.value * occcalc::percent_per_unit;
     throw occcalc::input_error(
         field, fmt::format("{0} is ambiguous: {0}% or, read as a fraction, {1:g}%? Floors are percent: write {1:g} or "
                            "{1:g}% for {1:g}%, or {0}% for {0}%",
