@@ -2,7 +2,10 @@
 # fast as it can. A query is a whole process, so what the kernel does at exec
 # and at the first touch of each page costs more than the computation.
 #
-#   occcalc_static_link(target)
+#   occcalc_static_link(target SOURCES ... LIBRARIES ...)
+#
+# SOURCES and LIBRARIES are the target's own: a probe is built from them to
+# measure what the program touches.
 #
 # Each step is checked and, where the toolchain lacks it, left out: the binary
 # is the same program either way, only its layout differs.
@@ -10,6 +13,9 @@ include(CheckLinkerFlag)
 include(CheckCXXSourceRuns)
 
 function(occcalc_static_link target)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LIBRARIES")
+  set(sources ${arg_SOURCES})
+  set(libraries ${arg_LIBRARIES})
   # libstdc++, libgcc and glibc linked in. A position-dependent executable:
   # a static PIE relocates its ~6,000 pointers at every start, writing every
   # page of .data.rel.ro (19 page faults of a query's 71).
@@ -31,30 +37,47 @@ function(occcalc_static_link target)
     }]] OCCCALC_STATIC_EH_FRAME_HDR)
   unset(CMAKE_REQUIRED_LINK_OPTIONS)
   if(OCCCALC_STATIC_EH_FRAME_HDR)
-    target_link_options(${target} PRIVATE ${eh_frame_hdr_link})
+    set(start_link ${eh_frame_hdr_link})
   else()
     # A static PIE finds its FDEs through .eh_frame_hdr too; its relative
     # relocations packed as DT_RELR (glibc 2.36, binutils 2.38).
-    target_link_options(${target} PRIVATE -static-pie)
+    set(start_link -static-pie)
     check_linker_flag(CXX "-Wl,-z,pack-relative-relocs" OCCCALC_LINKER_PACKS_RELOCS)
     if(OCCCALC_LINKER_PACKS_RELOCS)
-      target_link_options(${target} PRIVATE -Wl,-z,pack-relative-relocs)
+      list(APPEND start_link -Wl,-z,pack-relative-relocs)
     endif()
   endif()
+  target_link_options(${target} PRIVATE ${start_link})
 
-  # The functions and data that the common commands touch, first and together
-  # (src/occcalc.order, written by scripts/profile-layout): a query then faults
-  # in a few runs of pages instead of pages across the whole 4 MB of code.
-  # Needs every function and object in a section of its own (the top-level
+  # The functions and data that the common commands touch, first and together:
+  # a query then faults in a few runs of pages instead of pages across the
+  # whole 4 MB of code. A probe (the same program in the default layout) runs
+  # those commands under valgrind (cmake/profile_layout.py), which writes the
+  # symbols they touch in order; lld lays out occcalc in that order. Needs
+  # every function and object in a section of its own (the top-level
   # CMakeLists.txt compiles the static preset with -ffunction-sections
-  # -fdata-sections; libstdc++.a is built so) and lld, which orders sections by
-  # the symbols they define.
+  # -fdata-sections; libstdc++.a is built so).
   check_linker_flag(CXX "-fuse-ld=lld" OCCCALC_HAVE_LLD)
-  if(OCCCALC_HAVE_LLD)
-    target_link_options(${target} PRIVATE -fuse-ld=lld "-Wl,--symbol-ordering-file=${PROJECT_SOURCE_DIR}/src/occcalc.order"
-      -Wl,--no-warn-symbol-ordering -Wl,--gc-sections)
-    set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS "${PROJECT_SOURCE_DIR}/src/occcalc.order")
-  else()
-    message(STATUS "occcalc: lld not found (apt-get install lld): the static binary keeps the default layout")
+  find_program(OCCCALC_VALGRIND valgrind)
+  find_package(Python3 COMPONENTS Interpreter)
+  if(NOT OCCCALC_HAVE_LLD OR NOT OCCCALC_VALGRIND OR NOT Python3_Interpreter_FOUND)
+    message(STATUS "occcalc: the static binary keeps the default layout (ordering it needs lld, valgrind and python3)")
+    return()
   endif()
+  set(probe ${target}_layout_probe)
+  add_executable(${probe} ${sources})
+  target_link_libraries(${probe} PRIVATE ${libraries})
+  target_link_options(${probe} PRIVATE ${start_link} -fuse-ld=lld -Wl,--gc-sections)
+  set(order ${CMAKE_CURRENT_BINARY_DIR}/${target}.order)
+  add_custom_command(
+    OUTPUT ${order}
+    COMMAND ${Python3_EXECUTABLE} ${PROJECT_SOURCE_DIR}/cmake/profile_layout.py $<TARGET_FILE:${probe}> ${order}
+    DEPENDS ${probe} ${PROJECT_SOURCE_DIR}/cmake/profile_layout.py
+    COMMENT "Ordering occcalc's sections by what its common commands touch"
+    VERBATIM)
+  add_custom_target(${target}_layout DEPENDS ${order})
+  add_dependencies(${target} ${target}_layout)
+  target_link_options(${target} PRIVATE -fuse-ld=lld "-Wl,--symbol-ordering-file=${order}"
+    -Wl,--no-warn-symbol-ordering -Wl,--gc-sections)
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${order})
 endfunction()

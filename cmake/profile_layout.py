@@ -1,21 +1,17 @@
 #!/usr/bin/env python3
-"""Writes src/occcalc.order: the symbols occcalc's common commands touch, in the
-order they first touch them. The static preset links with it (lld's
---symbol-ordering-file, cmake/static_link.cmake), so that those functions and
-data sit together and a query faults in a few runs of pages, not pages across
-the whole binary. A stale file costs speed only: a symbol it names that no
-longer exists is skipped, one it lacks keeps its default place.
+"""Writes the symbol order the static binary links with: the symbols occcalc's
+common commands touch, in the order they first touch them. The static preset
+runs this at build time on a probe binary linked in the default layout, then
+links occcalc with the order (lld's --symbol-ordering-file,
+cmake/static_link.cmake), so that those functions and data sit together and a
+query faults in a few runs of pages, not pages across the whole binary.
 
-  scripts/profile-layout [BINARY]            rewrite src/occcalc.order
-  scripts/profile-layout --coverage [BINARY] how much of what the query touches
-                                             the file names (bench/run prints it)
+  cmake/profile_layout.py BINARY ORDER
 
-BINARY is a static occcalc with its symbols (default build-static/src/occcalc).
-Needs valgrind (apt-get install valgrind): its lackey tool lists every
-instruction and data access.
+BINARY is a static occcalc with its symbols; ORDER the file written. Needs
+valgrind: its lackey tool lists every instruction and data access.
 """
 import bisect
-import os
 import re
 import shutil
 import struct
@@ -23,8 +19,6 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ORDER = os.path.join(ROOT, "src", "occcalc.order")
 QUERY = ["--cc", "7.0", "--threads", "128", "--regs", "37"]
 # The query first: what bench/run and scripts in loops run. Then the other
 # short commands, each adding what it touches that the ones before did not.
@@ -116,27 +110,20 @@ def with_cpu_variants(order, names):
 
 
 def main(argv):
-    coverage = "--coverage" in argv
-    rest = [a for a in argv if a != "--coverage"]
-    binary = rest[0] if rest else os.path.join(ROOT, "build-static", "src", "occcalc")
+    if len(argv) != 2:
+        sys.exit("usage: profile_layout.py BINARY ORDER")
+    binary, order_file = argv
     if shutil.which("valgrind") is None:
-        sys.exit("profile-layout: needs valgrind (apt-get install valgrind)")
-    if not os.access(binary, os.X_OK):
-        sys.exit(f"profile-layout: {binary}: no such executable; build the static preset first")
+        sys.exit("profile_layout: needs valgrind (apt-get install valgrind)")
     starts, table = symbols(binary)
     seen, order = set(), []
-    for args in ([QUERY] if coverage else COMMANDS):
+    for args in COMMANDS:
         touched(binary, args, starts, table, seen, order)
+    if not order:
+        sys.exit(f"profile_layout: {binary} touched no symbol it names under valgrind")
     order = with_cpu_variants(order, [name for _, _, name in table])
-    if coverage:
-        with open(ORDER) as f:
-            named = set(line.strip() for line in f)
-        hits = sum(1 for name in order if name in named)
-        print(f"src/occcalc.order names {hits} of the {len(order)} symbols the query touches")
-        return
-    with open(ORDER, "w") as f:
+    with open(order_file, "w") as f:
         f.write("".join(name + "\n" for name in order))
-    print(f"profile-layout: {len(order)} symbols written to src/occcalc.order", file=sys.stderr)
 
 
 if __name__ == "__main__":
