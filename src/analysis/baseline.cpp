@@ -150,7 +150,7 @@ kernel_figures figures_of(const kernel_report& r) {
   const auto& k = r.kernel.resources;
   kernel_figures f;
   f.kernel = k.name;
-  f.arch = k.arch;
+  f.arch = k.arch.name;
   f.name = r.kernel.demangled;
   f.file = r.file;
   f.registers = k.registers;
@@ -254,7 +254,7 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
     }
   };
   const auto& name = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.name; };
-  const auto& arch = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.arch; };
+  const auto& arch = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.arch.name; };
   by_origin(pass([&](const build_kernel& k) { return key{k.file, name(k), arch(k)}; }));
   by_origin(pass([&](const build_kernel& k) { return key{k.relative_path, name(k), arch(k)}; }));
   const auto rest = pass([&](const build_kernel& k) { return key{std::string(), name(k), arch(k)}; });

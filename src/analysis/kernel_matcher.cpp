@@ -2,7 +2,6 @@
 
 #include <re2/re2.h>
 
-#include "inspect/compiler_log.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
 
@@ -17,8 +16,8 @@ constexpr std::int64_t max_pattern_memory_bytes = 8 << 20;
 }  // namespace
 
 bool kernel_matcher::matches(const inspect::inspected_kernel& k) const {
-  if (arch_sm && inspect::sm_number(k.resources.arch) != *arch_sm) return false;
-  if (amd_target && k.resources.arch != *amd_target) return false;
+  if (arch_sm && k.resources.arch.sm != *arch_sm) return false;
+  if (amd_target && k.resources.arch.name != *amd_target) return false;
   return pattern.empty() || RE2::PartialMatch(k.demangled, *kernel) || RE2::PartialMatch(k.resources.name, *kernel);
 }
 

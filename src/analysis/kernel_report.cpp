@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "inspect/compiler_log.hpp"
 #include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/error.hpp"
@@ -80,7 +79,7 @@ std::string settle_static_shared_memory(const occcalc::table& tables, inspect::k
   const shared_memory_figure read_as = k.shared_memory_read_as;
   k.shared_memory_read_as = shared_memory_figure::own;
   if (read_as == shared_memory_figure::own || !k.static_shared_memory_bytes) return {};
-  const occcalc::nvidia_arch* arch = arch_of(tables, inspect::sm_number(k.arch));
+  const occcalc::nvidia_arch* arch = k.arch.sm == 0 ? nullptr : arch_of(tables, k.arch.sm);
   if (arch == nullptr) {
     k.static_shared_memory_bytes.reset();
     return {};
@@ -98,7 +97,7 @@ std::string settle_static_shared_memory(const occcalc::table& tables, inspect::k
   if (section < reserved) {
     k.static_shared_memory_bytes.reset();
     return fmt::format("its shared memory section holds {} bytes, fewer than the {} reserved bytes {} cubins include",
-                       section, reserved, k.arch);
+                       section, reserved, k.arch.name);
   }
   k.static_shared_memory_bytes = section - reserved;
   return {};
@@ -141,16 +140,18 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
     r.block_size_from = "launch bounds";
   }
 
-  if (const auto* target = occcalc::find_amd_target(tables, k.arch)) {
+  const occcalc::amd_target* target =
+      k.arch.vendor == inspect::gpu_vendor::amd ? occcalc::find_amd_target(tables, k.arch.name) : nullptr;
+  if (target != nullptr) {
     r.amd_target = true;
     report_amd_kernel(*target, overrides, r);
     return r;
   }
-  const int sm = inspect::sm_number(k.arch);
-  const occcalc::nvidia_arch* arch = sm == 0 ? nullptr : arch_of(tables, sm);
+  const occcalc::nvidia_arch* arch =
+      k.arch.vendor == inspect::gpu_vendor::nvidia ? arch_of(tables, k.arch.sm) : nullptr;
   if (arch == nullptr) {
-    r.unavailable = k.arch.empty() ? "the log does not name the architecture"
-                                   : fmt::format("{} is not in the architecture table", k.arch);
+    r.unavailable = k.arch.name.empty() ? "the log does not name the architecture"
+                                        : fmt::format("{} is not in the architecture table", k.arch.name);
   } else if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("block size {} (from {}) exceeds the kernel's launch bounds of {} threads per block",
                                 *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));

@@ -86,7 +86,7 @@ void refuse_rules_beyond_bounds(const std::string& origin, const policy& p, cons
       }
       if (applied.threads_rule != rule) continue;
       if (++count <= max_named_kernels) {
-        kernels.push_back(fmt::format("{} ({}, {} threads)", res.name, res.arch, inspect::volume(*bounds)));
+        kernels.push_back(fmt::format("{} ({}, {} threads)", res.name, res.arch.name, inspect::volume(*bounds)));
       }
     }
   }

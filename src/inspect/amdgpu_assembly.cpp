@@ -63,7 +63,7 @@ class metadata_reader {
   std::vector<kernel_resources> finish(const std::string& fallback_target) {
     for (auto& k : kernels_) {
       if (k.name.empty()) throw format_error("AMDGPU metadata: a kernel without a .name");
-      k.arch = target_.empty() ? fallback_target : target_;
+      k.arch = parse_gpu_target(target_.empty() ? fallback_target : target_);
       k.origin = "assembly metadata";
     }
     return std::move(kernels_);

@@ -121,7 +121,7 @@ std::vector<kernel_resources> read_amdgpu_code_object(const elf_file& elf) {
     if (name == nullptr || !name->as_string()) throw format_error("AMDGPU metadata: a kernel without a .name");
     kernel_resources k;
     k.name = std::string(*name->as_string());
-    k.arch = target;
+    k.arch = parse_gpu_target(target);
     k.registers = field(kernel, ".vgpr_count", k.name);
     k.agprs = field(kernel, ".agpr_count", k.name);
     k.sgprs = field(kernel, ".sgpr_count", k.name);

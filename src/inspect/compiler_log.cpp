@@ -70,7 +70,7 @@ class log_reader {
       if (!name) return;
       kernel_resources k;
       k.name = std::string(*name);
-      if (const auto arch = quoted(message, message.find(" for '"))) k.arch = std::string(*arch);
+      if (const auto arch = quoted(message, message.find(" for '"))) k.arch = parse_gpu_target(*arch);
       k.origin = "line " + std::to_string(number_);
       kernels_.push_back(std::move(k));
       current_ = kernels_.size() - 1;
@@ -97,13 +97,13 @@ class log_reader {
       if (!name) return;
       kernel_resources k;
       k.name = std::string(*name);
-      k.arch = std::string(target);
+      k.arch = parse_gpu_target(target);
       k.origin = "line " + std::to_string(number_);
       kernels_.push_back(std::move(k));
       current_ = kernels_.size() - 1;
     } else if (starts_with(rest, used) && current_) {
       auto& k = kernels_[*current_];
-      if (k.arch.empty()) k.arch = std::string(target);
+      if (k.arch.name.empty()) k.arch = parse_gpu_target(target);
       figures(rest, k, true);
       current_.reset();
     }
@@ -186,16 +186,6 @@ std::vector<kernel_resources> read_compiler_log(std::string_view text) {
   for_each_line(text, "; a compiler log's lines are short",
                 [&](std::string_view line, std::size_t number) { reader.line(line, number); });
   return reader.take();
-}
-
-int sm_number(std::string_view arch) noexcept {
-  constexpr std::string_view prefix = "sm_";
-  if (!starts_with(arch, prefix)) return 0;
-  arch.remove_prefix(prefix.size());
-  int value = 0;
-  const auto [end, ec] = std::from_chars(arch.data(), arch.data() + arch.size(), value);
-  if (ec != std::errc() || end == arch.data()) return 0;
-  return value;
 }
 
 }  // namespace occcalc::inspect

@@ -24,8 +24,4 @@ bool is_compiler_log(std::string_view text) noexcept;
 /// bits throws `format_error` naming the line.
 std::vector<kernel_resources> read_compiler_log(std::string_view text);
 
-/// The SM number of an architecture name (`sm_90a` -> 90), or 0 if it is
-/// not one.
-int sm_number(std::string_view arch) noexcept;
-
 }  // namespace occcalc::inspect

@@ -93,8 +93,6 @@ struct function_figures {
   std::optional<std::int64_t> stack;
 };
 
-std::string arch_name(int sm) { return "sm_" + std::to_string(sm); }
-
 }  // namespace
 
 int cubin_sm(std::uint8_t abi_version, std::uint32_t flags) noexcept {
@@ -160,7 +158,7 @@ std::vector<kernel_resources> read_cubin(byte_view cubin) {
     if (!is_kernel(sym)) continue;
     kernel_resources k;
     k.name = std::string(sym.name);
-    k.arch = arch_name(sm);
+    k.arch = nvidia_target(sm);
     const elf_section& text = file.section(sym.section_index);
     const auto found = figures.find(static_cast<std::uint32_t>(index));
     const function_figures f = found == figures.end() ? function_figures{} : found->second;

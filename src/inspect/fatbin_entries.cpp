@@ -70,7 +70,7 @@ void plan_entries(byte_view region, const std::string& where, const std::optiona
 
 void add_ptx_kernels(std::string_view text, const std::string& gpu, const std::string& origin, inspection& out) {
   auto kernels = read_ptx(text);
-  for (auto& k : kernels) k.arch = gpu;
+  for (auto& k : kernels) k.arch = parse_gpu_target(gpu);
   const std::size_t first = out.kernels.size();
   for (auto& k : with_names(std::move(kernels), origin)) out.kernels.push_back(std::move(k));
   if (out.kernels.size() > first)

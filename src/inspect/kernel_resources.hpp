@@ -6,6 +6,8 @@
 #include <optional>
 #include <string>
 
+#include "inspect/gpu_target.hpp"
+
 namespace occcalc::inspect {
 
 /// Block or cluster dimensions (x, y, z).
@@ -35,9 +37,9 @@ enum class shared_memory_figure : std::uint8_t {
 struct kernel_resources {
   /// The kernel's symbol (mangled for C++).
   std::string name;
-  /// The target as the source spells it: `sm_90`, `sm_90a`; `gfx90a` for
-  /// AMD code objects.
-  std::string arch;
+  /// The target the source names: `sm_90`, `sm_90a`; `gfx90a` for AMD code
+  /// objects.
+  gpu_target arch;
   /// Registers per thread (ptxas "Used N registers"). AMD: the metadata's
   /// `.vgpr_count`, the VGPRs a wave is charged (on gfx90a and later CDNA,
   /// VGPRs rounded up to 4 plus AGPRs; on gfx908 the larger of the two).

@@ -76,7 +76,7 @@ std::vector<kernel_resources> read_ptx(std::string_view text) {
       name = name.substr(0, name.find_first_of("( \t"));
       kernel_resources k;
       k.name = std::string(name);
-      k.arch = arch;
+      k.arch = parse_gpu_target(arch);
       k.origin = fmt::format("PTX line {}", number);
       out.push_back(std::move(k));
       in_header = true;

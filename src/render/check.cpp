@@ -44,7 +44,7 @@ std::string check_json(const check_outcome& outcome) {
     item["file"] = v.kernel->file;
     item["kernel"] = v.kernel->kernel.resources.name;
     item["name"] = v.kernel->kernel.demangled;
-    item["arch"] = v.kernel->kernel.resources.arch;
+    item["arch"] = v.kernel->kernel.resources.arch.name;
     item["check"] = v.check;
     item["message"] = v.message;
     item["rule"] = v.rule;
@@ -65,10 +65,10 @@ std::string check_text(const check_outcome& outcome, const terminal& term) {
     const auto end = std::find_if(at, outcome.violations.end(), [&](const violation& v) { return v.kernel != kernel; });
     const bool failed = std::any_of(at, end, [](const violation& v) { return v.allowed_by == nullptr; });
     const auto& k = kernel->kernel;
-    text +=
-        labelled(failed ? "FAIL" : "allowed", failed ? style::bad : style::dim,
-                 occcalc::detail::printable(fmt::format("{} ({}, {})", k.demangled, k.resources.arch, kernel->file)),
-                 indent, indent, term);
+    text += labelled(
+        failed ? "FAIL" : "allowed", failed ? style::bad : style::dim,
+        occcalc::detail::printable(fmt::format("{} ({}, {})", k.demangled, k.resources.arch.name, kernel->file)),
+        indent, indent, term);
     for (auto v = at; v != end; ++v) {
       std::string line = fmt::format("- {} [{}]", v->message, v->rule);
       if (v->allowed_by) line += fmt::format("; allowed by {}: {}", v->allowed_by->label, v->allowed_by->reason);

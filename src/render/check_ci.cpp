@@ -32,7 +32,7 @@ constexpr check_rule check_rules[] = {
 /// The one-line description of a violation every CI format shows.
 std::string violation_text(const violation& v) {
   const auto& k = v.kernel->kernel;
-  std::string text = fmt::format("{} ({}): {} [{}]", k.demangled, k.resources.arch, v.message, v.rule);
+  std::string text = fmt::format("{} ({}): {} [{}]", k.demangled, k.resources.arch.name, v.message, v.rule);
   if (v.allowed_by) text += fmt::format(" (allowed by {}: {})", v.allowed_by->label, v.allowed_by->reason);
   return text;
 }
@@ -119,8 +119,8 @@ std::string check_markdown(const check_outcome& outcome) {
         std::string finding = markdown_cell(v->message);
         if (v->allowed_by) finding += " (allowed: " + markdown_cell(v->allowed_by->reason) + ")";
         return fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", v->allowed_by ? "allowed" : "**fail**",
-                           markdown_code(v->kernel->file), markdown_cell(k.resources.arch), markdown_code(k.demangled),
-                           markdown_cell(v->check), finding, markdown_cell(v->rule));
+                           markdown_code(v->kernel->file), markdown_cell(k.resources.arch.name),
+                           markdown_code(k.demangled), markdown_cell(v->check), finding, markdown_cell(v->rule));
       },
       "(the worst come first); `occcalc check --format sarif` or the text report lists them all");
   return out;
@@ -155,13 +155,13 @@ std::string check_sarif(const check_outcome& outcome) {
                {{{"name", k.demangled}, {"fullyQualifiedName", k.resources.name}, {"kind", "function"}}})}}});
     // Code scanning tells results apart by these: one per kernel, arch and check.
     result["partialFingerprints"] = {
-        {"occcalcKernel/v1", fmt::format("{}:{}:{}", k.resources.name, k.resources.arch, v.check)}};
+        {"occcalcKernel/v1", fmt::format("{}:{}:{}", k.resources.name, k.resources.arch.name, v.check)}};
     if (v.allowed_by) {
       result["suppressions"] =
           nlohmann::ordered_json::array({{{"kind", "external"}, {"justification", v.allowed_by->reason}}});
     }
     result["properties"] = {
-        {"kernel", k.resources.name}, {"name", k.demangled}, {"arch", k.resources.arch}, {"rule", v.rule}};
+        {"kernel", k.resources.name}, {"name", k.demangled}, {"arch", k.resources.arch.name}, {"rule", v.rule}};
     results.push_back(std::move(result));
   }
   return sarif_log(std::move(rules), std::move(results), outcome.unreadable_inputs == 0,

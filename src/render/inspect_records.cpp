@@ -137,7 +137,7 @@ class json_printer final : public record_printer<result_writer> {
     w.member("origin", k.origin);
     w.member("kernel", k.name);
     w.member("name", r.kernel.demangled);
-    w.member("arch", k.arch);
+    w.member("arch", k.arch.name);
     for (const auto& [name, value] :
          {std::pair<std::string_view, const std::optional<std::int64_t>&>{"registers", k.registers},
           {"register_cap", k.register_cap},
@@ -216,16 +216,17 @@ class csv_printer final : public record_printer<std::monostate> {
     const bool result = summary.has_value();
     text += fmt::format(
         "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n",
-        csv_field(r.file), csv_field(k.origin), csv_field(k.arch), csv_field(k.name), csv_field(r.kernel.demangled),
-        csv_optional(k.registers), csv_optional(k.register_cap), csv_optional(k.static_shared_memory_bytes),
-        csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes), csv_optional(k.local_memory_bytes),
-        csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes), csv_optional(k.barriers),
-        csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims), csv_optional(r.block_size),
-        r.block_size ? csv_field(r.block_size_from) : "", result ? std::to_string(summary->groups_per_unit) : "",
-        result ? std::to_string(summary->active_warps) : "", result ? fmt::format("{}", summary->occupancy()) : "",
-        csv_field(result ? limiters_text(summary) : ""), csv_field(r.unavailable), csv_optional(k.agprs),
-        csv_optional(k.sgprs), csv_optional(k.wave_size), csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills),
-        k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "", csv_optional(k.min_blocks_per_sm));
+        csv_field(r.file), csv_field(k.origin), csv_field(k.arch.name), csv_field(k.name),
+        csv_field(r.kernel.demangled), csv_optional(k.registers), csv_optional(k.register_cap),
+        csv_optional(k.static_shared_memory_bytes), csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes),
+        csv_optional(k.local_memory_bytes), csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes),
+        csv_optional(k.barriers), csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims),
+        csv_optional(r.block_size), r.block_size ? csv_field(r.block_size_from) : "",
+        result ? std::to_string(summary->groups_per_unit) : "", result ? std::to_string(summary->active_warps) : "",
+        result ? fmt::format("{}", summary->occupancy()) : "", csv_field(result ? limiters_text(summary) : ""),
+        csv_field(r.unavailable), csv_optional(k.agprs), csv_optional(k.sgprs), csv_optional(k.wave_size),
+        csv_optional(k.vgpr_spills), csv_optional(k.sgpr_spills), k.wgp_mode ? (*k.wgp_mode ? "true" : "false") : "",
+        csv_optional(k.min_blocks_per_sm));
   }
 };
 

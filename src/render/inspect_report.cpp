@@ -77,7 +77,7 @@ table_cell plain(std::string text) { return {std::move(text), std::nullopt}; }
 
 const inspect_column inspect_columns[] = {
     {"arch", "arch", false, 0, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) { return plain(r.kernel.resources.arch); }},
+     [](const kernel_report& r, const summary_t&) { return plain(r.kernel.resources.arch.name); }},
     {"regs", "regs", true, 0, column_vendor::any,
      [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.registers)); }},
     {"sgprs", "sgprs", true, 2, column_vendor::amd,

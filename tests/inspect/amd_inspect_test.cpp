@@ -121,9 +121,9 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
     CHECK(in.kernels.size() == f.kernels);
     for (const auto& kernel : in.kernels) {
       const auto& k = kernel.resources;
-      INFO(f.binary << ": " << k.arch << " " << k.name);
-      REQUIRE(f.reports.count(k.arch) == 1);
-      const auto report = read_report(f.reports.at(k.arch));
+      INFO(f.binary << ": " << k.arch.name << " " << k.name);
+      REQUIRE(f.reports.count(k.arch.name) == 1);
+      const auto report = read_report(f.reports.at(k.arch.name));
       REQUIRE(report.count(k.name) == 1);
       const auto& c = report.at(k.name);
       CHECK(k.registers == c.vgprs_for_occupancy);
@@ -132,7 +132,7 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
       CHECK(k.static_shared_memory_bytes == c.lds);
       CHECK(k.stack_size_bytes == c.scratch);
       CHECK(k.vgpr_spills == 0);
-      const auto& t = target(k.arch);
+      const auto& t = target(k.arch.name);
       CHECK(k.wave_size == (f.wave_size ? f.wave_size : t.default_wave_size()));
       if (t.has_wgp_mode) CHECK(k.wgp_mode == f.wgp);
 
@@ -189,7 +189,7 @@ TEST_CASE("amd inspect: hand-checked figures of the fixtures", "[inspect][amd]")
   REQUIRE(lib.kernels.size() == 6);
   CHECK_THAT(lib.kernels.at(5).resources.origin, Contains(".hip_fatbin bundle at 0x"));
   CHECK_THAT(lib.kernels.at(5).resources.origin, !Contains("bundle at 0x0,"));
-  CHECK(lib.kernels.at(5).resources.arch == "gfx942");
+  CHECK(lib.kernels.at(5).resources.arch.name == "gfx942");
 }
 
 TEST_CASE("amd inspect: the target of a triple", "[inspect][amd]") {
@@ -295,7 +295,7 @@ TEST_CASE("amd assembly: clang -S output reads as its code object does", "[amd][
       const auto& a = assembly.kernels[i].resources;
       const auto& o = object.kernels[i].resources;
       CHECK(a.name == o.name);
-      CHECK(a.arch == o.arch);
+      CHECK(a.arch.name == o.arch.name);
       CHECK(a.registers == o.registers);
       CHECK(a.agprs == o.agprs);
       CHECK(a.sgprs == o.sgprs);
@@ -327,8 +327,8 @@ TEST_CASE("amd remarks: -Rpass-analysis=kernel-resource-usage reads as the code 
       auto& r = remarks.kernels[i];
       const auto& o = object.kernels[i];
       CHECK(r.resources.name == o.resources.name);
-      CHECK(r.resources.arch.empty());  // the remarks do not say
-      r.resources.arch = target;
+      CHECK(r.resources.arch.name.empty());  // the remarks do not say
+      r.resources.arch = occcalc::inspect::parse_gpu_target(target);
       CHECK(r.resources.sgprs == o.resources.sgprs);
       CHECK(r.resources.agprs.value_or(0) == o.resources.agprs.value_or(0));
       CHECK(r.resources.static_shared_memory_bytes == o.resources.static_shared_memory_bytes);

@@ -75,8 +75,8 @@ using kernel_key = std::pair<std::string, std::string>;  // name, arch
 std::map<kernel_key, kernel_resources> by_key(const inspection& in) {
   std::map<kernel_key, kernel_resources> out;
   for (const auto& k : in.kernels) {
-    const bool inserted = out.emplace(kernel_key{k.resources.name, k.resources.arch}, k.resources).second;
-    INFO(k.resources.name << " " << k.resources.arch);
+    const bool inserted = out.emplace(kernel_key{k.resources.name, k.resources.arch.name}, k.resources).second;
+    INFO(k.resources.name << " " << k.resources.arch.name);
     CHECK(inserted);
   }
   return out;
@@ -84,7 +84,7 @@ std::map<kernel_key, kernel_resources> by_key(const inspection& in) {
 
 kernel_resources find(const inspection& in, const std::string& name, const std::string& arch) {
   for (const auto& k : in.kernels) {
-    if (k.resources.name == name && k.resources.arch == arch) return k.resources;
+    if (k.resources.name == name && k.resources.arch.name == arch) return k.resources;
   }
   FAIL("no kernel " << name << " for " << arch);
   return {};
@@ -360,7 +360,7 @@ TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
         "ptxas info    : Used 30 registers, 1024 bytes smem, 328 bytes cmem[0]\n");
     REQUIRE(kernels.size() == 1);
     CHECK(kernels[0].name == "_Z1kPf");
-    CHECK(kernels[0].arch == "sm_61");
+    CHECK(kernels[0].arch.name == "sm_61");
     CHECK(kernels[0].registers == 30);
     CHECK(kernels[0].static_shared_memory_bytes == 1024);
     CHECK_FALSE(kernels[0].barriers);
@@ -373,7 +373,7 @@ TEST_CASE("compiler log: formats and edge cases", "[inspect]") {
         "nvlink info    : used 10 registers, used 1 barriers, 16 stack, 5120 bytes smem, 548 bytes cmem[0], "
         "32 bytes lmem (target: sm_90)\r\n");
     REQUIRE(kernels.size() == 1);
-    CHECK(kernels[0].arch == "sm_90");
+    CHECK(kernels[0].arch.name == "sm_90");
     CHECK(kernels[0].static_shared_memory_bytes == 4096);
     CHECK(kernels[0].stack_size_bytes == 16);
     CHECK(kernels[0].local_memory_bytes == 32);
@@ -588,7 +588,7 @@ TEST_CASE("inspect: a mapped input's fat binaries are handed back whole once pla
     const auto summary = [](const inspection& in) {
       std::vector<std::tuple<std::string, std::string, std::string, std::optional<std::int64_t>>> kernels;
       for (const auto& k : in.kernels) {
-        kernels.emplace_back(k.resources.name, k.resources.arch, k.resources.origin, k.resources.registers);
+        kernels.emplace_back(k.resources.name, k.resources.arch.name, k.resources.origin, k.resources.registers);
       }
       return kernels;
     };

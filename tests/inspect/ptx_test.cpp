@@ -17,7 +17,7 @@ TEST_CASE("ptx: each entry's launch directives and the target", "[inspect][ptx]"
   const auto kernels = occcalc::inspect::read_ptx(text);
   REQUIRE(kernels.size() == 3);
   CHECK(kernels[0].name == "bounded");
-  CHECK(kernels[0].arch == "sm_90a");
+  CHECK(kernels[0].arch.name == "sm_90a");
   CHECK(kernels[0].max_threads == occcalc::inspect::dim3{256, 1, 1});
   CHECK(kernels[0].register_cap == 64);
   CHECK(kernels[1].required_threads == occcalc::inspect::dim3{32, 4, 1});

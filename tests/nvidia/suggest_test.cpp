@@ -129,8 +129,8 @@ TEST_CASE("suggest: the register cap ptxas derives from __launch_bounds__", "[su
     const auto second = text.find('_', first + 1);
     const std::int64_t threads = std::stoll(text.substr(first + 1, second - first - 1));
     const std::int64_t blocks = std::stoll(text.substr(second + 1));
-    const auto& a = occcalc::require_arch(occcalc::test::default_tables(), "cc", k.resources.arch);
-    INFO(name << " " << k.resources.arch);
+    const auto& a = occcalc::require_arch(occcalc::test::default_tables(), "cc", k.resources.arch.name);
+    INFO(name << " " << k.resources.arch.name);
     CHECK(k.resources.register_cap.value_or(255) == occcalc::launch_bounds_register_cap(a, threads, blocks));
   }
 }

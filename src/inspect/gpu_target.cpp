@@ -1,0 +1,28 @@
+#include "inspect/gpu_target.hpp"
+
+#include <charconv>
+
+namespace occcalc::inspect {
+
+gpu_target parse_gpu_target(std::string_view name) {
+  gpu_target t{std::string(name), gpu_vendor::unknown, 0};
+  constexpr std::string_view nvidia_prefix = "sm_";
+  constexpr std::string_view amd_prefix = "gfx";
+  if (name.substr(0, nvidia_prefix.size()) == nvidia_prefix) {
+    const std::string_view digits = name.substr(nvidia_prefix.size());
+    int sm = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), sm);
+    if (ec == std::errc() && end != digits.data() && sm > 0) {
+      t.vendor = gpu_vendor::nvidia;
+      t.sm = sm;
+    }
+  } else if (name.size() > amd_prefix.size() && name.substr(0, amd_prefix.size()) == amd_prefix &&
+             name.find_first_not_of("0123456789abcdef", amd_prefix.size()) == std::string_view::npos) {
+    t.vendor = gpu_vendor::amd;
+  }
+  return t;
+}
+
+gpu_target nvidia_target(int sm) { return {"sm_" + std::to_string(sm), gpu_vendor::nvidia, sm}; }
+
+}  // namespace occcalc::inspect
