@@ -8,6 +8,8 @@
 #include <thread>
 #include <variant>
 
+#include <malloc.h>
+
 #include <fmt/format.h>
 
 #include "analysis/baseline.hpp"
@@ -48,10 +50,6 @@ inspect::inspect_options options_for(const kernel_matcher& filter, unsigned jobs
 /// The most ptxas output read: its report is a few lines per kernel.
 constexpr std::size_t max_ptxas_output_bytes = std::size_t{64} << 20;
 
-/// The most PTX sources of one input assembled: a library's PTX for one GPU
-/// is hundreds of entries, each seconds of ptxas.
-constexpr std::size_t max_ptxas_runs = 32;
-
 /// PTX leaves registers, shared memory and stack to ptxas: with ptxas on
 /// PATH, its report (`ptxas -v`, read as a compiler log) fills them in;
 /// without it, a note says why the kernels have no occupancy.
@@ -63,20 +61,11 @@ void add_ptxas_figures(const std::string& path, inspect::inspection& in, std::os
     err << fmt::format("occcalc: note: {}: PTX and ptxas is not on PATH: no register counts, so no occupancy\n", where);
     return;
   }
-  std::size_t runs = 0;
   for (const auto& source : in.ptx_sources) {
     if (source.gpu.empty()) {
       err << fmt::format("occcalc: note: {}: PTX without a target: no register counts, so no occupancy\n", where);
       continue;
     }
-    if (runs == max_ptxas_runs) {
-      err << fmt::format(
-          "occcalc: note: {}: {} more PTX sources not assembled (at most {} per input): their kernels have no "
-          "occupancy\n",
-          where, in.ptx_sources.size() - runs, max_ptxas_runs);
-      break;
-    }
-    ++runs;
     const temporary_file ptx(source.text, ".ptx");
     const temporary_file cubin("", ".cubin");
     const auto reported = inspect::read_compiler_log(
@@ -100,6 +89,12 @@ void add_ptxas_figures(const std::string& path, inspect::inspection& in, std::os
       if (c != caps.end() && c->register_cap) r.register_cap = c->register_cap;
       r.origin += ", registers from ptxas -v";
     }
+  }
+  if (in.ptx_sources_left_out > 0) {
+    err << fmt::format(
+        "occcalc: note: {}: {} more PTX sources not assembled (at most {} per input): their kernels have no "
+        "occupancy\n",
+        where, in.ptx_sources_left_out, inspect::max_ptx_sources);
   }
 }
 
@@ -341,7 +336,12 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
         }
         had_kernels = had_kernels || !inspected->kernels.empty();
         // None left after --kernel / --arch: not reported.
-        if (!report(file, std::move(*inspected), true, meta == triton.end() ? nullptr : &meta->second)) continue;
+        const bool reported = report(file, std::move(*inspected), true, meta == triton.end() ? nullptr : &meta->second);
+        // What the workers freed goes back before the next file: their
+        // arenas otherwise keep one file's decompression buffers beside the
+        // next's, and a directory peaks above its largest file.
+        ::malloc_trim(0);
+        if (!reported) continue;
         ++with_kernels;
       } catch (const occcalc::error& e) {
         fail(e.what());

@@ -36,13 +36,21 @@ struct ptx_source {
   std::size_t kernel_count = 0;
 };
 
+/// The most PTX sources of one input kept for ptxas: a library's PTX for one
+/// GPU is hundreds of entries, each seconds of ptxas, and thousands of texts
+/// kept whole would hold hundreds of megabytes.
+constexpr std::size_t max_ptx_sources = 32;
+
 /// What one input held.
 struct inspection {
   /// What the input is: `cubin`, `fatbin`, `host ELF`, `compiler log`.
   std::string kind;
   std::vector<inspected_kernel> kernels;
-  /// The PTX of its kernels that have no figures yet, for ptxas.
+  /// The PTX of its kernels that have no figures yet, for ptxas: the first
+  /// `max_ptx_sources`.
   std::vector<ptx_source> ptx_sources;
+  /// PTX sources beyond those: their kernels have no figures.
+  std::size_t ptx_sources_left_out = 0;
   /// Fat binary entries not read: LTO IR, other kinds, and PTX where a cubin
   /// stands in for it.
   std::size_t skipped_entries = 0;

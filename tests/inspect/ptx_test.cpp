@@ -1,6 +1,7 @@
 // PTX directives read directly: .maxntid, .reqntid, .maxnreg, the target.
 #include "catch.hpp"
 
+#include "inspect/fatbin_entries.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/ptx.hpp"
 
@@ -32,4 +33,21 @@ TEST_CASE("ptx: each entry's launch directives and the target", "[inspect][ptx]"
                     Contains("line 4: a directive without its count"));
   CHECK_THROWS_WITH(occcalc::inspect::read_ptx(".version 8.0\n.target sm_80\n.entry k()\n.maxnreg \n{\n}\n"),
                     Contains("a directive without its count"));
+}
+
+TEST_CASE("ptx: an input's PTX beyond max_ptx_sources is counted, its text not kept", "[inspect][ptx]") {
+  // libcufft holds 8,000 PTX sources: the first max_ptx_sources texts are
+  // kept for ptxas, the rest counted, and every source's kernels listed.
+  constexpr std::size_t sources = 40;
+  occcalc::inspect::inspection in;
+  for (std::size_t i = 0; i < sources; ++i) {
+    const std::string name = "k" + std::to_string(i);
+    occcalc::inspect::add_ptx_kernels(".version 8.0\n.target sm_80\n.entry " + name + "()\n{\n\tret;\n}\n", "sm_80",
+                                      "entry " + std::to_string(i), in);
+  }
+  CHECK(in.kernels.size() == sources);
+  REQUIRE(in.ptx_sources.size() == occcalc::inspect::max_ptx_sources);
+  CHECK(in.ptx_sources_left_out == sources - occcalc::inspect::max_ptx_sources);
+  CHECK(in.ptx_sources.back().first_kernel == occcalc::inspect::max_ptx_sources - 1);
+  CHECK(in.kernels.back().resources.name == "k39");
 }
