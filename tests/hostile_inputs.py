@@ -150,7 +150,7 @@ def large_baseline(d):
     doc = json.loads(one)
     template = doc["kernels"][0]
     records = []
-    for i in range(60_000):
+    for i in range(150_000):
         r = dict(template)
         r["kernel"] = r["name"] = f"kernel_{i}"
         records.append(json.dumps(r))

@@ -22,8 +22,11 @@ inline constexpr int result_schema_version = 3;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
 /// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
 /// (the paths given, so a saved baseline compares by path), `dyn_smem_bytes`,
-/// and results without the architecture and device entries (result schema 3).
-inline constexpr int inspect_schema_version = 5;
+/// and results without the architecture and device entries (result schema 3);
+/// 6: a figure the input does not record is absent, not null, and
+/// `occupancy` holds the counts and limits only (no input echo, waves or
+/// allocation: the record holds the figures).
+inline constexpr int inspect_schema_version = 6;
 /// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
 /// `unused_policy_entries` and the `block_size` check.
 inline constexpr int check_schema_version = 2;

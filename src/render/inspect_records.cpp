@@ -95,15 +95,15 @@ class record_printer : public inspect_printer {
 
 /// One compact record per line, each run's made on every worker and written
 /// as it comes, so a library's 40,000 kernels stream out.
-class json_printer final : public record_printer<result_writer> {
+class json_printer final : public record_printer<std::monostate> {
  public:
   json_printer(std::ostream& out, unsigned workers, const std::vector<std::string>& inputs)
       : record_printer(out, workers, heading(inputs)) {}
 
   void kernels(std::vector<kernel_report>& run) override {
-    print(run, [](std::string& text, result_writer& results, const kernel_report& r, std::size_t index) {
+    print(run, [](std::string& text, std::monostate&, const kernel_report& r, std::size_t index) {
       text += index == 0 ? "\n" : ",\n";  // a comma before every record but the first
-      write(text, results, r);
+      write(text, r);
     });
   }
 
@@ -129,7 +129,10 @@ class json_printer final : public record_printer<result_writer> {
     return text + "[";
   }
 
-  static void write(std::string& text, result_writer& results, const kernel_report& r) {
+  /// The kernel's identity, the figures its input records (a figure it does
+  /// not record is absent), the launch it was evaluated at, and its
+  /// occupancy or why there is none.
+  static void write(std::string& text, const kernel_report& r) {
     const auto& k = r.kernel.resources;
     json_writer w(text);
     w.begin_object();
@@ -154,39 +157,33 @@ class json_printer final : public record_printer<result_writer> {
           {"wave_size", k.wave_size},
           {"vgpr_spills", k.vgpr_spills},
           {"sgpr_spills", k.sgpr_spills}}) {
-      w.member(name, value);
+      if (value) w.member(name, *value);
     }
-    w.member("wgp_mode", k.wgp_mode);
+    if (k.wgp_mode) w.member("wgp_mode", *k.wgp_mode);
     for (const auto& [name, value] :
          {std::pair<std::string_view, const std::optional<dim3>&>{"max_threads", k.max_threads},
           {"required_threads", k.required_threads},
           {"cluster_dims", k.cluster_dims}}) {
+      if (!value) continue;
       w.key(name);
-      if (value) {
-        w.begin_array();
-        for (const auto extent : *value) w.value(extent);
-        w.end_array();
-      } else {
-        w.null();
-      }
+      w.begin_array();
+      for (const auto extent : *value) w.value(extent);
+      w.end_array();
     }
-    w.member("block_size", r.block_size);
-    w.member("dyn_smem_bytes", r.dynamic_shared_memory_bytes);
-    w.key("block_size_from");
-    if (r.block_size)
-      w.value(r.block_size_from);
-    else
-      w.null();
-    w.key("occupancy");
+    if (r.block_size) {
+      w.member("block_size", *r.block_size);
+      w.member("block_size_from", r.block_size_from);
+    }
+    if (r.dynamic_shared_memory_bytes) w.member("dyn_smem_bytes", *r.dynamic_shared_memory_bytes);
     if (r.evaluation)
-      std::visit([&](const auto& q) { results.write(w, q); }, *r.evaluation);
+      std::visit(
+          [&](const auto& q) {
+            w.key("occupancy");
+            write_occupancy(w, q);
+          },
+          *r.evaluation);
     else
-      w.null();
-    w.key("occupancy_unavailable");
-    if (r.has_occupancy())
-      w.null();
-    else
-      w.value(r.unavailable);
+      w.member("occupancy_unavailable", r.unavailable);
     w.end_object();
   }
 };

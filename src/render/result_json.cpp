@@ -167,6 +167,65 @@ void write_counts(json_writer& w, const occcalc::occupancy_summary& s, std::int6
   w.member("occupancy_percent", s.occupancy_percent());
 }
 
+/// Each resource's block limit, the limiters, and why a resource allows no
+/// block at all.
+void write_limits(json_writer& w, const query& q) {
+  const auto& arch = *q.request.arch;
+  const auto& launch = q.request.launch;
+  const auto& result = q.result;
+  w.key("limits");
+  w.begin_object();
+  for (const auto r : occcalc::nvidia_resources) w.member(occcalc::to_string(r), result.limit(r).blocks);
+  w.end_object();
+  w.key("limiters");
+  w.begin_array();
+  for (const auto r : occcalc::nvidia_resources) {
+    if (result.limiters.contains(r)) w.value(occcalc::to_string(r));
+  }
+  w.end_array();
+  w.key("reasons");
+  w.begin_object();
+  for (const auto r : occcalc::nvidia_resources) {
+    const auto reason = result.limit(r).reason;
+    if (reason != occcalc::infeasibility::none) {
+      w.member(occcalc::to_string(r), occcalc::explain(reason, arch, launch, result));
+    }
+  }
+  w.end_object();
+}
+
+/// The same for an AMD query, with the per-SIMD limits of the models that
+/// settle per SIMD.
+void write_limits(json_writer& w, const amd_query& q) {
+  const auto& r = q.result;
+  const auto limits = [&](const auto& values) {
+    w.begin_object();
+    for (const auto res : occcalc::amd_resources) {
+      w.member(occcalc::to_string(res), values[static_cast<std::size_t>(res)]);
+    }
+    w.end_object();
+  };
+  w.key("limits");
+  limits(r.limits);
+  w.key("limits_waves_per_simd");
+  if (occcalc::info(r.model).settles_per_simd)
+    limits(r.limits_waves_per_simd);
+  else
+    w.null();
+  w.key("limiters");
+  w.begin_array();
+  for (const auto res : occcalc::amd_resources) {
+    if (r.limiters.contains(res)) w.value(occcalc::to_string(res));
+  }
+  w.end_array();
+  w.key("reasons");
+  w.begin_object();
+  for (const auto res : occcalc::amd_resources) {
+    if (r.limit(res) == 0) w.member(occcalc::to_string(res), amd_limit_reason(q, res));
+  }
+  w.end_object();
+}
+
 }  // namespace
 
 template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
@@ -232,25 +291,7 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   } else {
     w.null();
   }
-  w.key("limits");
-  w.begin_object();
-  for (const auto r : occcalc::nvidia_resources) w.member(occcalc::to_string(r), result.limit(r).blocks);
-  w.end_object();
-  w.key("limiters");
-  w.begin_array();
-  for (const auto r : occcalc::nvidia_resources) {
-    if (result.limiters.contains(r)) w.value(occcalc::to_string(r));
-  }
-  w.end_array();
-  w.key("reasons");
-  w.begin_object();
-  for (const auto r : occcalc::nvidia_resources) {
-    const auto reason = result.limit(r).reason;
-    if (reason != occcalc::infeasibility::none) {
-      w.member(occcalc::to_string(r), occcalc::explain(reason, arch, launch, result));
-    }
-  }
-  w.end_object();
+  write_limits(w, q);
   w.key("allocated");
   w.begin_object();
   w.key("registers_per_warp");
@@ -296,32 +337,22 @@ void result_writer::write(json_writer& w, const amd_query& q, std::string_view i
   w.member("max_waves_per_simd", r.max_waves_per_simd);
   w.member("simds", r.simds);
   write_waves(w, q.waves);
-  const auto limits = [&](const auto& values) {
-    w.begin_object();
-    for (const auto res : occcalc::amd_resources) {
-      w.member(occcalc::to_string(res), values[static_cast<std::size_t>(res)]);
-    }
-    w.end_object();
-  };
-  w.key("limits");
-  limits(r.limits);
-  w.key("limits_waves_per_simd");
-  if (occcalc::info(r.model).settles_per_simd)
-    limits(r.limits_waves_per_simd);
-  else
-    w.null();
-  w.key("limiters");
-  w.begin_array();
-  for (const auto res : occcalc::amd_resources) {
-    if (r.limiters.contains(res)) w.value(occcalc::to_string(res));
-  }
-  w.end_array();
-  w.key("reasons");
-  w.begin_object();
-  for (const auto res : occcalc::amd_resources) {
-    if (r.limit(res) == 0) w.member(occcalc::to_string(res), amd_limit_reason(q, res));
-  }
+  write_limits(w, q);
   w.end_object();
+}
+
+void write_occupancy(json_writer& w, const query& q) {
+  w.begin_object();
+  write_counts(w, occcalc::summarize(q.result), q.result.warps_per_block, q.result.active_threads_per_sm);
+  write_limits(w, q);
+  w.end_object();
+}
+
+void write_occupancy(json_writer& w, const amd_query& q) {
+  const auto& r = q.result;
+  w.begin_object();
+  write_counts(w, occcalc::summarize(r), r.waves_per_work_group, r.work_groups * q.request.work_group_size);
+  write_limits(w, q);
   w.end_object();
 }
 

@@ -41,6 +41,13 @@ class result_writer {
                       const MakeGpu& make_gpu);
 };
 
+/// What an inspect record says of a kernel's occupancy: the result's counts
+/// (model, unit, blocks, warps, occupancy) and its limits, limiters and
+/// reasons, without what the record already holds (the input, the target)
+/// and what only a query asks for (waves, allocation).
+void write_occupancy(json_writer& w, const query& q);
+void write_occupancy(json_writer& w, const amd_query& q);
+
 /// The result object of one query as JSON text in `style`.
 std::string result_text(const query& q, json_writer::style style);
 std::string result_text(const amd_query& q, json_writer::style style);

@@ -123,7 +123,7 @@ TEST_CASE("cli: inspect reads a log from stdin and notes inputs without kernels"
   const auto r = run({"inspect", "-", "--json"}, "ptxas info    : 0 bytes gmem\n");
   CHECK(r.status == exit_status::ok);
   const auto j = nlohmann::json::parse(r.out);
-  CHECK(j["schema_version"] == 5);
+  CHECK(j["schema_version"] == 6);
   CHECK(j["kernels"].empty());
   CHECK_THAT(r.err, Contains("-: no GPU kernels found"));
 }
@@ -269,7 +269,7 @@ TEST_CASE("cli: a Triton cache is read with each kernel's launch from its metada
   // 40 registers x 256 threads: 65536 / 10240 = 6 blocks; the 1 KiB of
   // dynamic shared memory allows more.
   CHECK(matmul["occupancy"]["blocks_per_sm"] == 6);
-  CHECK(matmul["occupancy"]["input"]["dyn_smem"] == 1024);
+  CHECK(matmul["dyn_smem_bytes"] == 1024);
   CHECK(kernels[1]["kernel"] == "add_kernel");
   CHECK(kernels[1]["block_size"] == 128);
   // A Triton file with an impossible value is named; the kernel is still read.
