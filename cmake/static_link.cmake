@@ -17,12 +17,12 @@ function(occcalc_static_link target)
   set(sources ${arg_SOURCES})
   set(libraries ${arg_LIBRARIES})
   # libstdc++, libgcc and glibc linked in. A position-dependent executable:
-  # a static PIE relocates its ~6,000 pointers at every start, writing every
-  # page of .data.rel.ro (19 page faults of a query's 71).
+  # a static PIE relocates its thousands of pointers at every start, writing
+  # (and so faulting in) every page of .data.rel.ro.
   #
   # A plain -static link takes crtbeginT.o, which registers the unwind tables
   # with libgcc; the first exception (--version, any error) then sorts every
-  # FDE in the binary, 3-4 ms. This spec takes crtbeginS.o instead, which
+  # FDE in the binary, which costs more than the query. This spec takes crtbeginS.o instead, which
   # registers nothing, and the linker writes .eh_frame_hdr: the unwinder finds
   # an FDE by binary search through PT_GNU_EH_FRAME, as in any dynamic
   # executable or static PIE. Checked by throwing and catching in a program

@@ -71,7 +71,7 @@ class release_tracker {
 /// Hands the fat binaries whose entries were planned to `done_with`.
 /// Planning reads each entry's header, and finding repeats its payload's
 /// first and last bytes; the kernel maps each fault's neighbours too, so
-/// that maps most of the fat binaries (64 MB of libcublasLt's), which would
+/// that maps most of the fat binaries, which would
 /// stay mapped until their entries were read. Dropped, a page is mapped
 /// again from the page cache when a worker reads it.
 void done_with_planned(const std::vector<byte_view>& planned, const inspect_options& options) {

@@ -2,9 +2,9 @@
 // a mapped input it is done with, and its large buffers.
 //
 // Each page of fresh memory costs one page fault at its first write, and a
-// fault costs far more than filling the page (a 541 MB library's reading
-// took 88,000 faults, two thirds of them in such buffers); a transparent
-// huge page is one fault for 512 pages.
+// fault costs far more than filling the page (most of a large library's
+// faults are in such buffers: docs/performance.md); a transparent huge page
+// is one fault for 512 pages.
 #pragma once
 
 #include <cstddef>
