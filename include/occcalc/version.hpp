@@ -17,8 +17,9 @@ inline constexpr const char* version_string = "0.1.0";
 /// became strings (the entries moved to `architecture` and `device`),
 /// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines;
 /// 3: `architecture` and `device` only in a single query's document (a
-/// batch line names `arch` and `gpu`), batch's optional `gate`.
-inline constexpr int result_schema_version = 3;
+/// batch line names `arch` and `gpu`), batch's optional `gate`; 4: `family`,
+/// the products a family name (`--gpu H100`) covers.
+inline constexpr int result_schema_version = 4;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
 /// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
 /// (the paths given, so a saved baseline compares by path), `dyn_smem_bytes`,

@@ -1,6 +1,9 @@
 // One evaluated request: what the renderers print.
 #pragma once
 
+#include <utility>
+#include <vector>
+
 #include "occcalc/common/waves.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/request/request.hpp"
@@ -13,15 +16,23 @@ struct query {
   occcalc::occupancy_result result;
   /// The grid's waves on the named GPU, when the request gave a grid.
   std::optional<occcalc::waves> waves;
+  /// The grid's waves on each product of a family with different SM counts
+  /// (`family_grid::per_product`).
+  std::vector<std::pair<const occcalc::gpu*, occcalc::waves>> family_waves;
 };
 
 /// Resolves `req` against `tables` and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
 inline query evaluate(occcalc::resolved_request resolved) {
-  query q{std::move(resolved), {}, std::nullopt};
+  query q{std::move(resolved), {}, std::nullopt, {}};
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
-  if (q.request.grid_blocks) {
+  if (q.request.grid_blocks && q.request.sm_count) {
     q.waves = occcalc::compute_waves(*q.request.grid_blocks, *q.request.sm_count, q.result.blocks_per_sm);
+  } else if (q.request.grid_blocks) {
+    for (const occcalc::gpu* g : q.request.family) {
+      q.family_waves.emplace_back(g,
+                                  occcalc::compute_waves(*q.request.grid_blocks, g->sm_count, q.result.blocks_per_sm));
+    }
   }
   return q;
 }

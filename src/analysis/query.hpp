@@ -15,7 +15,8 @@ using evaluated = std::variant<query, amd_query>;
 
 /// Resolves `req` and computes its occupancy with its vendor's model; throws
 /// `occcalc::input_error` for bad input.
-inline evaluated evaluate_any(const occcalc::table& tables, const occcalc::request& req) {
+inline evaluated evaluate_any(const occcalc::table& tables, const occcalc::request& req,
+                              occcalc::family_grid on_family_grid = occcalc::family_grid::refuse) {
   return std::visit(
       [&](auto&& resolved) -> evaluated {
         using resolution = std::decay_t<decltype(resolved)>;
@@ -25,7 +26,7 @@ inline evaluated evaluate_any(const occcalc::table& tables, const occcalc::reque
           return evaluate_amd(std::move(resolved));
         }
       },
-      occcalc::resolve_any(tables, req));
+      occcalc::resolve_any(tables, req, on_family_grid));
 }
 
 /// Occupancy in [0, 1] of either vendor's result.

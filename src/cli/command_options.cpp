@@ -46,7 +46,9 @@ void bind_list(CLI::App& app, options& opts) {
                  "archs (NVIDIA), gpus (NVIDIA and AMD), amd (AMD targets and GPUs) or all (default)")
       ->check(CLI::IsMember({"archs", "gpus", "amd", "all"}))
       ->type_name("WHAT");
-  app.add_flag("--ids", opts.list_ids, "Only the ids, one per line: what --cc, --gpu and --gfx take");
+  app.add_flag("--ids", opts.list_ids,
+               "Only the names, one per line, as a shell completes them: what --cc, --gpu and --gfx take (for a GPU, "
+               "its id, its name without brand words and its family names)");
   app.footer("Example:\n  occcalc list gpus\nAlso --json (schema/list.schema.json).");
 }
 

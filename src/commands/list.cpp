@@ -1,16 +1,47 @@
 #include "commands/list.hpp"
 
 #include <ostream>
+#include <set>
+#include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "occcalc/error.hpp"
+#include "occcalc/tables/gpu_names.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
 #include "render/nvidia_text.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {
+
+namespace {
+
+/// What `--gpu` takes for a GPU, as words a shell completes: its id, its
+/// name without brand words (`rtx-4090` for `geforce-rtx-4090`), and the
+/// family names it answers to (`h100` for `h100-sxm5-80gb`), each new one
+/// appended to `names`.
+template <typename Gpu>
+void add_gpu_names(const Gpu& g, std::vector<std::string>& names, std::set<std::string>& seen) {
+  const auto add = [&](const std::string& name) {
+    if (!name.empty() && seen.insert(name).second) names.push_back(name);
+  };
+  add(g.id);
+  std::vector<std::string> words = occcalc::gpu_name_words(g.name);
+  const auto joined = [&] {
+    std::string text;
+    for (const auto& w : words) text += (text.empty() ? "" : "-") + w;
+    return text;
+  };
+  add(joined());
+  while (words.size() > 1 && occcalc::is_variant_word(words.back())) {
+    words.pop_back();
+    add(joined());
+  }
+}
+
+}  // namespace
 
 exit_status run_list(const occcalc::table& tables, const list_options& opts, std::ostream& out) {
   const bool all = opts.what == "all";
@@ -26,8 +57,11 @@ exit_status run_list(const occcalc::table& tables, const list_options& opts, std
       for (const auto& arch : tables.architectures) text += arch.id + "\n";
     }
     if (gpus) {
-      for (const auto& g : tables.gpus) text += g.id + "\n";
-      for (const auto& g : tables.amd_gpus) text += g.id + "\n";
+      std::vector<std::string> names;
+      std::set<std::string> seen;
+      for (const auto& g : tables.gpus) add_gpu_names(g, names, seen);
+      for (const auto& g : tables.amd_gpus) add_gpu_names(g, names, seen);
+      for (const auto& name : names) text += name + "\n";
     }
     if (amd) {
       for (const auto& t : tables.amd_targets) text += t.id + "\n";

@@ -17,7 +17,9 @@ namespace occcalc::cli {
 exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out,
                       std::ostream& err) {
   const auto min_percent = parse_min_occupancy(options.min_occupancy);
-  const evaluated e = evaluate_any(tables, options.request);
+  // Text can show a family's waves per product; JSON has one figure.
+  const evaluated e = evaluate_any(tables, options.request,
+                                   options.json ? occcalc::family_grid::refuse : occcalc::family_grid::per_product);
   std::visit(
       [&](const auto& q) {
         if (options.json)

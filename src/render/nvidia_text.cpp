@@ -2,8 +2,10 @@
 
 #include <ostream>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "occcalc/nvidia/explain.hpp"
 #include "occcalc/nvidia/summary.hpp"
@@ -95,6 +97,15 @@ std::string shared_memory_allocation_note(const query& q) {
   return note + fmt::format(", rounded up to a multiple of {}", arch.shared_memory_allocation_unit_bytes);
 }
 
+/// Waves per SM in hundredths rounded half up from the exact quotient, as
+/// Nsight Compute shows them (138 / 400 is 0.35, not the binary double's
+/// 0.34); `-` when no block runs.
+std::string waves_text(std::int64_t grid, const occcalc::waves& w) {
+  if (w.blocks_per_wave <= 0) return "-";
+  const std::int64_t hundredths = (grid * 200 + w.blocks_per_wave) / (2 * w.blocks_per_wave);
+  return fmt::format("{}.{:02}", hundredths / 100, hundredths % 100);
+}
+
 }  // namespace
 
 void render_text(std::ostream& out, const query& q, const terminal& term) {
@@ -105,8 +116,20 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
   std::string title = fmt::format("{} ({}, compute capability {})", arch.id, arch.family, arch.compute_capability());
   if (q.request.named_gpu) {
     title = fmt::format("{}, {} SMs: {}", q.request.named_gpu->name, q.request.named_gpu->sm_count, title);
+  } else if (!q.request.family.empty()) {
+    title = q.request.sm_count && !q.request.sm_count_given
+                ? fmt::format("{}, {} SMs: {}", q.request.family_name, *q.request.sm_count, title)
+                : fmt::format("{}: {}", q.request.family_name, title);
   }
-  text += paint(title, style::bold, term.colour) + "\n\n";
+  text += paint(title, style::bold, term.colour) + "\n";
+  if (!q.request.family.empty()) {
+    std::vector<std::string> products;
+    for (const occcalc::gpu* g : q.request.family) products.push_back(fmt::format("{} ({} SMs)", g->name, g->sm_count));
+    text += wrap(fmt::format("{} GPUs answer to {}: {}; per SM, the answer below is each one's.",
+                             q.request.family.size(), q.request.family_name, fmt::join(products, ", ")),
+                 0, term.columns);
+  }
+  text += "\n";
 
   text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("threads per block", std::to_string(launch.threads_per_block),
@@ -153,11 +176,33 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
   text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, term.colour),
                              label_width + 2 + (term.colour ? 8 : 0),
                              paint(fmt::format("{:.1f}%", percent), level, term.colour), limiters);
+  if (!q.family_waves.empty()) {
+    // A family whose products differ in SMs: the waves of each.
+    text += "\n" +
+            paint(fmt::format("Waves of {} on each {}", counted(*q.request.grid_blocks, "block", "blocks"),
+                              q.request.family_name),
+                  style::bold, term.colour) +
+            "\n";
+    std::vector<std::vector<table_cell>> rows;
+    for (const auto& [g, w] : q.family_waves) {
+      rows.push_back({{g->name},
+                      {std::to_string(g->sm_count)},
+                      {std::to_string(w.blocks_per_wave)},
+                      {waves_text(*q.request.grid_blocks, w)},
+                      {std::to_string(w.full_waves)},
+                      {w.blocks_per_wave > 0 ? fmt::format("{:.1f}%", w.tail_utilization * 100.0) : "-"}});
+    }
+    text += format_table(
+        {{"gpu"}, {"SMs", true}, {"blocks/wave", true}, {"waves/SM", true}, {"full waves", true}, {"last wave", true}},
+        rows, term, {});
+  }
   if (q.waves) {
     const auto& w = *q.waves;
     const auto sms = *q.request.sm_count;
-    const std::string device =
-        device_text(sms, "SMs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr, q.request.sm_count_given);
+    const std::string* device_name = q.request.named_gpu        ? &q.request.named_gpu->name
+                                     : q.request.family.empty() ? nullptr
+                                                                : &q.request.family_name;
+    const std::string device = device_text(sms, "SMs", device_name, q.request.sm_count_given);
     text += "\n" +
             paint(fmt::format("Waves of {} on {}", counted(*q.request.grid_blocks, "block", "blocks"), device),
                   style::bold, term.colour) +
@@ -166,12 +211,8 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
                 fmt::format("{} x {}", counted(sms, "SM", "SMs"), counted(result.blocks_per_sm, "block", "blocks")),
                 term.columns);
     if (w.blocks_per_wave > 0) {
-      // Hundredths rounded half up from the exact quotient, as Nsight Compute
-      // shows them (138 / 400 is 0.35, not the binary double's 0.34).
-      const std::int64_t grid = *q.request.grid_blocks;
-      const std::int64_t hundredths = (grid * 200 + w.blocks_per_wave) / (2 * w.blocks_per_wave);
-      text += row("waves per SM", fmt::format("{}.{:02}", hundredths / 100, hundredths % 100),
-                  "grid / blocks per wave (Nsight Compute)", term.columns);
+      text += row("waves per SM", waves_text(*q.request.grid_blocks, w), "grid / blocks per wave (Nsight Compute)",
+                  term.columns);
       text += row("full waves", std::to_string(w.full_waves), {}, term.columns);
       const style tail = w.tail_utilization >= 0.5 ? style::good : style::warn;
       text += row("last wave", paint(fmt::format("{:.1f}% full", w.tail_utilization * 100.0), tail, term.colour),

@@ -230,9 +230,27 @@ void write_limits(json_writer& w, const amd_query& q) {
 
 template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
 void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
-                                   const MakeGpu& make_gpu) {
+                                   const MakeGpu& make_gpu, const occcalc::resolved_request* family) {
   w.member("arch", arch.id);
   write_gpu_name(w, gpu);
+  // A family name (`H100`): its products, each with its SM count.
+  w.key("family");
+  if (family != nullptr && !family->family.empty()) {
+    w.begin_object();
+    w.member("name", family->family_name);
+    w.key("gpus");
+    w.begin_array();
+    for (const occcalc::gpu* g : family->family) {
+      w.begin_object();
+      w.member("name", g->name);
+      w.member("sm_count", g->sm_count);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  } else {
+    w.null();
+  }
   // A batch line or an inspect record names them only: repeated on every
   // line, the entries were most of a record (1.6 KB of a batch line).
   if (w.format() != json_writer::style::pretty) return;
@@ -264,7 +282,10 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.key("input");
   w.begin_object();
   w.member("cc", arch.compute_capability());
-  write_gpu_name(w, q.request.named_gpu);
+  if (q.request.family.empty())
+    write_gpu_name(w, q.request.named_gpu);
+  else
+    w.member("gpu", q.request.family_name);
   w.member("threads", launch.threads_per_block);
   w.member("regs", launch.registers_per_thread);
   w.member("smem", launch.static_shared_memory_bytes);
@@ -279,7 +300,7 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.member("grid", q.request.grid_blocks);
   w.member("sm_count", q.request.sm_count);
   w.end_object();
-  write_identity(w, arch, q.request.named_gpu, arch_json, gpu_json);
+  write_identity(w, arch, q.request.named_gpu, arch_json, gpu_json, &q.request);
   write_counts(w, occcalc::summarize(result), result.warps_per_block, result.active_threads_per_sm);
   write_waves(w, q.waves);
   w.key("whole_wave_grids");

@@ -133,13 +133,15 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
   const auto& launch = resolved.launch;
   const occcalc::gpu* gpu = resolved.named_gpu;
   const auto& choice = s.choice;
-  std::string text =
-      heading(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
-                          "shared memory",
-                          gpu ? gpu->name + ", " : std::string(), arch.id, arch.family, arch.compute_capability(),
-                          launch.registers_per_thread, launch.static_shared_memory_bytes),
-              term) +
-      "\n";
+  const std::string device = gpu                       ? gpu->name + ", "
+                             : resolved.family.empty() ? std::string()
+                                                       : resolved.family_name + ", ";
+  std::string text = heading(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
+                                         "shared memory",
+                                         device, arch.id, arch.family, arch.compute_capability(),
+                                         launch.registers_per_thread, launch.static_shared_memory_bytes),
+                             term) +
+                     "\n";
   text += heading("Best block size (most resident threads, as cudaOccMaxPotentialOccupancyBlockSize)", term);
   if (choice.block_size == 0) {
     text += "  no block size can run\n";
@@ -155,14 +157,22 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
       text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes), {},
                   term.columns);
     }
-    if (resolved.sm_count) {
+    if (!resolved.sm_count) {
+      // A family whose products differ in SMs: each one's.
+      for (const occcalc::gpu* g : resolved.family) {
+        text += row(
+            "min grid size", std::to_string(choice.blocks_per_sm * g->sm_count),
+            fmt::format("{} SMs x {} fill {}", g->sm_count, counted(choice.blocks_per_sm, "block", "blocks"), g->name),
+            term.columns);
+      }
+    } else {
       const auto sms = *resolved.sm_count;
-      text +=
-          row("min grid size", std::to_string(choice.blocks_per_sm * sms),
-              gpu && !resolved.sm_count_given
-                  ? fmt::format("{} SMs x {} fill {}", sms, counted(choice.blocks_per_sm, "block", "blocks"), gpu->name)
-                  : fmt::format("{} SMs x {}", sms, counted(choice.blocks_per_sm, "block", "blocks")),
-              term.columns);
+      text += row("min grid size", std::to_string(choice.blocks_per_sm * sms),
+                  (gpu || !resolved.family.empty()) && !resolved.sm_count_given
+                      ? fmt::format("{} SMs x {} fill {}", sms, counted(choice.blocks_per_sm, "block", "blocks"),
+                                    gpu ? gpu->name : "each " + resolved.family_name)
+                      : fmt::format("{} SMs x {}", sms, counted(choice.blocks_per_sm, "block", "blocks")),
+                  term.columns);
     }
   }
   if (s.threads_given) {

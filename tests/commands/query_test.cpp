@@ -278,3 +278,46 @@ TEST_CASE("cli: what the direct read leaves to CLI11 keeps CLI11's messages", "[
   CHECK_THAT(run({"--cc", "7.0", "--thread", "128", "--regs", "37"}).err, Contains("did you mean '--threads'"));
   CHECK_THAT(run({"--cc", "7.0", "--threads", "", "--regs", "37"}).err, Contains("--threads is empty"));
 }
+
+TEST_CASE("cli: a family name answers per SM, and per product where the SM count decides", "[cli][family]") {
+  // Every A100 has 108 SMs: one answer, waves included, naming the three.
+  const auto a100 = run({"--gpu", "A100", "--threads", "256", "--regs", "64", "--grid", "1000", "--json"});
+  REQUIRE(a100.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(a100.out);
+  CHECK(j["gpu"].is_null());
+  CHECK(j["input"]["gpu"] == "A100");
+  CHECK(j["family"]["name"] == "A100");
+  CHECK(j["family"]["gpus"].size() == 3);
+  CHECK(j["family"]["gpus"][2] == nlohmann::json({{"name", "A100-SXM4-80GB"}, {"sm_count", 108}}));
+  CHECK(j["blocks_per_wave"] == 432);  // 108 SMs x 4 blocks
+  CHECK(j["occupancy"] == 0.5);
+
+  // H100s have 132 or 114 SMs: the text gives each one's waves; JSON, one
+  // figure, names them.
+  const std::vector<std::string> h100 = {"--gpu", "H100", "--threads", "256", "--regs", "64", "--grid", "1000"};
+  const auto text = run(h100);
+  CHECK(text.status == exit_status::ok);
+  CHECK_THAT(text.out, Contains("H100: sm_90 (Hopper, compute capability 9.0)\n") &&
+                           Contains("3 GPUs answer to H100: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs)") &&
+                           Contains("  H100 PCIe      114         456     2.19          2 19.3%\n") &&
+                           Contains("  H100 NVL       132         528     1.89          1 89.4%\n"));
+  auto json = h100;
+  json.push_back("--json");
+  const auto refused = run(json);
+  CHECK(refused.status == exit_status::bad_input);
+  CHECK(refused.err ==
+        "occcalc: error: --gpu 'H100' names several GPUs: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs), H100 NVL "
+        "(132 SMs); give one of them, or --sm-count\n");
+  // Per SM alone, JSON answers too.
+  const auto per_sm = run({"--gpu", "H100", "--threads", "256", "--regs", "64", "--json"});
+  CHECK(per_sm.status == exit_status::ok);
+  CHECK(nlohmann::json::parse(per_sm.out)["family"]["gpus"].size() == 3);
+
+  // suggest's first help example; its min grid size per product.
+  const auto suggest = run({"suggest", "--gpu", "A100", "--regs", "40"});
+  CHECK(suggest.status == exit_status::ok);
+  CHECK_THAT(suggest.out, Contains("A100, sm_80") && Contains("216  108 SMs x 2 blocks fill each A100"));
+  const auto suggest_h100 = run({"suggest", "--gpu", "H100", "--regs", "40"});
+  CHECK_THAT(suggest_h100.out, Contains("228  114 SMs x 2 blocks fill H100 PCIe"));
+  CHECK(run({"suggest", "--gpu", "H100", "--regs", "40", "--json"}).status == exit_status::bad_input);
+}

@@ -137,14 +137,78 @@ TEST_CASE("GPU names match exactly: case, punctuation and brand words ignored, n
   CHECK(occcalc::require_gpu(tables, "gpu", "L40S").sm_count == 142);
   CHECK(occcalc::require_gpu(tables, "gpu", "RTX PRO 6000").sm_count == 188);
   CHECK(occcalc::require_named_gpu(tables, "gpu", "MI300X").amd->compute_units == 304);
-  // Several products share a prefix: each is a candidate, prefixes first, shortest first.
-  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "H100"),
-                      StartsWith("'H100' is not a known GPU; did you mean H100 NVL, H100 PCIe, H100 SXM5 80GB?"));
+  // A name that only starts several products: each is a candidate, prefixes first, shortest first.
+  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "RTX 40"),
+                      StartsWith("'RTX 40' is not a known GPU; did you mean GeForce RTX 4060, GeForce RTX 4070"));
   REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "GeForce RTX 4900"),
                       Contains("'GeForce RTX 4900' is not a known GPU; did you mean ") && Contains("GeForce RTX 4090"));
   // A huge name is not compared letter by letter with every table name.
   REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", std::string(100000, 'x')),
                       Contains("is not a known GPU (occcalc list gpus"));
+}
+
+TEST_CASE("a family name covers its products' variants, never another product", "[lookup][family]") {
+  const auto& tables = occcalc::test::default_tables();
+  const auto names = [](const std::vector<const occcalc::gpu*>& family) {
+    std::vector<std::string> out;
+    for (const auto* g : family) out.push_back(g->name);
+    return out;
+  };
+  // Form factors and memory sizes are what a family name leaves out.
+  const auto h100 = occcalc::require_nvidia_gpu(tables, "gpu", "H100");
+  CHECK(h100.nvidia == nullptr);
+  CHECK(names(h100.nvidia_family) == std::vector<std::string>{"H100 SXM5 80GB", "H100 PCIe", "H100 NVL"});
+  CHECK(names(occcalc::require_nvidia_gpu(tables, "gpu", "a100").nvidia_family) ==
+        std::vector<std::string>{"A100-PCIE-40GB", "A100-SXM4-40GB", "A100-SXM4-80GB"});
+  CHECK(names(occcalc::require_nvidia_gpu(tables, "gpu", "A100 SXM4").nvidia_family) ==
+        std::vector<std::string>{"A100-SXM4-40GB", "A100-SXM4-80GB"});
+  CHECK(occcalc::require_nvidia_gpu(tables, "gpu", "Tesla V100").nvidia_family.size() == 2);
+  CHECK(occcalc::require_nvidia_gpu(tables, "gpu", "Jetson AGX Orin").nvidia_family.size() == 2);
+  // A family of one variant is that product.
+  CHECK(occcalc::require_gpu(tables, "gpu", "GTX 1060").name == "GeForce GTX 1060 6GB");
+  CHECK(occcalc::require_gpu(tables, "gpu", "P100").name == "Tesla P100-PCIE-16GB");
+  // Ti, SUPER, Ada, XT tell products apart: never a variant.
+  CHECK(occcalc::require_gpu(tables, "gpu", "RTX 4060").name == "GeForce RTX 4060");
+  CHECK(occcalc::find_named_gpu(tables, "RTX 4070 Ti").nvidia->name == "GeForce RTX 4070 Ti");
+  CHECK_FALSE(occcalc::find_named_gpu(tables, "MI300").found());  // MI300X and MI300A are two products
+  CHECK_FALSE(occcalc::find_named_gpu(tables, "RX 7900").found());
+  // Where one device is needed, a family is named with its SM counts.
+  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "H100"),
+                      "'H100' names several GPUs: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs), H100 NVL (132 SMs); "
+                      "give one of them, or --sm-count");
+  // The words: lower case, brand words dropped; variants: form factors and memory sizes.
+  CHECK(occcalc::gpu_name_words("Tesla V100-PCIE-16GB") == std::vector<std::string>{"v100", "pcie", "16gb"});
+  CHECK(occcalc::is_variant_word("80gb"));
+  CHECK(occcalc::is_variant_word("sxm4"));
+  CHECK_FALSE(occcalc::is_variant_word("gb"));
+  CHECK_FALSE(occcalc::is_variant_word("ti"));
+  CHECK_FALSE(occcalc::is_variant_word("8x"));
+}
+
+TEST_CASE("a family resolves to its architecture, and to its SM count where its products share one",
+          "[lookup][family]") {
+  const auto& tables = occcalc::test::default_tables();
+  occcalc::request req;
+  req.gpu = "A100";
+  req.threads = "256";
+  req.regs = "64";
+  req.grid = "1000";
+  const auto a100 = occcalc::resolve(tables, req);
+  CHECK(a100.arch->id == "sm_80");
+  CHECK(a100.named_gpu == nullptr);
+  CHECK(a100.family.size() == 3);
+  CHECK(a100.family_name == "A100");
+  CHECK(a100.sm_count == 108);  // every A100 has 108 SMs: one answer for the grid
+
+  req.gpu = " H100 ";
+  // H100s have 132 or 114 SMs: a grid needs one, unless asked per product.
+  REQUIRE_THROWS_WITH(occcalc::resolve(tables, req), StartsWith("'H100' names several GPUs"));
+  const auto h100 = occcalc::resolve(tables, req, occcalc::family_grid::per_product);
+  CHECK(h100.family_name == "H100");
+  CHECK_FALSE(h100.sm_count);
+  CHECK(h100.grid_blocks == 1000);
+  req.grid.reset();
+  CHECK(occcalc::resolve(tables, req).arch->id == "sm_90");  // per SM, no grid: one answer
 }
 
 TEST_CASE("the tables refuse two GPUs that answer to the same name", "[table]") {

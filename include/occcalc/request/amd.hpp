@@ -39,7 +39,7 @@ struct resolved_amd_request {
 inline bool is_amd_request(const table& tables, const request& req) {
   if (req.gfx) return true;
   if (req.cc) return false;
-  if (req.gpu) return require_named_gpu(tables, "gpu", req.gpu->text()).amd != nullptr;
+  if (req.gpu) return require_named_gpu(tables, "gpu", req.gpu->text()).is_amd();
   for (const auto& field : request_fields) {
     if (field.vendor == field_vendor::amd && req.*(field.member)) return true;
   }
@@ -183,7 +183,17 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
     }
   }
   if (req.gpu) {
-    out.named_gpu = require_named_gpu(tables, "gpu", req.gpu->text()).amd;
+    const named_gpu_match match = require_named_gpu(tables, "gpu", req.gpu->text());
+    if (!match.amd_family.empty()) {
+      // No AMD product line has variants the family rule covers; a user
+      // table's would each need its own answer, so it names them.
+      std::vector<std::string> named;
+      for (const amd_gpu* g : match.amd_family)
+        named.push_back(g->name + " (" + std::to_string(g->compute_units) + " CUs)");
+      throw input_error("gpu", detail::quoted(detail::trim(req.gpu->text())) +
+                                   " names several GPUs: " + detail::join(named, ", ") + "; give one of them");
+    }
+    out.named_gpu = match.amd;
     if (out.named_gpu == nullptr) throw input_error("gpu", detail::quoted(req.gpu->text()) + " is not an AMD GPU");
     out.target = &require_amd_target(tables, "gpu", out.named_gpu->target_id);
   } else if (req.gfx) {

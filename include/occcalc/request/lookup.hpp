@@ -137,10 +137,17 @@ inline const nvidia_arch& require_arch(const table& tables, const std::string& f
                                " is not a supported compute capability; supported: " + detail::join(supported, ", "));
 }
 
-/// A named GPU of either vendor: exactly one pointer is set.
+/// What a typed GPU name names: one product of either vendor (one pointer
+/// set), or a family of products (`H100`: its variants, two or more, all of
+/// one vendor), or nothing.
 struct named_gpu_match {
   const gpu* nvidia = nullptr;
   const amd_gpu* amd = nullptr;
+  std::vector<const gpu*> nvidia_family;
+  std::vector<const amd_gpu*> amd_family;
+
+  bool found() const noexcept { return nvidia || amd || !nvidia_family.empty() || !amd_family.empty(); }
+  bool is_amd() const noexcept { return amd || !amd_family.empty(); }
 };
 
 /// The most candidates an unknown GPU name's error lists.
@@ -155,18 +162,54 @@ bool answers_to(const Gpu& candidate, const std::string& wanted) {
                      [&](const std::string& alias) { return gpu_name_key(alias) == wanted; });
 }
 
-/// The GPU `query` names exactly, NVIDIA or AMD; empty (both pointers null)
-/// when none does. Never throws: for questions such as "are the AMD tables
-/// needed?" (`require_named_gpu` explains a miss).
+/// Whether `candidate`'s name, id or an alias is a variant of the family
+/// whose words are `family` (`is_family_variant`).
+template <typename Gpu>
+bool in_family(const Gpu& candidate, const std::vector<std::string>& family) {
+  if (is_family_variant(family, gpu_name_words(candidate.name)) ||
+      is_family_variant(family, gpu_name_words(candidate.id)))
+    return true;
+  return std::any_of(candidate.aliases.begin(), candidate.aliases.end(),
+                     [&](const std::string& alias) { return is_family_variant(family, gpu_name_words(alias)); });
+}
+
+/// The GPU `query` names, NVIDIA or AMD: the product it names exactly, else
+/// the family it names (a family of one variant is that product); nothing
+/// found when none, or when families of both vendors answer. Never throws:
+/// for questions such as "are the AMD tables needed?" (`require_named_gpu`
+/// explains a miss).
 inline named_gpu_match find_named_gpu(const table& tables, std::string_view query) {
   const std::string wanted = gpu_name_key(query);
+  named_gpu_match match;
   for (const auto& candidate : tables.gpus) {
-    if (answers_to(candidate, wanted)) return {&candidate, nullptr};
+    if (answers_to(candidate, wanted)) {
+      match.nvidia = &candidate;
+      return match;
+    }
   }
   for (const auto& candidate : tables.amd_gpus) {
-    if (answers_to(candidate, wanted)) return {nullptr, &candidate};
+    if (answers_to(candidate, wanted)) {
+      match.amd = &candidate;
+      return match;
+    }
   }
-  return {};
+  const std::vector<std::string> family = gpu_name_words(query);
+  for (const auto& candidate : tables.gpus) {
+    if (in_family(candidate, family)) match.nvidia_family.push_back(&candidate);
+  }
+  for (const auto& candidate : tables.amd_gpus) {
+    if (in_family(candidate, family)) match.amd_family.push_back(&candidate);
+  }
+  if (!match.nvidia_family.empty() && !match.amd_family.empty()) return {};
+  if (match.nvidia_family.size() == 1) {
+    match.nvidia = match.nvidia_family.front();
+    match.nvidia_family.clear();
+  }
+  if (match.amd_family.size() == 1) {
+    match.amd = match.amd_family.front();
+    match.amd_family.clear();
+  }
+  return match;
 }
 
 /// The GPU `query` names, NVIDIA or AMD: the one entry whose name, id or an
@@ -176,7 +219,7 @@ inline named_gpu_match find_named_gpu(const table& tables, std::string_view quer
 /// what was typed first ("RTX 4060 Ti" for "RTX 4060"), then near misses.
 inline named_gpu_match require_named_gpu(const table& tables, const std::string& field, std::string_view query) {
   // The loader lets no two GPUs answer to one typed name: a match is unique.
-  if (const named_gpu_match match = find_named_gpu(tables, query); match.nvidia || match.amd) return match;
+  if (named_gpu_match match = find_named_gpu(tables, query); match.found()) return match;
   const std::string wanted = gpu_name_key(query);
   // Candidates: (rank, key length, name); rank 0 = the key starts with what
   // was typed, 1 = contains it.
@@ -205,13 +248,35 @@ inline named_gpu_match require_named_gpu(const table& tables, const std::string&
   throw input_error(field, message);
 }
 
-/// The NVIDIA GPU `query` names (see `require_named_gpu`); an AMD GPU is an
-/// error here.
-inline const gpu& require_gpu(const table& tables, const std::string& field, std::string_view query) {
-  const named_gpu_match match = require_named_gpu(tables, field, query);
-  if (match.amd)
+/// The NVIDIA GPU or family `query` names (see `require_named_gpu`): the
+/// product, or a family whose products share one architecture. An AMD GPU,
+/// or a family of several architectures, is an error here.
+inline named_gpu_match require_nvidia_gpu(const table& tables, const std::string& field, std::string_view query) {
+  named_gpu_match match = require_named_gpu(tables, field, query);
+  if (match.is_amd())
     throw input_error(field, detail::quoted(detail::trim(query)) + " is an AMD GPU; this needs an NVIDIA one");
-  return *match.nvidia;
+  const auto& family = match.nvidia_family;
+  const bool one_arch =
+      std::all_of(family.begin(), family.end(), [&](const gpu* g) { return g->arch_id == family.front()->arch_id; });
+  if (!one_arch) {
+    std::vector<std::string> named;
+    for (const gpu* g : family) named.push_back(g->name + " (" + g->arch_id + ")");
+    throw input_error(field, detail::quoted(detail::trim(query)) + " names GPUs of different architectures: " +
+                                 detail::join(named, ", ") + "; give one of them");
+  }
+  return match;
+}
+
+/// The NVIDIA GPU `query` names, one product (see `require_nvidia_gpu`): a
+/// family is an error listing its products with their SM counts, for what
+/// needs one device.
+inline const gpu& require_gpu(const table& tables, const std::string& field, std::string_view query) {
+  const named_gpu_match match = require_nvidia_gpu(tables, field, query);
+  if (match.nvidia) return *match.nvidia;
+  std::vector<std::string> named;
+  for (const gpu* g : match.nvidia_family) named.push_back(g->name + " (" + std::to_string(g->sm_count) + " SMs)");
+  throw input_error(field, detail::quoted(detail::trim(query)) + " names several GPUs: " + detail::join(named, ", ") +
+                               "; give one of them, or --sm-count");
 }
 
 /// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws

@@ -6,11 +6,14 @@
 /// `request`, so both accept the same values and report the same errors.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstdint>
 #include <iterator>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/arch.hpp"
@@ -117,6 +120,10 @@ struct resolved_request {
   const nvidia_arch* arch = nullptr;
   /// The named GPU, when the request gave one.
   const occcalc::gpu* named_gpu = nullptr;
+  /// The products of a family the request named instead (`H100`): two or
+  /// more, one architecture; `family_name` as typed.
+  std::vector<const occcalc::gpu*> family;
+  std::string family_name;
   /// The launch, every field parsed and defaulted.
   launch_config launch;
   /// Blocks in the grid, when the request gave them (with an SM count).
@@ -169,10 +176,17 @@ inline resolved_request resolve_launch(const nvidia_arch& arch, const launch_con
   return out;
 }
 
+/// What a grid on a family of GPUs with different SM counts gets: an error
+/// naming them (where one figure is required), or waves per product.
+enum class family_grid : std::uint8_t { refuse, per_product };
+
 /// Resolves a request: exactly one of `cc` and `gpu`, `threads` and `regs`
 /// required; `smem`, `dyn_smem` default to 0, `carveout` to default, `cache`
-/// to none, `barriers` to 1. Throws `input_error` naming the first bad field.
-inline resolved_request resolve(const table& tables, const request& req) {
+/// to none, `barriers` to 1. A family name (`H100`) resolves to its
+/// products' architecture, and to their SM count where they share one.
+/// Throws `input_error` naming the first bad field.
+inline resolved_request resolve(const table& tables, const request& req,
+                                family_grid on_family_grid = family_grid::refuse) {
   resolved_request out;
   if (req.cc && req.gpu)
     throw input_error("gpu", "cannot be given together with " + field_ref("cc") + "; give one of them");
@@ -186,8 +200,11 @@ inline resolved_request resolve(const table& tables, const request& req) {
     }
   }
   if (req.gpu) {
-    out.named_gpu = &require_gpu(tables, "gpu", req.gpu->text());
-    out.arch = find_arch_by_id(tables, out.named_gpu->arch_id);
+    named_gpu_match match = require_nvidia_gpu(tables, "gpu", req.gpu->text());
+    out.named_gpu = match.nvidia;
+    out.family = std::move(match.nvidia_family);
+    if (!out.family.empty()) out.family_name = detail::trim(req.gpu->text());
+    out.arch = find_arch_by_id(tables, (out.named_gpu ? out.named_gpu : out.family.front())->arch_id);
   } else if (req.cc) {
     out.arch = &require_arch(tables, "cc", req.cc->text());
   } else {
@@ -224,10 +241,17 @@ inline resolved_request resolve(const table& tables, const request& req) {
     out.sm_count_given = true;
   } else if (out.named_gpu) {
     out.sm_count = out.named_gpu->sm_count;
+  } else if (!out.family.empty() && std::all_of(out.family.begin(), out.family.end(), [&](const gpu* g) {
+               return g->sm_count == out.family.front()->sm_count;
+             })) {
+    out.sm_count = out.family.front()->sm_count;
   }
   if (req.grid) {
     out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
-    if (!out.sm_count)
+    if (!out.family.empty() && !out.sm_count && on_family_grid == family_grid::refuse) {
+      require_gpu(tables, "gpu", req.gpu->text());  // throws, naming the products and their SM counts
+    }
+    if (!out.sm_count && out.family.empty())
       throw input_error("grid", "needs a named GPU (" + field_ref("gpu") + ") or " + field_ref("sm_count") +
                                     ": waves need the SM count");
   }

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace occcalc {
 
@@ -38,6 +39,59 @@ inline std::string gpu_name_key(std::string_view name) {
   }
   end_word();
   return key;
+}
+
+/// Words that tell variants of one product apart, not products: the form
+/// factor (`PCIe`, `SXM4`, `NVL`). With a memory size (`80GB`), they are
+/// what a family name leaves out: "H100" covers "H100 PCIe", "H100 SXM5
+/// 80GB" and "H100 NVL"; "RTX 4060" never covers "RTX 4060 Ti".
+inline constexpr std::array<std::string_view, 8> form_factor_words = {"pcie", "sxm",  "sxm2", "sxm3",
+                                                                      "sxm4", "sxm5", "nvl",  "mxm"};
+
+/// Whether `word` (lower case) names a variant of a product: a form factor
+/// or a memory size (`16gb`).
+inline bool is_variant_word(std::string_view word) {
+  for (const auto f : form_factor_words) {
+    if (word == f) return true;
+  }
+  constexpr std::string_view gigabytes = "gb";
+  if (word.size() <= gigabytes.size() || word.substr(word.size() - gigabytes.size()) != gigabytes) return false;
+  for (std::size_t i = 0; i + gigabytes.size() < word.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(word[i]))) return false;
+  }
+  return true;
+}
+
+/// The words of a GPU name as `gpu_name_key` reads them: lower case, brand
+/// words dropped ("Tesla V100-PCIE-16GB" -> v100, pcie, 16gb).
+inline std::vector<std::string> gpu_name_words(std::string_view name) {
+  std::vector<std::string> words;
+  std::string word;
+  const auto end_word = [&] {
+    bool brand = word.empty();
+    for (const auto b : optional_brand_words) brand = brand || word == b;
+    if (!brand) words.push_back(word);
+    word.clear();
+  };
+  for (const char c : name) {
+    if (std::isalnum(static_cast<unsigned char>(c))) {
+      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      end_word();
+    }
+  }
+  end_word();
+  return words;
+}
+
+/// Whether the GPU name `name` is a variant of the family `family` (both as
+/// `gpu_name_words`): the family's words, then variant words only.
+inline bool is_family_variant(const std::vector<std::string>& family, const std::vector<std::string>& name) {
+  if (family.empty() || name.size() <= family.size()) return false;
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    if (i < family.size() ? name[i] != family[i] : !is_variant_word(name[i])) return false;
+  }
+  return true;
 }
 
 }  // namespace occcalc
