@@ -21,7 +21,7 @@ import sys
 MAX_LINES = 420
 
 # The command line: the parser, each command's options and the help text.
-CLI11_FILES = ("cli/app.cpp", "cli/command_options.cpp", "cli/help_format.cpp")
+CLI11_FILES = ("cli/app.cpp", "cli/command_options.cpp", "cli/help_format.cpp", "cli/parse_errors.cpp")
 
 # Which public layers each layer may include (besides itself).
 BASE = {"error.hpp", "version.hpp"}

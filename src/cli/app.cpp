@@ -15,6 +15,7 @@
 
 #include "cli/command_options.hpp"
 #include "cli/help_format.hpp"
+#include "cli/parse_errors.hpp"
 #include "cli/run_commands.hpp"
 #include "cli/tables.hpp"
 #include "commands/batch.hpp"
@@ -43,50 +44,44 @@ namespace {
 struct command_info {
   const char* name;
   const char* description;
+  /// What it cannot run without, for the message when that is missing.
+  const char* needs;
   bool all_tables;
   void (*bind)(CLI::App&, options&);
   exit_status (*run)(context&);
 };
 
 constexpr command_info commands[] = {
-    {"list", "List the supported architectures, AMD targets and named GPUs", true, bind_list, run_list_command},
-    {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line", true, bind_batch,
+    {"list", "List the supported architectures, AMD targets and named GPUs", nullptr, true, bind_list,
+     run_list_command},
+    {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line", nullptr, true, bind_batch,
      run_batch_command},
     {"inspect",
      "Read kernels' resource usage from cubins, fat binaries, AMD code objects, offload bundles, ELF files or "
      "ptxas/nvlink logs",
+     "INPUT...: the build outputs to read (cubins, fat binaries, libraries, executables, AMD code objects, "
+     "Triton caches, compiler logs or directories; - for standard input)",
      true, bind_inspect, run_inspect_command},
-    {"check", "CI gate: check the kernels of build outputs against a policy file", true, bind_check, run_check_command},
-    {"diff", "Compare two builds kernel by kernel: registers, spills, stack, shared memory, occupancy", true, bind_diff,
+    {"check", "CI gate: check the kernels of build outputs against a policy file",
+     "--policy FILE and INPUT...: a policy (JSON; see examples/) and the build outputs to check", true, bind_check,
+     run_check_command},
+    {"diff", "Compare two builds kernel by kernel: registers, spills, stack, shared memory, occupancy",
+     "OLD and NEW: two builds, each a build output, a directory or a saved inspect --json", true, bind_diff,
      run_diff_command},
     {"suggest",
      "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N "
      "blocks (AMD: HIP's block size search)",
-     false, bind_suggest, run_suggest_command},
+     nullptr, false, bind_suggest, run_suggest_command},
     {"sweep",
      "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary: chart, "
      "cliffs, CSV, JSON, SVG",
-     false, bind_sweep, run_sweep_command},
+     "--vary FIGURE: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)", false, bind_sweep,
+     run_sweep_command},
 };
 
 /// Whether `text` is a subcommand's name.
 bool names_command(std::string_view text) {
   return std::any_of(std::begin(commands), std::end(commands), [&](const command_info& c) { return text == c.name; });
-}
-
-/// "did you mean" for a mistyped subcommand or long flag.
-std::string did_you_mean(const CLI::App& app, const std::vector<std::string>& extras) {
-  if (extras.empty()) return {};
-  std::vector<std::string> names;
-  if (extras.front().rfind("--", 0) == 0) {
-    for (const CLI::Option* option : app.get_options()) {
-      for (const auto& name : option->get_lnames()) names.push_back("--" + name);
-    }
-  } else {
-    for (const auto& command : commands) names.emplace_back(command.name);
-  }
-  const auto close = occcalc::closest_names(extras.front(), names, 1);
-  return close.empty() ? std::string() : fmt::format("; did you mean '{}'?", close.front());
 }
 
 /// The first empty value among the options of `apps`, as a flag name: an
@@ -111,6 +106,9 @@ std::string empty_option(const std::vector<const CLI::App*>& apps) {
 exit_status run_parsed(options& opts, const std::vector<bool>& request_given, const command_info* chosen, terminal term,
                        std::istream& in, std::ostream& out, std::ostream& err) {
   try {
+    if (const std::string wrong = choice_error("--color", opts.colour, {"auto", "always", "never"}); !wrong.empty()) {
+      throw occcalc::error(wrong);
+    }
     const occcalc::table tables = chosen && chosen->all_tables ? load_tables(opts.table_files, table_scope::all)
                                                                : load_tables_for(opts.table_files, opts.request);
     term.colour = colour_under(colour_mode_from(opts.colour), term.colour);
@@ -203,9 +201,7 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
       ->type_name("PCT");
   app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file")
       ->type_name("FILE");
-  app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")
-      ->check(CLI::IsMember({"auto", "always", "never"}))
-      ->type_name("WHEN");
+  app.add_option("--color", opts.colour, "Colour the text output: auto (default), always, never")->type_name("WHEN");
   app.footer(
       "Examples:\n"
       "  occcalc --cc 7.0 --threads 128 --regs 37\n"
@@ -229,7 +225,17 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
   } catch (const CLI::Success& e) {  // --help
     return static_cast<exit_status>(app.exit(e, out, err));
   } catch (const CLI::ParseError& e) {
-    err << "occcalc: error: " << printable(e.what()) << "\n";
+    // An argument nothing took is the first thing wrong, whatever else is
+    // missing after it.
+    if (const auto extras = app.remaining(); !extras.empty()) {
+      err << "occcalc: error: " << printable(unexpected_argument_text(app, args, extras.front())) << "\n";
+      return exit_status::bad_input;
+    }
+    std::vector<command_needs> needs;
+    for (const auto& command : commands) {
+      if (command.needs != nullptr) needs.push_back({command.name, command.needs});
+    }
+    err << "occcalc: error: " << printable(parse_error_text(e, app, needs)) << "\n";
     return exit_status::bad_input;
   }
   if (const std::string name = empty_option(parsers); !name.empty()) {
@@ -237,8 +243,7 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
     return exit_status::bad_input;
   }
   if (const auto extras = app.remaining(); !extras.empty()) {
-    err << "occcalc: error: unexpected argument " << occcalc::detail::quoted(extras.front())
-        << did_you_mean(app, extras) << "\n";
+    err << "occcalc: error: " << printable(unexpected_argument_text(app, args, extras.front())) << "\n";
     return exit_status::bad_input;
   }
   const auto given = [&](std::size_t i) { return request_options[i]->count() > 0; };

@@ -12,9 +12,9 @@ namespace {
 
 /// --jobs, for the commands that read build outputs.
 void bind_jobs(CLI::App& app, options& opts) {
-  app.add_option("--jobs", opts.inspect.jobs,
-                 "Threads to read with (default: the CPUs this process may use, affinity and cgroup quota counted)")
-      ->check(CLI::Range(1, 1024))
+  app.add_option("--jobs", opts.jobs,
+                 "Threads to read with, 1 to 1024 (default: the CPUs this process may use, affinity and cgroup quota "
+                 "counted)")
       ->type_name("N");
 }
 
@@ -44,7 +44,6 @@ void bind_inputs(CLI::App& app, options& opts) {
 void bind_list(CLI::App& app, options& opts) {
   app.add_option("what", opts.list_what,
                  "archs (NVIDIA), gpus (NVIDIA and AMD), amd (AMD targets and GPUs) or all (default)")
-      ->check(CLI::IsMember({"archs", "gpus", "amd", "all"}))
       ->type_name("WHAT");
   app.add_flag("--ids", opts.list_ids,
                "Only the names, one per line, as a shell completes them: what --cc, --gpu and --gfx take (for a GPU, "

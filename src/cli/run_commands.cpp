@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "analysis/occupancy_floor.hpp"
+#include "cli/parse_errors.hpp"
 #include "commands/batch.hpp"
 #include "commands/diff.hpp"
 #include "commands/list.hpp"
@@ -68,8 +69,19 @@ output_format format_from(const options& opts, const Renderers& renderers) {
   return *format;
 }
 
+/// The most threads --jobs may ask for.
+constexpr std::int64_t max_jobs = 1024;
+
+/// --jobs, checked, into `command`.
+void read_jobs(const options& opts, inspect_command& command) {
+  if (!opts.jobs.empty()) {
+    command.jobs = static_cast<unsigned>(occcalc::parse_count("jobs", opts.jobs, {1, max_jobs}));
+  }
+}
+
 exit_status run_inspect_or_check(context& c, bool is_check) {
   auto& opts = c.opts;
+  read_jobs(opts, opts.inspect);
   const std::string_view name = is_check ? "check" : "inspect";
   refuse_kernel_fields(c, name);
   refuse(!opts.min_occupancy.empty(), "min_occupancy",
@@ -99,6 +111,7 @@ exit_status run_diff_command(context& c) {
   diff_options o;
   o.old_input = opts.diff_old;
   o.new_input = opts.diff_new;
+  read_jobs(opts, opts.inspect);
   o.read = opts.inspect;
   o.read.format = opts.json ? output_format::json : output_format::text;
   if (!opts.format.empty()) o.read.format = format_from(opts, diff_renderers);
@@ -123,6 +136,10 @@ exit_status run_query_command(context& c) {
 }
 
 exit_status run_list_command(context& c) {
+  if (const std::string wrong = choice_error("list", c.opts.list_what, {"archs", "gpus", "amd", "all"});
+      !wrong.empty()) {
+    throw occcalc::error(wrong);
+  }
   return run_list(c.tables, {c.opts.list_what, c.opts.json, c.opts.list_ids, c.term}, c.out);
 }
 

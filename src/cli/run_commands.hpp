@@ -28,6 +28,8 @@ struct options {
   std::string list_what = "all";
   bool list_ids = false;
   inspect_command inspect;
+  /// --jobs as typed.
+  std::string jobs;
   bool csv = false;
   /// check's --format.
   std::string format;

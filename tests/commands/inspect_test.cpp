@@ -58,8 +58,8 @@ TEST_CASE("cli: inspect errors name the input or the flag and exit 2", "[cli][in
       {{"inspect", cubin, "--arch", "sm_9x"}, "occcalc: error: --arch 'sm_9x' is not a compute capability"},
       {{"inspect", cubin, "--threads", "0"}, "occcalc: error: --threads 0 is outside [1, 2147483647]"},
       {{"inspect", cubin, "--min-occupancy", "50"}, "occcalc: error: --min-occupancy does not apply to inspect"},
-      {{"inspect"}, "occcalc: error: inputs is required"},
-      {{"check", cubin}, "occcalc: error: --policy is required"},
+      {{"inspect"}, "occcalc: error: inspect needs INPUT...: the build outputs to read"},
+      {{"check", cubin}, "occcalc: error: check needs --policy FILE and INPUT..."},
       {{"check", "--policy", "no/such/policy.json", cubin}, "occcalc: error: no/such/policy.json: cannot read"},
   }));
   const auto r = run(c.args);

@@ -275,7 +275,8 @@ TEST_CASE("cli: what the direct read leaves to CLI11 keeps CLI11's messages", "[
   // unknown flag: each goes to CLI11, whose message names the flag.
   CHECK_THAT(run({"--cc", "7.0", "--threads", "128", "--regs", "37", "--regs", "40"}).err, Contains("--regs"));
   CHECK(run({"--cc", "7.0", "--threads", "128", "--regs"}).status == exit_status::bad_input);
-  CHECK_THAT(run({"--cc", "7.0", "--thread", "128", "--regs", "37"}).err, Contains("did you mean '--threads'"));
+  CHECK_THAT(run({"--cc", "7.0", "--thread", "128", "--regs", "37"}).err,
+             Contains("did you mean --threads (threads per block"));
   CHECK_THAT(run({"--cc", "7.0", "--threads", "", "--regs", "37"}).err, Contains("--threads is empty"));
 }
 

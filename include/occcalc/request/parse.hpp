@@ -117,9 +117,20 @@ inline std::int64_t parse_bytes(const std::string& field, std::string_view text,
   }
   const auto value = detail::parse_decimal(digits);
   if (!value) {
+    // KB and MB may mean powers of 1000 or of 1024: not read, but the
+    // spellings that are said which.
+    std::string hint;
+    for (const auto& [unit, kib] : {std::pair<std::string_view, std::int64_t>{"kb", 1}, {"mb", bytes_per_kib}}) {
+      if (low.size() <= unit.size() || low.compare(low.size() - unit.size(), unit.size(), unit) != 0) continue;
+      const auto n = detail::parse_decimal(detail::trim(std::string_view(low).substr(0, low.size() - unit.size())));
+      if (n && *n <= range.max / (kib * bytes_per_kib)) {
+        hint = "; write " + std::to_string(*n * kib) + "K or " + std::to_string(*n * kib * bytes_per_kib) +
+               " (K is KiB, 1024 bytes)";
+      }
+    }
     throw input_error(field, detail::quoted(trimmed) +
                                  " is not a size; expected bytes, or KiB with a K or KiB suffix, in " +
-                                 detail::range_text(range));
+                                 detail::range_text(range) + hint);
   }
   if (*value < range.min || *value > range.max / multiplier || *value * multiplier < range.min) {
     throw input_error(field, std::string(trimmed) + " is outside " + detail::range_text(range) + " bytes");
