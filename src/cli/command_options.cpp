@@ -70,7 +70,7 @@ void bind_inspect(CLI::App& app, options& opts) {
   app.footer(
       "Examples:\n"
       "  occcalc inspect build/libkernels.a --arch sm_90\n"
-      "  occcalc inspect build/ --kernel 'gemm|conv' --threads 256\n"
+      "  occcalc inspect build/ --kernel 'scale|barrier' --threads 256\n"
       "  nvcc -Xptxas -v -c k.cu 2>&1 | occcalc inspect -\n"
       "Also --threads N (block size for every kernel's occupancy; default: its declared one, else the one "
       "suggest picks), --dyn-smem BYTES, --carveout PCT, --model " +

@@ -8,9 +8,11 @@
 
 #include <fmt/format.h>
 
+#include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/amd/sweep.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/nvidia/sweep.hpp"
 #include "occcalc/request/amd.hpp"
@@ -199,13 +201,35 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
   return plan;
 }
 
+/// The block size occcalc suggest picks for a resolved request (whatever
+/// block size it was resolved at): where the sweep varies threads and none
+/// was given, the other charts are drawn at it. 0 when none can run.
+std::int64_t suggested_threads(const occcalc::resolved_request& r) {
+  const occcalc::dynamic_shared_memory_rule rule{r.launch.dynamic_shared_memory_bytes, 0};
+  return occcalc::max_potential_block_size(*r.arch, r.launch, rule, 0).block_size;
+}
+
+std::int64_t suggested_threads(const occcalc::resolved_amd_request& r) {
+  return occcalc::amd_hip_max_potential_block_size(*r.target, r.kernel, r.mode, 0).block_size;
+}
+
 }  // namespace
 
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
                       bool json, std::ostream& out, const terminal& term) {
   if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
-  const sweep_plan plan = std::visit([&](const auto& resolved) { return plan_for(resolved, options); },
-                                     occcalc::resolve_any(tables, request));
+  occcalc::request at = request;
+  if (!at.threads && occcalc::detail::trim(options.vary) == "threads") {
+    // Varying the block size needs none to start from: the one suggest
+    // picks marks "now", and draws the other charts.
+    at.threads = occcalc::field_value::of_integer(1);
+    const std::int64_t threads =
+        std::visit([](const auto& resolved) { return suggested_threads(resolved); }, occcalc::resolve_any(tables, at));
+    if (threads <= 0) throw occcalc::input_error("threads", "is required: no block size can run with these resources");
+    at.threads = occcalc::field_value::of_integer(threads);
+  }
+  const sweep_plan plan =
+      std::visit([&](const auto& resolved) { return plan_for(resolved, options); }, occcalc::resolve_any(tables, at));
   const sweep_series& series = plan.series;
   if (options.svg_file == "-") {  // the SVG on standard output, instead of the text
     if (json || options.csv)
