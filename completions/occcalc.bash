@@ -5,7 +5,7 @@ _occcalc() {
   local occcalc=${COMP_WORDS[0]}
   local commands="list batch inspect check diff suggest sweep help"
   local kernel="--cc --gpu --threads --regs --smem --dyn-smem --carveout --cache --barriers --grid --sm-count
-    --gfx --vgprs --agprs --sgprs --lds --wave32 --wave64 --cu-mode --wgp-mode --model"
+    --gfx --vgprs --agprs --sgprs --lds --wave32 --wave64 --cu-mode --wgp-mode --model --brief"
   local common="--help --json --table --color"
   local inputs="--kernel --arch --verbose --jobs --threads --dyn-smem --carveout --model"
   local cmd="" i

@@ -9,6 +9,7 @@ complete -c occcalc -l json -d "Print JSON"
 complete -c occcalc -l table -r -F -d "Load a table file"
 complete -c occcalc -l color -x -a "auto always never" -d "Colour the text"
 complete -c occcalc -n "not __fish_seen_subcommand_from $commands" -l version -d "Print the version"
+complete -c occcalc -n "not __fish_seen_subcommand_from $commands" -l brief -d "One line: occupancy, blocks, warps, limiter"
 complete -c occcalc -n "not __fish_seen_subcommand_from $commands; or __fish_seen_subcommand_from batch" -l min-occupancy -x -d "Gate: minimum occupancy (percent)"
 # Kernel flags: the query, suggest and sweep.
 set -l kernel "not __fish_seen_subcommand_from list batch inspect check diff help"

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Every text view fits an 80-column terminal.
+"""Every text view fits an 80-column terminal, the answers and the
+architectures 40 and 60 columns too.
 
 Runs each view under a pseudo-terminal 80 columns wide (as a person sees it:
 coloured, UTF-8) and piped with COLUMNS unset (80 by default), and fails on
@@ -41,6 +42,7 @@ VIEWS = [
     ["sweep", "--vary", "smem", "--cc", "9.0", "--threads", "256", "--regs", "32"],
     ["sweep", "--vary", "lds", "--gfx", "gfx90a", "--threads", "256", "--vgprs", "64"],
     ["list"],
+    ["list", "archs"],
     ["inspect", f"{FX}/kernels.sm_90.cubin", f"{FX}/multiarch.fatbin", f"{FX}/app", f"{FX}/libkernels.a"],
     ["inspect", f"{FX}/app_rdc.log", f"{FX}/lto.fatbin", f"{FX}/ptx_only.fatbin"],
     ["inspect", f"{AMD}/kernels.gfx90a.o", f"{AMD}/app_compressed.o", f"{AMD}/kernels.hipfb"],
@@ -78,17 +80,24 @@ def under_terminal(args):
     return b"".join(chunks).decode("utf-8").replace("\r\n", "\n")
 
 
-def piped(args):
+def piped(args, columns=None):
     env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"}
+    if columns:
+        env["COLUMNS"] = str(columns)
     p = subprocess.run([OCCCALC] + args, capture_output=True, text=True, cwd=ROOT, env=env)
     return p.stdout + p.stderr
 
 
-def too_wide(text):
+KERNEL_ROW = re.compile(r"^  (sm_|gfx)\w+ ")
+
+
+def too_wide(text, columns=COLUMNS, names_whole=False):
     """Lines past the width. Diagnostics (`occcalc: error: ...`, notes) are
-    exempt: each is one line by contract, for logs and grep."""
+    exempt: each is one line by contract, for logs and grep; so are, piped,
+    the rows of inspect's table, whose kernel names stay whole."""
     return [line for line in ANSI.sub("", text).split("\n")
-            if len(line) > COLUMNS and not line.startswith("occcalc: ")]
+            if len(line) > columns and not line.startswith("occcalc: ")
+            and not (names_whole and KERNEL_ROW.match(line))]
 
 
 def main():
@@ -97,13 +106,28 @@ def main():
         shown = under_terminal(args)
         # The PTY was sized after the fork: a view that starts before the
         # resize reads a 0x0 terminal and falls back to COLUMNS or 80.
-        for how, text in (("terminal", shown), ("piped", piped(args))):
-            for line in too_wide(text):
+        names_whole = args[:1] == ["inspect"]
+        # The answers and the architectures fit 40 and 60 columns too.
+        narrow = args[:1] not in (["inspect"], ["check"], ["diff"], ["list"]) and args not in HELP
+        views = [("terminal", shown, COLUMNS), ("piped", piped(args), COLUMNS)]
+        if narrow or args == ["list", "archs"]:
+            views += [(f"piped at {n} columns", piped(args, n), n) for n in (60, 40)]
+        for how, text, columns in views:
+            for line in too_wide(text, columns, names_whole and how != "terminal"):
                 failures.append(f"{how}: occcalc {' '.join(args)}: {len(ANSI.sub('', line))} columns: {line}")
         if "\x1b[" not in shown and args not in HELP:
             failures.append(f"terminal: occcalc {' '.join(args)}: not coloured")
         if "\x1b[" in piped(args):
             failures.append(f"piped: occcalc {' '.join(args)}: coloured")
+    # Piped, a kernel name is never cut (a report stays greppable); on a
+    # terminal, a name cut keeps what tells kernels apart: the template
+    # arguments and parameters.
+    report = ["inspect", f"{FX}/kernels.sm_90.cubin"]
+    if "void demo::scale<double, 8>(double*, double)" not in piped(report, 40):
+        failures.append("piped: occcalc inspect cuts kernel names")
+    narrow = ANSI.sub("", under_terminal(report + ["--columns", "arch,regs,occupancy,limiter,kernel"]))
+    if "\u2026scale<double, 8>(double*, double)" not in narrow and "scale<double, 8>(double*, double)" not in narrow:
+        failures.append("terminal: a cut kernel name lost its template arguments and parameters:\n" + narrow)
     for f in failures:
         print(f)
     print(f"{len(VIEWS)} views and {len(HELP)} help texts, under an {COLUMNS}-column terminal and piped; {len(failures)} problems")

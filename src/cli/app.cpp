@@ -122,7 +122,7 @@ exit_status run_parsed(options& opts, const std::vector<bool>& request_given, co
   return exit_status::bad_input;
 }
 
-/// A query whose arguments are only request flags and `--json`, read without
+/// A query whose arguments are only request flags, `--json` and `--brief`, read without
 /// CLI11: each flag at most once, as `--flag VALUE` or `--flag=VALUE` with a
 /// value that is not empty, does not start with '-' and names no command, or
 /// `--flag` alone for a switch. That is how scripts call occcalc in loops,
@@ -134,10 +134,15 @@ std::optional<options> plain_query(const std::vector<const char*>& args, std::ve
   options opts;
   given.assign(std::size(occcalc::request_fields), false);
   bool json = false;
+  bool brief = false;
   for (std::size_t a = 1; a < args.size(); ++a) {
     const std::string_view arg(args[a]);
     if (arg == "--json" && !json) {
       json = opts.json = true;
+      continue;
+    }
+    if (arg == "--brief" && !brief) {
+      brief = opts.brief = true;
       continue;
     }
     const auto equals = arg.find('=');
@@ -197,6 +202,8 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
   }
   // The options every command shares.
   app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
+  app.add_flag("--brief", opts.brief,
+               "One line: the architecture, the occupancy, blocks and warps per SM, the limiter (the query)");
   app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
       ->type_name("PCT");
   app.add_option("--table", opts.table_files, "Load more architectures and GPUs from this JSON table file")

@@ -132,7 +132,7 @@ exit_status run_diff_command(context& c) {
 }
 
 exit_status run_query_command(context& c) {
-  return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.term}, c.out, c.err);
+  return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.opts.brief, c.term}, c.out, c.err);
 }
 
 exit_status run_list_command(context& c) {

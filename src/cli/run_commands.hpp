@@ -25,6 +25,8 @@ struct options {
   std::string min_occupancy;
   std::string colour = "auto";
   bool json = false;
+  /// The query's one-line answer.
+  bool brief = false;
   std::string list_what = "all";
   bool list_ids = false;
   inspect_command inspect;

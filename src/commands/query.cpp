@@ -7,16 +7,39 @@
 
 #include "analysis/occupancy_floor.hpp"
 #include "analysis/query.hpp"
+#include "occcalc/amd/summary.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/nvidia/summary.hpp"
 #include "render/amd_text.hpp"
+#include "render/brief.hpp"
 #include "render/nvidia_text.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {
 
+namespace {
+
+/// What a brief answer names: the architecture, after the GPU or family
+/// asked for.
+std::string brief_target(const query& q) {
+  const std::string& id = q.request.arch->id;
+  if (q.request.named_gpu) return fmt::format("{} ({})", q.request.named_gpu->name, id);
+  if (!q.request.family.empty()) return fmt::format("{} ({})", q.request.family_name, id);
+  return id;
+}
+
+std::string brief_target(const amd_query& q) {
+  const std::string& id = q.request.target->id;
+  return q.request.named_gpu ? fmt::format("{} ({})", q.request.named_gpu->name, id) : id;
+}
+
+}  // namespace
+
 exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out,
                       std::ostream& err) {
   const auto min_percent = parse_min_occupancy(options.min_occupancy);
+  if (options.json && options.brief) throw occcalc::input_error("brief", "cannot be given together with --json");
   // Text can show a family's waves per product; JSON has one figure.
   const evaluated e = evaluate_any(tables, options.request,
                                    options.json ? occcalc::family_grid::refuse : occcalc::family_grid::per_product);
@@ -24,6 +47,8 @@ exit_status run_query(const occcalc::table& tables, const query_options& options
       [&](const auto& q) {
         if (options.json)
           out << result_text(q, json_writer::style::pretty) << "\n";
+        else if (options.brief)
+          out << brief_text(brief_target(q), occcalc::summarize(q.result));
         else
           render_text(out, q, options.term);
       },

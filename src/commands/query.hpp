@@ -18,6 +18,8 @@ struct query_options {
   /// The --min-occupancy text; empty for no gate.
   std::string min_occupancy;
   bool json = false;
+  /// One line instead of the whole answer (`--brief`).
+  bool brief = false;
   /// What the text view may use.
   terminal term;
 };

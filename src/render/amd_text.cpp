@@ -148,8 +148,10 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
   if (q.request.named_gpu) {
     title = fmt::format("{}, {} CUs: {}", q.request.named_gpu->name, q.request.named_gpu->compute_units, title);
   }
-  text += paint(title, style::bold, term.colour) + "\n";
-  text += fmt::format("model {}: {}\n\n", occcalc::to_string(r.model), occcalc::info(r.model).title);
+  text += heading(title, term);
+  text +=
+      wrap(fmt::format("model {}: {}", occcalc::to_string(r.model), occcalc::info(r.model).title), 0, term.columns) +
+      "\n";
 
   text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("work-group size", std::to_string(q.request.work_group_size),
@@ -165,10 +167,13 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
   text += row("LDS per work-group", bytes_text(k.lds_bytes), {}, term.columns);
 
   const bool per_simd = occcalc::info(r.model).settles_per_simd;
-  const std::string heading = fmt::format("Work-group limit per {}", unit);
-  text += "\n" + paint(heading, style::bold, term.colour) +
-          fmt::format("{:>{}}", per_simd ? "groups  waves/SIMD" : "groups",
-                      static_cast<int>(label_width + 2 - heading.size() + (per_simd ? 18 : 6))) +
+  const std::string limits_heading = fmt::format("Work-group limit per {}", unit);
+  const std::string columns = per_simd ? "groups  waves/SIMD" : "groups";
+  const std::size_t heading_width = static_cast<std::size_t>(label_width) + 2 + columns.size();
+  text += "\n" + paint(limits_heading, style::bold, term.colour) +
+          (heading_width <= term.columns
+               ? fmt::format("{:>{}}", columns, static_cast<int>(heading_width - limits_heading.size()))
+               : "\n  (" + columns + ")") +
           "\n";
   for (const auto res : occcalc::amd_resources) {
     if (!applies(q, res)) continue;
@@ -205,19 +210,13 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
 
   const double percent = r.occupancy() * 100.0;
   const style level = occupancy_style(r.work_groups > 0, percent);
-  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, term.colour),
-                             label_width + 2 + (term.colour ? 8 : 0),
-                             paint(fmt::format("{:.1f}%", percent), level, term.colour),
-                             occcalc::summarize(r).limiter_list(", ", true));
+  text += "\n" + occupancy_line(percent, level, occcalc::summarize(r).limiter_list(", ", true), term);
   if (q.waves) {
     const auto& w = *q.waves;
     const auto cus = *q.request.compute_units;
     const std::string device = device_text(cus, "CUs", q.request.named_gpu ? &q.request.named_gpu->name : nullptr,
                                            q.request.compute_units_given);
-    text += "\n" +
-            paint(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), style::bold,
-                  term.colour) +
-            "\n";
+    text += "\n" + heading(fmt::format("Waves of {} work-groups on {}", *q.request.grid_work_groups, device), term);
     text += row("work-groups per wave", std::to_string(w.blocks_per_wave),
                 fmt::format("{} {}s x {}", q.units(), unit, counted(r.work_groups, "work-group", "work-groups")),
                 term.columns);
@@ -267,9 +266,16 @@ nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
 }
 
 void render_amd_target_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
-  const std::vector<table_column> columns = {{"id"},          {"family"},       {"models"},
-                                             {"waves", true}, {"SIMDs", true},  {"VGPRs/gran", true},
-                                             {"SGPRs", true}, {"LDS/CU", true}, {"wave sizes"}};
+  // Narrow terminals leave out the wave sizes, models, SIMDs and family first.
+  const std::vector<table_column> columns = {{"id"},
+                                             {"family", false, 5},
+                                             {"models", false, 7},
+                                             {"waves", true},
+                                             {"SIMDs", true, 6},
+                                             {"VGPRs/gran", true, 3},
+                                             {"SGPRs", true, 4},
+                                             {"LDS/CU", true, 2},
+                                             {"wave sizes", false, 8}};
   std::vector<std::vector<table_cell>> rows;
   for (const auto& t : tables.amd_targets) {
     std::string models, sizes;
@@ -297,7 +303,7 @@ void render_amd_gpu_list(std::ostream& out, const occcalc::table& tables, const 
   for (const auto& g : tables.amd_gpus) {
     rows.push_back({{g.name}, {g.target_id}, {std::to_string(g.compute_units)}, {g.id}});
   }
-  out << format_table({{"name"}, {"target"}, {"CUs", true}, {"id"}}, rows, term, {0, 2});
+  out << format_table({{"name"}, {"target"}, {"CUs", true}, {"id", false, 1}}, rows, term, {0, 2});
 }
 
 }  // namespace occcalc::cli

@@ -293,14 +293,17 @@ class text_printer final : public inspect_printer {
     }
     cells_.clear();
     table_layout layout;
-    layout.elide_last = !view_.wide && columns[shown.back()]->id == "kernel";
+    layout.elide_last = !view_.wide && term_.tty && columns[shown.back()]->id == "kernel";
     text_ += format_table(headers, rows, term_, layout);
     flush_chunk(out_, text_);
     for (const auto& [reason, count] : unavailable_) {
-      text_ += paint(fmt::format("  no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s",
-                                 occcalc::detail::printable(reason)),
-                     style::warn, term_.colour) +
-               "\n";
+      // Wrapped to the width as every line of text is, each line painted.
+      const std::string note = fmt::format("no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s",
+                                           occcalc::detail::printable(reason));
+      const auto lines = wrap_lines(note, term_.columns - 2, term_.columns - 4);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        text_ += (i == 0 ? "  " : "    ") + paint(lines[i], style::warn, term_.colour) + "\n";
+      }
     }
   }
 

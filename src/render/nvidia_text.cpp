@@ -121,7 +121,7 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
                 ? fmt::format("{}, {} SMs: {}", q.request.family_name, *q.request.sm_count, title)
                 : fmt::format("{}: {}", q.request.family_name, title);
   }
-  text += paint(title, style::bold, term.colour) + "\n";
+  text += heading(title, term);
   if (!q.request.family.empty()) {
     std::vector<std::string> products;
     for (const occcalc::gpu* g : q.request.family) products.push_back(fmt::format("{} ({} SMs)", g->name, g->sm_count));
@@ -173,16 +173,12 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
   const std::string limiters = occcalc::summarize(result).limiter_list(", ", true);
   const double percent = result.occupancy() * 100.0;
   const style level = occupancy_style(result.blocks_per_sm > 0, percent);
-  text += "\n" + fmt::format("{:<{}}{}  limited by {}\n", paint("Theoretical occupancy", style::bold, term.colour),
-                             label_width + 2 + (term.colour ? 8 : 0),
-                             paint(fmt::format("{:.1f}%", percent), level, term.colour), limiters);
+  text += "\n" + occupancy_line(percent, level, limiters, term);
   if (!q.family_waves.empty()) {
     // A family whose products differ in SMs: the waves of each.
-    text += "\n" +
-            paint(fmt::format("Waves of {} on each {}", counted(*q.request.grid_blocks, "block", "blocks"),
-                              q.request.family_name),
-                  style::bold, term.colour) +
-            "\n";
+    text += "\n" + heading(fmt::format("Waves of {} on each {}", counted(*q.request.grid_blocks, "block", "blocks"),
+                                       q.request.family_name),
+                           term);
     std::vector<std::vector<table_cell>> rows;
     for (const auto& [g, w] : q.family_waves) {
       rows.push_back({{g->name},
@@ -192,9 +188,13 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
                       {std::to_string(w.full_waves)},
                       {w.blocks_per_wave > 0 ? fmt::format("{:.1f}%", w.tail_utilization * 100.0) : "-"}});
     }
-    text += format_table(
-        {{"gpu"}, {"SMs", true}, {"blocks/wave", true}, {"waves/SM", true}, {"full waves", true}, {"last wave", true}},
-        rows, term, {});
+    text += format_table({{"gpu"},
+                          {"SMs", true},
+                          {"blocks/wave", true, 2},
+                          {"waves/SM", true},
+                          {"full waves", true, 1},
+                          {"last wave", true}},
+                         rows, term, {});
   }
   if (q.waves) {
     const auto& w = *q.waves;
@@ -204,9 +204,7 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
                                                                 : &q.request.family_name;
     const std::string device = device_text(sms, "SMs", device_name, q.request.sm_count_given);
     text += "\n" +
-            paint(fmt::format("Waves of {} on {}", counted(*q.request.grid_blocks, "block", "blocks"), device),
-                  style::bold, term.colour) +
-            "\n";
+            heading(fmt::format("Waves of {} on {}", counted(*q.request.grid_blocks, "block", "blocks"), device), term);
     text += row("blocks per wave", std::to_string(w.blocks_per_wave),
                 fmt::format("{} x {}", counted(sms, "SM", "SMs"), counted(result.blocks_per_sm, "block", "blocks")),
                 term.columns);
@@ -227,11 +225,18 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
 }
 
 void render_arch_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
-  const std::vector<table_column> columns = {{"id"},           {"cc"},
-                                             {"family"},       {"warps", true},
-                                             {"blocks", true}, {"thr/blk", true},
-                                             {"regs", true},   {"smem/SM", true},
-                                             {"optin", true},  {"config"}};
+  // Narrow terminals leave out the configuration, opt-in, block size and
+  // family first.
+  const std::vector<table_column> columns = {{"id"},
+                                             {"cc"},
+                                             {"family", false, 6},
+                                             {"warps", true, 4},
+                                             {"blocks", true, 5},
+                                             {"thr/blk", true, 7},
+                                             {"regs", true, 2},
+                                             {"smem/SM", true, 3},
+                                             {"optin", true, 8},
+                                             {"config", false, 9}};
   std::vector<std::vector<table_cell>> rows;
   const auto kib = [](std::int64_t bytes) {
     return bytes % occcalc::bytes_per_kib == 0 ? fmt::format("{}K", bytes / occcalc::bytes_per_kib)
@@ -256,7 +261,7 @@ void render_arch_list(std::ostream& out, const occcalc::table& tables, const ter
                     {config}});
   }
   out << format_table(columns, rows, term, {0, 1});
-  out << "(K = KiB; regs: registers per SM; optin: the opt-in shared memory per block)\n";
+  out << wrap("(K = KiB; regs: registers per SM; optin: the opt-in shared memory per block)", 0, term.columns);
 }
 
 void render_gpu_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {
@@ -264,7 +269,7 @@ void render_gpu_list(std::ostream& out, const occcalc::table& tables, const term
   for (const auto& g : tables.gpus) {
     rows.push_back({{g.name}, {g.arch_id}, {std::to_string(g.sm_count)}, {g.id}});
   }
-  out << format_table({{"name"}, {"arch"}, {"SMs", true}, {"id"}}, rows, term, {0, 2});
+  out << format_table({{"name"}, {"arch"}, {"SMs", true}, {"id", false, 1}}, rows, term, {0, 2});
 }
 
 }  // namespace occcalc::cli

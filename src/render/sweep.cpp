@@ -101,7 +101,8 @@ std::string terminal_chart(const sweep_series& s, const terminal& term, int rows
     text += numbers + "\n" + indent + s.axis + "\n";
   }
   if (!in_range) {
-    text += indent + fmt::format("now: {}, outside the range shown\n", s.current);
+    text += wrap(fmt::format("now: {}, outside the range shown", s.current), indent.size(),
+                 term.columns > indent.size() ? term.columns - indent.size() : 1);
   }
   return text;
 }
@@ -390,14 +391,27 @@ std::string sweep_text(const sweep_plan& plan, const terminal& term) {
   text += "\n" + heading("Cliffs (where occupancy drops)", term);
   if (drops.empty()) text += "  none in this range\n";
   // The nearest cliff on each side of the current value is what matters.
+  // Each value as wide as the widest, to fit narrow terminals.
+  int digits = 1;
+  for (const auto* c : drops) digits = std::max(digits, static_cast<int>(std::to_string(c->after).size()));
+  // "  128 -> 160   75.0% ->  70.3%  (below now)"; single spaces where
+  // that is too wide.
   for (const auto* c : drops) {
-    const char* mark = c->after <= series.current ? "  (below now)" : c->before >= series.current ? "" : "  <- now";
-    text += fmt::format("  {:>8} -> {:<8} {:6.1f}% -> {:6.1f}%{}\n", c->before, c->after, c->occupancy_before * percent,
-                        c->occupancy_after * percent, mark);
+    const char* mark = c->after <= series.current ? "(below now)" : c->before >= series.current ? "" : "<- now";
+    std::string line = fmt::format("  {:>{}} -> {:<{}}  {:5.1f}% -> {:5.1f}%  {}", c->before, digits, c->after, digits,
+                                   c->occupancy_before * percent, c->occupancy_after * percent, mark);
+    trim_end(line);
+    if (line.size() > term.columns) {
+      line = fmt::format("{} -> {} {:.1f}% -> {:.1f}% {}", c->before, c->after, c->occupancy_before * percent,
+                         c->occupancy_after * percent, mark);
+      trim_end(line);
+    }
+    text += line + '\n';
   }
   if (rises > 0) {
-    text += fmt::format("  ({} step{} where occupancy rises: --json or --csv lists every point)\n", rises,
-                        rises == 1 ? "" : "s");
+    text += wrap(fmt::format("({} step{} where occupancy rises: --json or --csv lists every point)", rises,
+                             rises == 1 ? "" : "s"),
+                 2, term.columns > 2 ? term.columns - 2 : 1);
   }
   return text;
 }

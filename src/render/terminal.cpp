@@ -74,7 +74,7 @@ terminal detect_terminal(colour_mode mode, std::FILE* stream) {
   winsize size{};
   if (tty && ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) tty_columns = size.ws_col;
   const environment env = [](const char* name) { return std::getenv(name); };
-  return {use_colour(mode, tty, env), utf8_locale(env), columns_for(tty_columns, env)};
+  return {use_colour(mode, tty, env), utf8_locale(env), columns_for(tty_columns, env), tty};
 }
 
 colour_mode colour_mode_from(const std::string& text) {

@@ -28,6 +28,10 @@ struct terminal {
   bool utf8 = false;
   /// The widest line a view may print, in columns.
   std::size_t columns = default_columns;
+  /// Whether a person reads it on a terminal: only there is a name cut to
+  /// fit. A pipe or a file gets every name whole, so a report stays
+  /// greppable.
+  bool tty = false;
 };
 
 /// An environment variable's value, or null when unset (`std::getenv`).

@@ -14,6 +14,30 @@ std::string row(std::string_view label, std::string_view value, std::string_view
   // dynamic width: this runs for every row of every answer.
   constexpr std::size_t indent = 2;
   constexpr auto label_columns = static_cast<std::size_t>(label_width);
+  // Narrower than the label column, the value and a note: each on lines of
+  // its own under the label, so nothing runs past the width.
+  constexpr std::size_t narrow_indent = 4;
+  constexpr std::size_t min_note_columns = 24;
+  const auto longest_word = [](std::string_view text) {
+    std::size_t longest = 0;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t end = std::min(text.find(' ', at), text.size());
+      longest = std::max(longest, end - at);
+      at = end + 1;
+    }
+    return longest;
+  };
+  const std::size_t note_room = columns > label_columns + 2 ? columns - label_columns - 2 : 0;
+  if (indent + label_columns + display_width(value) > columns ||
+      (!note.empty() && (note_room < min_note_columns || longest_word(note) > note_room))) {
+    std::string text(indent, ' ');
+    text.append(label) += '\n';
+    text.append(narrow_indent, ' ').append(value);
+    trim_end(text);
+    text += '\n';
+    if (!note.empty()) text += wrap(note, narrow_indent, columns > narrow_indent ? columns - narrow_indent : 1);
+    return text;
+  }
   std::string line;
   line.reserve(indent + label_columns + value.size() + 2 + note.size() + 1);
   line.append(indent, ' ').append(label);
@@ -40,6 +64,18 @@ std::string counted(std::int64_t n, std::string_view singular, std::string_view 
 style occupancy_style(bool runs, double percent) {
   constexpr double half = 50.0;
   return !runs ? style::bad : percent >= half ? style::good : style::warn;
+}
+
+std::string occupancy_line(double percent, style level, std::string_view limiters, const terminal& term) {
+  constexpr std::string_view label = "Theoretical occupancy";
+  const std::string figure = fmt::format("{:.1f}%", percent);
+  std::string line = paint(label, style::bold, term.colour);
+  line.append(static_cast<std::size_t>(label_width) + 2 - label.size(), ' ');
+  line += paint(figure, level, term.colour);
+  const std::string limited = "limited by " + std::string(limiters);
+  const std::size_t width = static_cast<std::size_t>(label_width) + 2 + figure.size() + 2 + limited.size();
+  if (width <= term.columns) return line + "  " + limited + "\n";
+  return line + "\n" + wrap(limited, 2, term.columns > 2 ? term.columns - 2 : 1);
 }
 
 std::string heading(std::string_view text, const terminal& term) {

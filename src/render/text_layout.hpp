@@ -34,6 +34,11 @@ std::string counted(std::int64_t n, std::string_view singular, std::string_view 
 /// half, good from half up.
 style occupancy_style(bool runs, double percent);
 
+/// The answer's last line: `Theoretical occupancy   75.0%  limited by
+/// registers` (the figure painted in `level`), the limiters on a line of
+/// their own where the width is too narrow for one.
+std::string occupancy_line(double percent, style level, std::string_view limiters, const terminal& term);
+
 /// A heading in bold, wrapped to the terminal's width.
 std::string heading(std::string_view text, const terminal& term);
 

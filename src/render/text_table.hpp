@@ -13,10 +13,13 @@
 namespace occcalc::cli {
 
 struct table_column {
-  table_column(std::string_view column_header, bool right = false)  // NOLINT: implicit
-      : header(column_header), right_aligned(right) {}
+  table_column(std::string_view column_header, bool right = false, int drop_rank = 0)  // NOLINT: implicit
+      : header(column_header), right_aligned(right), drop(drop_rank) {}
   std::string_view header;
   bool right_aligned = false;
+  /// Where the table is wider than the terminal, the columns it leaves out,
+  /// highest rank first; 0: always shown.
+  int drop = 0;
 };
 
 /// One cell: plain text, and the style to paint it in when colour is on.
@@ -34,8 +37,8 @@ struct table_layout {
   std::size_t indent = 2;
   /// Spaces between columns.
   std::size_t gap = 1;
-  /// Shorten the last column's cells by eliding their middle so that every
-  /// line fits `terminal::columns` (never below `min_last_width`).
+  /// Shorten the last column's cells, symbols, so that every line fits
+  /// `terminal::columns` (never below `min_last_width`): `elide_symbol`.
   bool elide_last = false;
   std::size_t min_last_width = 10;
 };
@@ -47,5 +50,11 @@ std::string format_table(const std::vector<table_column>& columns, const std::ve
 /// `text` cut to `width` columns by replacing its middle with an ellipsis
 /// (`…` in UTF-8, else `...`); unchanged when it fits.
 std::string elide_middle(std::string_view text, std::size_t width, bool utf8);
+
+/// A kernel name cut to `width` columns keeping what tells kernels apart:
+/// the return type and qualifiers go first (`…scale<double, 8>(double*,
+/// double)` for `void demo::scale<double, 8>(double*, double)`), then the
+/// middle of what is left (`elide_middle`); unchanged when it fits.
+std::string elide_symbol(std::string_view text, std::size_t width, bool utf8);
 
 }  // namespace occcalc::cli

@@ -161,6 +161,7 @@ TEST_CASE("cli: the plain query path and CLI11 accept the same command lines and
         if (std::bernoulli_distribution(0.3)(random)) args.insert(args.end(), {flag, value});
       }
       if (std::bernoulli_distribution(0.3)(random)) args.push_back("--json");
+      if (std::bernoulli_distribution(0.2)(random)) args.push_back("--brief");
       via_both(args);
       continue;
     }
@@ -179,6 +180,7 @@ TEST_CASE("cli: the plain query path and CLI11 accept the same command lines and
       }
     }
     if (std::bernoulli_distribution(0.3)(random)) args.push_back("--json");
+    if (std::bernoulli_distribution(0.2)(random)) args.push_back("--brief");
     via_both(args);
   }
   CHECK(differ == 0);

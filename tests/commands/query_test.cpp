@@ -300,8 +300,8 @@ TEST_CASE("cli: a family name answers per SM, and per product where the SM count
   CHECK(text.status == exit_status::ok);
   CHECK_THAT(text.out, Contains("H100: sm_90 (Hopper, compute capability 9.0)\n") &&
                            Contains("3 GPUs answer to H100: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs)") &&
-                           Contains("  H100 PCIe      114         456     2.19          2 19.3%\n") &&
-                           Contains("  H100 NVL       132         528     1.89          1 89.4%\n"));
+                           Contains("  H100 PCIe      114         456     2.19          2     19.3%\n") &&
+                           Contains("  H100 NVL       132         528     1.89          1     89.4%\n"));
   auto json = h100;
   json.push_back("--json");
   const auto refused = run(json);
@@ -321,4 +321,22 @@ TEST_CASE("cli: a family name answers per SM, and per product where the SM count
   const auto suggest_h100 = run({"suggest", "--gpu", "H100", "--regs", "40"});
   CHECK_THAT(suggest_h100.out, Contains("228  114 SMs x 2 blocks fill H100 PCIe"));
   CHECK(run({"suggest", "--gpu", "H100", "--regs", "40", "--json"}).status == exit_status::bad_input);
+}
+
+TEST_CASE("cli: --brief answers in one line, for either vendor, and gates as the full answer", "[cli][brief]") {
+  CHECK(run({"--cc", "7.0", "--threads", "128", "--regs", "37", "--brief"}).out ==
+        "sm_70: 75.0%, 12 blocks and 48 of 64 warps per SM, limited by registers\n");
+  CHECK(run({"--gpu", "RTX 4090", "--threads", "256", "--regs", "64", "--brief"}).out ==
+        "GeForce RTX 4090 (sm_89): 66.7%, 4 blocks and 32 of 48 warps per SM, limited by registers\n");
+  CHECK(run({"--gpu", "H100", "--threads", "256", "--regs", "64", "--brief"}).out ==
+        "H100 (sm_90): 50.0%, 4 blocks and 32 of 64 warps per SM, limited by registers\n");
+  CHECK(
+      run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--sgprs", "32", "--lds", "16K", "--brief"}).out ==
+      "gfx90a: 50.0%, 4 work-groups and 16 of 32 waves per CU, limited by VGPRs, LDS\n");
+  const auto gate = run({"--cc", "7.0", "--threads", "128", "--regs", "37", "--brief", "--min-occupancy", "80"});
+  CHECK(gate.status == exit_status::gate_failed);
+  CHECK(gate.err == "occcalc: gate failed: occupancy 75.00% is below --min-occupancy 80\n");
+  const auto both = run({"--cc", "7.0", "--threads", "128", "--regs", "37", "--brief", "--json"});
+  CHECK(both.status == exit_status::bad_input);
+  CHECK(both.err == "occcalc: error: --brief cannot be given together with --json\n");
 }

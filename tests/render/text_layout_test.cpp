@@ -19,7 +19,13 @@ TEST_CASE("text layout: a note that does not fit goes under the value, wrapped",
         "  LDS                       8       limiter\n"
         "                            32768 B (32 KiB) per CU / 4096 B\n"
         "                            per work-group, and more words\n");
-  CHECK(row("blocks", "12", {}, 10) == "  blocks                    12\n");
+  // Narrower than the label column: the value, and the note, under the label.
+  CHECK(row("blocks", "12", {}, 10) == "  blocks\n    12\n");
+  CHECK(row("shared memory config", "carveout default", "the driver's", 40) ==
+        "  shared memory config\n    carveout default\n    the driver's\n");
+  // A word of the note longer than its column: under the label too.
+  CHECK(row("limit", "2", "cudaOccAvailableDynamicSMemPerBlock: 1024 B", 60) ==
+        "  limit\n    2\n    cudaOccAvailableDynamicSMemPerBlock: 1024 B\n");
 }
 
 TEST_CASE("text layout: wrapping at spaces, with a hanging indent", "[render][layout]") {
@@ -45,13 +51,37 @@ TEST_CASE("text table: widths from the content, the last column cut in the middl
   layout.elide_last = true;
   CHECK(format_table(columns, rows, term, layout) ==
         "  arch  regs kernel\n"
-        "  sm_90    8 void de...double)\n"
+        "  sm_90    8 ...scale<...uble)\n"
         "  sm_80  128 k\n");
   layout.elide_last = false;
   CHECK(format_table(columns, rows, term, layout) ==
         "  arch  regs kernel\n"
         "  sm_90    8 void demo::scale<double, 8>(double*, double)\n"
         "  sm_80  128 k\n");
+}
+
+TEST_CASE("text table: a kernel name cut keeps what tells kernels apart", "[render][table]") {
+  // The return type and qualifiers go first, then the middle of the rest.
+  const std::string name = "void demo::scale<double, 8>(double*, double)";
+  CHECK(elide_symbol(name, 60, true) == name);
+  CHECK(elide_symbol(name, 34, true) == "\u2026scale<double, 8>(double*, double)");
+  CHECK(elide_symbol(name, 36, false) == "...scale<double, 8>(double*, double)");
+  CHECK(elide_symbol(name, 20, true) == "\u2026scale<dou\u2026, double)");
+  CHECK(elide_symbol("demo::spilling(float const*, float*, int, int)", 41, true) ==
+        "\u2026spilling(float const*, float*, int, int)");
+  // Nested template arguments are kept with their name; C names are cut in the middle.
+  CHECK(elide_symbol("void ns::k<a::b<int>, 2>(x)", 22, false) == "...k<a::b<int>, 2>(x)");
+  CHECK(elide_symbol("plain_c_kernel_with_a_long_name", 12, false) == "plain...name");
+  // Grouped columns: widths fitted, droppable columns left out when narrow.
+  terminal term;
+  const std::vector<table_column> columns = {{"id"}, {"config", false, 2}, {"optin", true, 1}, {"regs", true}};
+  const std::vector<std::vector<table_cell>> rows = {{{"sm_90"}, {"carveout"}, {"227K"}, {"64K"}}};
+  term.columns = 30;
+  CHECK(format_table(columns, rows, term, {}) == "  id    config   optin regs\n  sm_90 carveout  227K  64K\n");
+  term.columns = 20;
+  CHECK(format_table(columns, rows, term, {}) == "  id    optin regs\n  sm_90  227K  64K\n");
+  term.columns = 15;
+  CHECK(format_table(columns, rows, term, {}) == "  id    regs\n  sm_90  64K\n");
 }
 
 TEST_CASE("text table: names are cut by characters, on the ASCII path and the UTF-8 one", "[render][table]") {

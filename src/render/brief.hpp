@@ -1,0 +1,18 @@
+// The one-line answer (`--brief`), for quick looks and shell loops: the
+// architecture (and GPU), the occupancy, groups and warps per unit, the
+// limiters. The same words for either vendor, from the summary.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "occcalc/common/summary.hpp"
+
+namespace occcalc::cli {
+
+/// `sm_70: 75.0%, 12 blocks and 48 of 64 warps per SM, limited by registers`
+/// (`target` names what was asked: `sm_70`, `GeForce RTX 4090 (sm_89)`),
+/// ended by a newline.
+std::string brief_text(std::string_view target, const occcalc::occupancy_summary& s);
+
+}  // namespace occcalc::cli
