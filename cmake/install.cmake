@@ -53,7 +53,9 @@ set(CPACK_PACKAGE_NAME occcalc)
 set(CPACK_PACKAGE_VENDOR occcalc)
 set(CPACK_PACKAGE_CONTACT "occcalc maintainers <occcalc@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "GPU occupancy calculator for CUDA and HIP kernels")
-set(CPACK_PACKAGE_DESCRIPTION
+# One string: set() with several strings makes a list, whose ';' separators
+# would show in the package's description.
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "Computes the occupancy of a kernel launch, names every limiting resource, reads kernels from build outputs "
     "(cubins, fat binaries, ELF files, static libraries, AMD code objects, compiler logs) without a toolkit, and "
     "gates CI on them. NVIDIA compute capability 1.0 to 12.1 and AMD VLIW, GCN, CDNA and RDNA.")

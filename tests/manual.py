@@ -47,6 +47,12 @@ def main():
         problems.append(f"rendering: exit {render.returncode}: {render.stderr.strip()}")
     elif shutil.which("man") and "EXIT STATUS" not in render.stdout:
         problems.append("rendering: no EXIT STATUS section in the output")
+    elif shutil.which("man"):
+        # A flag set in bold with its punctuation as a separate word
+        # (`.B \-\-csv ,`) renders a space before the comma: .BR joins them.
+        for line in render.stdout.splitlines():
+            if re.search(r"--[a-z][a-z0-9-]* [,.;)]", line):
+                problems.append(f"rendering: punctuation set apart from a flag: {line.strip()}")
     for p in problems:
         print(p)
     print(f"man page checked against {1 + len(COMMANDS)} help texts; {len(problems)} problems")

@@ -58,6 +58,10 @@ def main():
         depends = subprocess.run(["dpkg-deb", "-f", deb, "Depends"], capture_output=True, text=True).stdout.strip()
         if "libc6" not in depends:
             problems.append(f"Depends names no libc6: {depends!r}")
+        description = subprocess.run(["dpkg-deb", "-f", deb, "Description"], capture_output=True,
+                                     text=True).stdout
+        if ";" in description or "names every limiting resource" not in description:
+            problems.append(f"Description is not the one sentence written: {description!r}")
         root = os.path.join(out, "root")
         subprocess.run(["dpkg-deb", "-x", deb, root], check=True)
         run = subprocess.run([os.path.join(root, "usr/bin/occcalc"), "--cc", "7.0", "--threads", "128", "--regs", "37"],

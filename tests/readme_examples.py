@@ -142,8 +142,34 @@ def main():
         print(f"{path} block at line {start}: $ {command}")
         print("  expected:\n" + "\n".join("    | " + l for l in expected))
         print("  got:\n" + "\n".join("    | " + l for l in actual))
+    problems = front_door()
+    for problem in problems:
+        print("FAIL", problem)
     print(f"{ran} commands in {block_count} blocks of {len(docs)} documents; {len(failures)} differ")
-    return 1 if failures or ran == 0 else 0
+    return 1 if failures or problems or ran == 0 else 0
+
+
+def front_door():
+    """What the README promises before any example: the first command builds
+    the binary alone, the second is what .ci/run runs, and a binary to
+    download is promised only once a release's checksum is published."""
+    import json
+    problems = []
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    shell = re.findall(r"```sh\n(.*?)\n```", readme, re.S)
+    presets = json.load(open(os.path.join(ROOT, "CMakePresets.json")))
+    cli = next((p for p in presets["configurePresets"] if p["name"] == "cli"), None)
+    if len(shell) < 2 or not shell[0].startswith("scripts/install-deps && cmake --workflow --preset cli &&"):
+        problems.append("README: the first command is not install-deps and the cli workflow")
+    if cli is None or cli["cacheVariables"].get("OCCCALC_BUILD_TESTS") != "OFF":
+        problems.append("CMakePresets.json: the cli preset builds tests")
+    ci = open(os.path.join(ROOT, ".ci", "run"), encoding="utf-8").read()
+    if len(shell) >= 2 and shell[1] not in ci:
+        problems.append(f"README's test command ({shell[1]}) is not what .ci/run runs")
+    sums = [l for l in open(os.path.join(ROOT, ".github", "release-checksums.txt")) if l.strip() and l[0] != "#"]
+    if not sums and "no release has been published" not in readme:
+        problems.append("README offers a release download, but .github/release-checksums.txt lists none")
+    return problems
 
 
 sys.exit(main())

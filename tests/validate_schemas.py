@@ -18,7 +18,7 @@ import sys
 try:
     import jsonschema
 except ImportError:  # reported, and CTest counts exit 77 as skipped
-    print("python3-jsonschema is not installed (scripts/install-deps installs it)")
+    print("python3-jsonschema is not installed (scripts/install-deps --tests installs it)")
     sys.exit(77)
 
 OCCCALC, ROOT = sys.argv[1], sys.argv[2]
@@ -157,6 +157,33 @@ for i, doc in enumerate(broken):
 inspect_array = [{"file": "x"}]
 if validator("inspect.schema.json").is_valid(inspect_array):
     failures.append("a bare inspect array (schema_version 1 shape) was accepted")
+
+# The contract table in docs/reference.md names every schema with the
+# version its schema and the outputs carry.
+def schema_versions(node):
+    found = set()
+    if isinstance(node, dict):
+        version = node.get("properties", {}).get("schema_version", {})
+        if isinstance(version, dict) and "const" in version:
+            found.add(version["const"])
+        for value in node.values():
+            found |= schema_versions(value)
+    elif isinstance(node, list):
+        for value in node:
+            found |= schema_versions(value)
+    return found
+
+
+import re  # noqa: E402
+with open(os.path.join(ROOT, "docs", "reference.md"), encoding="utf-8") as f:
+    reference = f.read()
+table = dict(re.findall(r"^\|[^|\n]*\| `([a-z]+\.schema\.json)` \| (\d+) \|$", reference, re.M))
+for name, schema in schemas.items():
+    versions = schema_versions(schema)
+    if name not in table:
+        failures.append(f"docs/reference.md's contract table has no row for {name}")
+    elif versions != {int(table[name])}:
+        failures.append(f"docs/reference.md says {name} is version {table[name]}; the schema says {sorted(versions)}")
 
 for f in failures:
     print("FAIL", f)
