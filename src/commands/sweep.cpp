@@ -116,7 +116,11 @@ sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_optio
   const bool threads = variable == occcalc::sweep_variable::threads;
   sweep_plan plan;
   plan.target_id = arch.id;
-  plan.heading = fmt::format("{} ({})", arch.id, arch.family);
+  // The GPU (or family) asked for leads, as in the query's heading.
+  const std::string device = resolved.named_gpu        ? resolved.named_gpu->name + ", "
+                             : resolved.family.empty() ? std::string()
+                                                       : resolved.family_name + ", ";
+  plan.heading = fmt::format("{}{} ({})", device, arch.id, arch.family);
   plan.block_noun = "block";
   plan.per_unit = " per SM";
   plan.range = checked_range(occcalc::default_sweep_range(arch, variable), options,
@@ -125,9 +129,8 @@ sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_optio
   plan.series = make_series(arch, launch, variable, plan.range);
   plan.now = sample_of(plan.series.current, occcalc::summarize(occcalc::compute_occupancy(arch, launch)));
   plan.svg_title = fmt::format("{}{} (compute capability {}): {} threads, {} registers, {} B shared memory per block",
-                               resolved.named_gpu ? resolved.named_gpu->name + ", " : std::string(), arch.id,
-                               arch.compute_capability(), launch.threads_per_block, launch.registers_per_thread,
-                               launch.requested_shared_memory_bytes());
+                               device, arch.id, arch.compute_capability(), launch.threads_per_block,
+                               launch.registers_per_thread, launch.requested_shared_memory_bytes());
   plan.svg_charts = [&arch, launch, variable, series = plan.series] {
     std::vector<sweep_series> charts;
     for (const auto v : {occcalc::sweep_variable::threads, occcalc::sweep_variable::registers,
@@ -179,7 +182,8 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
   const auto now = occcalc::compute_amd_occupancy(t, r.kernel, r.mode, r.model, r.work_group_size, device_waves);
   plan.model = std::string(occcalc::to_string(r.model));
   plan.unit = now.per_wgp ? "wgp" : "cu";
-  plan.heading = fmt::format("{} ({}), model {}", t.id, t.family, plan.model);
+  plan.heading = fmt::format("{}{} ({}), model {}", r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id,
+                             t.family, plan.model);
   plan.block_noun = "work-group";
   plan.per_unit = now.per_wgp ? " per WGP" : " per CU";
   plan.range = checked_range(occcalc::default_amd_sweep_range(t, r.mode, variable), options,
