@@ -283,3 +283,17 @@ TEST_CASE("field values: a batch integer is checked as the number it is, with th
   CHECK(field_value("sm_70") == "sm_70");
   CHECK(field_value::of_integer(70) != "70");
 }
+
+TEST_CASE("a GPU name's key compared as it is read equals the key built", "[lookup]") {
+  for (const char* name : {"NVIDIA GeForce RTX 4060 Ti", "Tesla V100-PCIE-16GB", "H100 SXM5 80GB", "rtx4090", "", "--",
+                           "GeForce", "AMD Instinct MI300X", "Radeon 8060S (Ryzen AI Max+ 395)", "a-b c"}) {
+    INFO(name);
+    const std::string key = occcalc::gpu_name_key(name);
+    CHECK(occcalc::gpu_name_key_is(name, key));
+    CHECK_FALSE(occcalc::gpu_name_key_is(name, key + "x"));
+    if (!key.empty()) {
+      CHECK_FALSE(occcalc::gpu_name_key_is(name, key.substr(1)));
+      CHECK_FALSE(occcalc::gpu_name_key_is(name, key.substr(0, key.size() - 1)));
+    }
+  }
+}

@@ -157,9 +157,9 @@ inline constexpr std::size_t max_gpu_candidates = 5;
 /// key is `wanted`.
 template <typename Gpu>
 bool answers_to(const Gpu& candidate, const std::string& wanted) {
-  if (gpu_name_key(candidate.name) == wanted || gpu_name_key(candidate.id) == wanted) return true;
+  if (gpu_name_key_is(candidate.name, wanted) || gpu_name_key_is(candidate.id, wanted)) return true;
   return std::any_of(candidate.aliases.begin(), candidate.aliases.end(),
-                     [&](const std::string& alias) { return gpu_name_key(alias) == wanted; });
+                     [&](const std::string& alias) { return gpu_name_key_is(alias, wanted); });
 }
 
 /// Whether `candidate`'s name, id or an alias is a variant of the family

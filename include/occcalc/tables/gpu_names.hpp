@@ -4,6 +4,7 @@
 /// word counts, so "RTX 4060" never reaches the "RTX 4060 Ti".
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <string>
@@ -39,6 +40,38 @@ inline std::string gpu_name_key(std::string_view name) {
   }
   end_word();
   return key;
+}
+
+/// Whether `name`'s key (`gpu_name_key`) is `key`, compared as the name is
+/// read, without building the key: a lookup compares every GPU's names.
+inline bool gpu_name_key_is(std::string_view name, std::string_view key) {
+  // ASCII, as the C locale's isalnum and tolower that gpu_name_key uses.
+  const auto alnum = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  std::size_t at = 0;  // into key
+  std::size_t i = 0;
+  while (i < name.size()) {
+    if (!alnum(name[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i;
+    while (end < name.size() && alnum(name[end])) ++end;
+    const std::string_view word = name.substr(i, end - i);
+    bool brand = false;
+    for (const auto b : optional_brand_words) {
+      brand = brand || (word.size() == b.size() &&
+                        std::equal(word.begin(), word.end(), b.begin(), [&](char x, char y) { return lower(x) == y; }));
+    }
+    if (!brand) {
+      if (key.size() - at < word.size()) return false;
+      for (const char c : word) {
+        if (lower(c) != key[at++]) return false;
+      }
+    }
+    i = end;
+  }
+  return at == key.size();
 }
 
 /// Words that tell variants of one product apart, not products: the form

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""The Python module's speed, against floors measured in the same run:
+one occupancy() call (goal: at most 2 us), against a Python call that takes
+the same keyword arguments and does nothing; a named GPU's call; and the
+import, against importing the standard library's json.
+
+  bench/python_bench.py BUILD_DIR   (the module under BUILD_DIR/python)
+"""
+import os
+import subprocess
+import sys
+import time
+
+build = sys.argv[1] if len(sys.argv) > 1 else "build"
+sys.path.insert(0, os.path.join(build, "python"))
+import occcalc  # noqa: E402
+
+
+def per_call_us(f, kwargs, rounds=5, n=100_000):
+    best = float("inf")
+    for _ in range(rounds):
+        start = time.perf_counter()
+        for _ in range(n):
+            f(**kwargs)
+        best = min(best, (time.perf_counter() - start) / n * 1e6)
+    return best
+
+
+def nothing(**kwargs):
+    return None
+
+
+query = dict(cc="7.0", threads=128, regs=37)
+floor = per_call_us(nothing, query)
+call = per_call_us(occcalc.occupancy, query)
+print(f"occupancy(cc=\"7.0\", threads=128, regs=37): {call:.2f} us a call (goal: at most 2 us); "
+      f"floor (a Python call of the same arguments): {floor:.2f} us")
+named = per_call_us(occcalc.occupancy, dict(gpu="RTX 4090", threads=256, regs=64), n=20_000)
+print(f"occupancy(gpu=\"RTX 4090\", threads=256, regs=64): {named:.2f} us a call (the name is looked up each call)")
+env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
+timing = "import time; t = time.perf_counter(); import {}; print(time.perf_counter() - t)"
+imports = {}
+for module in ("json", "occcalc"):
+    imports[module] = min(float(subprocess.run([sys.executable, "-c", timing.format(module)], env=env, check=True,
+                                               capture_output=True, text=True).stdout) for _ in range(5))
+print(f"import occcalc: {imports['occcalc'] * 1e3:.1f} ms (goal: under 20 ms); import json: "
+      f"{imports['json'] * 1e3:.1f} ms")

@@ -1,0 +1,232 @@
+// occcalc's Python module, `occcalc._occcalc`: the header-only core and the
+// tables compiled into the CLI, bound with pybind11. A request is the CLI's
+// (the same keys, defaults and messages), resolved by the same functions; a
+// result's attributes come from the C++ result, and `to_dict()` is the
+// CLI's `--json` document, written by the same writer. The Python package
+// (python/occcalc/__init__.py) adds what is easier said in Python.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "analysis/query.hpp"
+#include "cli/compiled_tables.hpp"
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/nvidia/summary.hpp"
+#include "occcalc/request/request.hpp"
+#include "occcalc/version.hpp"
+#include "render/amd_text.hpp"
+#include "render/result_json.hpp"
+
+namespace py = pybind11;
+
+namespace occcalc::python {
+
+namespace {
+
+using cli::evaluated;
+
+/// Both vendors' tables, built once from the compiled-in values: no JSON is
+/// parsed at import.
+const occcalc::table& tables() {
+  static const occcalc::table all = cli::compiled_tables();
+  return all;
+}
+
+/// A keyword argument as the request field it names: an integer as a JSON
+/// integer is, a string as typed, True/False for a switch. Anything else is
+/// an `occcalc.Error` naming the key.
+occcalc::field_value field_of(const std::string& key, const occcalc::request_field& field, const py::handle& value) {
+  if (py::isinstance<py::bool_>(value)) {
+    if (field.kind != occcalc::field_kind::flag)
+      throw occcalc::input_error(key, "is True or False; it takes a number or a name");
+    return std::string(value.cast<bool>() ? occcalc::flag_set_text : occcalc::flag_unset_text);
+  }
+  if (field.kind == occcalc::field_kind::flag) throw occcalc::input_error(key, "takes True or False");
+  if (py::isinstance<py::int_>(value)) {
+    // Beyond 64 bits, as text: the parser then says it is out of range.
+    try {
+      return occcalc::field_value::of_integer(value.cast<std::int64_t>());
+    } catch (const py::cast_error&) {
+      return std::string(py::str(value));
+    }
+  }
+  if (py::isinstance<py::float_>(value)) {
+    const double number = value.cast<double>();
+    // A compute capability is written as a number: 7.0, 8.6.
+    if (key == "cc" && std::isfinite(number)) return std::string(py::str(value));
+    throw occcalc::input_error(key, std::string(py::str(value)) + " is not an integer");
+  }
+  if (py::isinstance<py::str>(value)) {
+    const std::string text = value.cast<std::string>();
+    if (occcalc::detail::trim(text).empty())
+      throw occcalc::input_error(key, "is empty; give a value, or leave the argument out");
+    return text;
+  }
+  throw occcalc::input_error(key, "is a " + std::string(py::str(value.get_type().attr("__name__"))) +
+                                      "; it takes an integer or a string");
+}
+
+/// The request the keyword arguments give. An unknown key is refused naming
+/// every known one, as a batch line's is.
+occcalc::request request_of(const py::kwargs& kwargs) {
+  occcalc::request req;
+  for (const auto& [name, value] : kwargs) {
+    const std::string key = py::str(name);
+    const auto* field = std::find_if(std::begin(occcalc::request_fields), std::end(occcalc::request_fields),
+                                     [&](const occcalc::request_field& f) { return f.key == key; });
+    if (field == std::end(occcalc::request_fields)) {
+      std::string known;
+      for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
+      throw occcalc::input_error(key, "is not a known argument; known arguments: " + known);
+    }
+    if (value.is_none()) continue;  // None: not given, as the CLI's default
+    req.*(field->member) = field_of(key, *field, value);
+  }
+  return req;
+}
+
+/// One answer: the resolved request and its result, of either vendor.
+class result {
+ public:
+  explicit result(evaluated e) : e_(std::move(e)) {}
+
+  occcalc::occupancy_summary summary() const {
+    return std::visit([](const auto& q) { return occcalc::summarize(q.result); }, e_);
+  }
+  double occupancy() const { return summary().occupancy(); }
+  double occupancy_percent() const { return summary().occupancy_percent(); }
+  std::int64_t blocks_per_sm() const { return summary().groups_per_unit; }
+  std::int64_t active_warps_per_sm() const { return summary().active_warps; }
+  std::int64_t max_warps_per_sm() const { return summary().max_warps; }
+  std::string model() const { return std::string(summary().model); }
+  std::string unit() const { return std::string(summary().unit); }
+  std::vector<std::string> limiters() const {
+    const auto s = summary();
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < s.limiter_count; ++i) out.emplace_back(s.limiters[i]->key);
+    return out;
+  }
+  /// Each resource's block limit per unit (None: not a limit), as the
+  /// CLI's `limits`.
+  std::vector<std::pair<std::string, std::optional<std::int64_t>>> limits() const {
+    std::vector<std::pair<std::string, std::optional<std::int64_t>>> out;
+    std::visit(
+        [&](const auto& q) {
+          if constexpr (std::is_same_v<std::decay_t<decltype(q)>, cli::query>) {
+            for (const auto r : occcalc::nvidia_resources) {
+              const auto& blocks = q.result.limit(r).blocks;
+              out.emplace_back(occcalc::to_string(r), blocks ? std::optional<std::int64_t>(*blocks) : std::nullopt);
+            }
+          } else {
+            for (const auto r : occcalc::amd_resources) {
+              const auto& groups = q.result.limit(r);
+              out.emplace_back(occcalc::to_string(r), groups ? std::optional<std::int64_t>(*groups) : std::nullopt);
+            }
+          }
+        },
+        e_);
+    return out;
+  }
+  std::string arch() const {
+    return std::visit(
+        [](const auto& q) -> std::string {
+          if constexpr (std::is_same_v<std::decay_t<decltype(q)>, cli::query>)
+            return q.request.arch->id;
+          else
+            return q.request.target->id;
+        },
+        e_);
+  }
+  std::optional<std::string> gpu() const {
+    return std::visit(
+        [](const auto& q) -> std::optional<std::string> {
+          if (q.request.named_gpu) return q.request.named_gpu->name;
+          return std::nullopt;
+        },
+        e_);
+  }
+  /// The CLI's `--json` document for the same request.
+  std::string json() const {
+    return std::visit([](const auto& q) { return cli::result_text(q, cli::json_writer::style::pretty); }, e_);
+  }
+  std::string repr() const {
+    const auto s = summary();
+    return fmt::format("<occcalc.Result {}: {:.1f}%, {} per {}, limited by {}>", arch(), s.occupancy() * 100.0,
+                       s.groups_per_unit, s.unit, s.limiter_list(", "));
+  }
+
+ private:
+  evaluated e_;
+};
+
+result occupancy(const py::kwargs& kwargs) {
+  const occcalc::request req = request_of(kwargs);
+  return result(cli::evaluate_any(tables(), req));
+}
+
+/// Each table entry as the CLI's `list --json` writes it, JSON text.
+std::vector<std::string> gpu_entries() {
+  std::vector<std::string> out;
+  for (const auto& g : tables().gpus) out.push_back(cli::json_text(cli::gpu_json(g)));
+  for (const auto& g : tables().amd_gpus) out.push_back(cli::json_text(cli::amd_gpu_json(g)));
+  return out;
+}
+
+std::vector<std::string> arch_entries() {
+  std::vector<std::string> out;
+  for (const auto& a : tables().architectures) out.push_back(cli::json_text(cli::arch_json(a)));
+  for (const auto& t : tables().amd_targets) out.push_back(cli::json_text(cli::amd_target_json(t)));
+  return out;
+}
+
+}  // namespace
+
+}  // namespace occcalc::python
+
+PYBIND11_MODULE(_occcalc, m) {
+  using namespace occcalc::python;
+  m.doc() = "occcalc's calculator: the C++ core and tables the occcalc CLI uses.";
+  m.attr("__version__") = occcalc::version_string;
+  // occcalc.Error: what the CLI would refuse, with its message (keys spelled
+  // as Python's keyword arguments, as a batch line's are).
+  static py::exception<occcalc::error> error(m, "Error", PyExc_ValueError);
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const occcalc::input_error& e) {
+      const std::string text = e.field().empty() ? e.what() : e.field() + " " + e.what();
+      PyErr_SetString(error.ptr(), text.c_str());
+    } catch (const occcalc::error& e) {
+      PyErr_SetString(error.ptr(), e.what());
+    }
+  });
+  py::class_<result>(m, "Result", "One launch's occupancy: the CLI's answer, attribute by attribute.")
+      .def_property_readonly("occupancy", &result::occupancy, "Active warps / the warp slots, in [0, 1].")
+      .def_property_readonly("occupancy_percent", &result::occupancy_percent, "The same in percent, to hundredths.")
+      .def_property_readonly("blocks_per_sm", &result::blocks_per_sm,
+                             "Resident blocks (AMD: work-groups) per SM (CU or WGP).")
+      .def_property_readonly("active_warps_per_sm", &result::active_warps_per_sm,
+                             "Resident warps (AMD: waves) per SM (CU or WGP).")
+      .def_property_readonly("max_warps_per_sm", &result::max_warps_per_sm, "The warp (wave) slots per unit.")
+      .def_property_readonly("limiters", &result::limiters, "The resources that set the blocks, several when tied.")
+      .def_property_readonly("_limits", &result::limits)
+      .def_property_readonly("model", &result::model, "nvidia, or the AMD model that answered.")
+      .def_property_readonly("unit", &result::unit, "What blocks are counted per: sm, cu or wgp.")
+      .def_property_readonly("arch", &result::arch, "The architecture's id: sm_70, gfx90a.")
+      .def_property_readonly("gpu", &result::gpu, "The named GPU, or None.")
+      .def("_json", &result::json, "The CLI's --json document for the same request, as text.")
+      .def("__repr__", &result::repr);
+  m.def("_occupancy", &occupancy, "The occupancy of one launch (see occcalc.occupancy).");
+  m.def("_gpu_entries", &gpu_entries);
+  m.def("_arch_entries", &arch_entries);
+}

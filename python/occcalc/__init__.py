@@ -1,0 +1,72 @@
+"""occcalc: the theoretical occupancy of GPU kernels, NVIDIA and AMD.
+
+The same calculator as the ``occcalc`` command: the same C++ core and the
+same compiled tables, in process. A call takes the CLI's keys as keyword
+arguments, with its defaults, and answers as the CLI does::
+
+    >>> import occcalc
+    >>> r = occcalc.occupancy(cc="7.0", threads=128, regs=37)
+    >>> r.blocks_per_sm, r.occupancy, r.limiters
+    (12, 0.75, ['registers'])
+
+``Result.to_dict()`` is the CLI's ``--json`` document for the same request.
+What the CLI refuses raises :class:`occcalc.Error` (a ``ValueError``) with
+its message.
+"""
+import json as _json
+
+from ._occcalc import Error, Result, __version__  # noqa: F401
+from . import _occcalc
+
+# Named where users import them from, in tracebacks and reprs.
+Error.__module__ = "occcalc"
+Result.__module__ = "occcalc"
+
+__all__ = ["Error", "Result", "occupancy", "gpus", "archs", "__version__"]
+
+
+def occupancy(**request):
+    """The occupancy of one launch.
+
+    NVIDIA: ``cc`` (``"7.0"``, ``70``, ``"sm_70"``) or ``gpu`` (a name, as
+    ``occcalc list gpus`` shows, or a family such as ``"H100"``), ``threads``,
+    ``regs``, and optionally ``smem`` and ``dyn_smem`` (bytes, or ``"48K"``),
+    ``carveout``, ``cache``, ``barriers``, ``grid`` and ``sm_count``.
+    AMD: ``gfx`` or an AMD ``gpu``, ``threads``, ``vgprs``, ``agprs``,
+    ``sgprs``, ``lds``, ``wave32``/``wave64``, ``cu_mode``/``wgp_mode``,
+    ``model``. ``None`` is the same as leaving a key out.
+
+    Returns a :class:`Result`; raises :class:`Error` for what the CLI
+    refuses.
+    """
+    return _occcalc._occupancy(**request)
+
+
+def _limits(self):
+    """Each resource's block limit per SM (CU, WGP); None where it does not limit."""
+    return dict(self._limits)
+
+
+def _to_dict(self):
+    """The CLI's ``--json`` document for the same request, as a dict."""
+    return _json.loads(self._json())
+
+
+def _reasons(self):
+    """Why a resource allows no block at all, by resource (as ``--json``'s ``reasons``)."""
+    return self.to_dict()["reasons"]
+
+
+Result.limits = property(_limits)
+Result.reasons = property(_reasons)
+Result.to_dict = _to_dict
+
+
+def gpus():
+    """Every named GPU, NVIDIA then AMD, as ``occcalc list --json`` writes each."""
+    return [_json.loads(entry) for entry in _occcalc._gpu_entries()]
+
+
+def archs():
+    """Every NVIDIA architecture and AMD target, as ``occcalc list --json`` writes each."""
+    return [_json.loads(entry) for entry in _occcalc._arch_entries()]

@@ -1,0 +1,175 @@
+"""The Python module against the CLI: the same answers, the same refusals.
+
+Run by CTest with the module's build directory on sys.path and the CLI's
+path in OCCCALC_CLI: pytest (Debian's python3-pytest) with Debian's python3.
+"""
+import json
+import os
+import random
+import subprocess
+
+import pytest
+
+import occcalc
+
+CLI = os.environ["OCCCALC_CLI"]
+
+
+def cli_json(args):
+    out = subprocess.run([CLI, *args, "--json"], capture_output=True, text=True, check=True).stdout
+    return json.loads(out)
+
+
+def flags(request):
+    """The CLI flags of a request given as keyword arguments."""
+    args = []
+    for key, value in request.items():
+        flag = "--" + key.replace("_", "-")
+        if value is True:
+            args.append(flag)
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+def test_the_main_job():
+    r = occcalc.occupancy(cc="7.0", threads=128, regs=37)
+    assert (r.blocks_per_sm, r.active_warps_per_sm, r.max_warps_per_sm) == (12, 48, 64)
+    assert r.occupancy == 0.75
+    assert r.occupancy_percent == 75.0
+    assert r.limiters == ["registers"]
+    assert r.limits == {"warps": 16, "registers": 12, "shared_memory": None, "blocks": 32, "barriers": None}
+    assert (r.arch, r.gpu, r.model, r.unit) == ("sm_70", None, "nvidia", "sm")
+    assert repr(r) == "<occcalc.Result sm_70: 75.0%, 12 per sm, limited by registers>"
+
+
+def test_triton_tutorial_hand_formula_is_off_by_one():
+    # Triton's fused-softmax tutorial: NUM_REGS // (n_regs * WARP_SIZE * num_warps)
+    # gives 13 blocks for 37 registers and 4 warps on 7.0; allocation
+    # granularity and partitions make it 12.
+    assert 65536 // (37 * 32 * 4) == 13
+    assert occcalc.occupancy(cc=70, threads=4 * 32, regs=37).blocks_per_sm == 12
+
+
+@pytest.mark.parametrize("request_", [
+    dict(cc="7.0", threads=128, regs=37),
+    dict(gpu="RTX 4090", threads=256, regs=64, smem="16K", grid=1024),
+    dict(gpu="H100", threads=256, regs=64),
+    dict(gpu="A100", threads=256, regs=64, grid=1000),
+    dict(cc="9.0", threads=128, regs=168, dyn_smem=102400, carveout=100, barriers=2),
+    dict(cc="2.0", threads=256, regs=20, cache="l1"),
+    dict(gfx="gfx90a", threads=256, vgprs=128, sgprs=32, lds="16K"),
+    dict(gpu="Radeon RX 7900 XTX", threads=256, vgprs=96, wgp_mode=True, grid=500),
+    dict(gpu="Radeon HD 7770", threads=256, vgprs=11, sgprs=20, lds="4K", model="rcp"),
+])
+def test_to_dict_is_the_clis_json(request_):
+    assert occcalc.occupancy(**request_).to_dict() == cli_json(flags(request_))
+
+
+def random_request(rng):
+    req = valid_request(rng)
+    if rng.random() < 0.05:  # what the CLI refuses, to hold the messages equal too
+        key = rng.choice([k for k in req if k not in ("cc", "gfx", "gpu")])
+        req[key] = rng.choice([0, -1, 4096, 70000, "abc", "1e3"])
+    return req
+
+
+def valid_request(rng):
+    if rng.random() < 0.5:
+        req = {"cc": rng.choice(["5.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]),
+               "threads": rng.choice([32, 64, 96, 128, 256, 512, 1024]), "regs": rng.randint(0, 255)}
+        if rng.random() < 0.5:
+            req["smem"] = rng.randint(0, 48 * 1024)
+        if rng.random() < 0.3:
+            req["dyn_smem"] = rng.randint(0, 64 * 1024)
+        if rng.random() < 0.2:
+            req["barriers"] = rng.randint(0, 16)
+        if rng.random() < 0.2:
+            req["gpu"] = rng.choice(["RTX 4090", "A100", "H100 PCIe", "L4", "T4"])
+            del req["cc"]
+            req["grid"] = rng.randint(1, 5000)
+        return req
+    req = {"gfx": rng.choice(["gfx906", "gfx90a", "gfx942", "gfx1030", "gfx1100", "gfx1201"]),
+           "threads": rng.choice([64, 128, 256, 512, 1024]), "vgprs": rng.randint(1, 256)}
+    if rng.random() < 0.5:
+        req["sgprs"] = rng.randint(0, 100)
+    if rng.random() < 0.5:
+        req["lds"] = rng.randint(0, 64 * 1024)
+    return req
+
+
+def test_ten_thousand_random_requests_answer_as_the_cli():
+    # One batch run of the CLI for all of them; a batch line is the result
+    # without the table entries (architecture, device) a single --json adds.
+    rng = random.Random(34)
+    requests = [random_request(rng) for _ in range(10_000)]
+    lines = subprocess.run([CLI, "batch"], input="".join(json.dumps(r) + "\n" for r in requests),
+                           capture_output=True, text=True).stdout.splitlines()
+    assert len(lines) == len(requests)
+    answered = refused = 0
+    for request, line in zip(requests, lines):
+        expected = json.loads(line)
+        if "error" in expected:
+            with pytest.raises(occcalc.Error) as e:
+                occcalc.occupancy(**request)
+            assert str(e.value) == expected["error"]["message"]
+            refused += 1
+            continue
+        got = occcalc.occupancy(**request).to_dict()
+        got.pop("architecture")
+        got.pop("device")
+        assert got == expected, request
+        answered += 1
+    assert answered > 8000 and refused > 50
+
+
+@pytest.mark.parametrize("request_, message", [
+    (dict(cc="7.0", threads=0, regs=37), "threads 0 is outside [1, 2147483647]"),
+    (dict(cc="7.7", threads=128, regs=37), "cc '7.7' is not a supported compute capability"),
+    (dict(cc="7.0", regs=37), "threads is required: threads per block"),
+    (dict(gpu="H100", threads=256, regs=64, grid=1000), "gpu 'H100' names several GPUs"),
+    (dict(cc="7.0", threads=128, regs=37, colour="red"), "colour is not a known argument; known arguments: cc"),
+    (dict(cc="7.0", threads=128.5, regs=37), "threads 128.5 is not an integer"),
+    (dict(cc="7.0", threads=float("nan"), regs=37), "threads nan is not an integer"),
+    (dict(cc="7.0", threads=128, regs=2 ** 70), "regs '1180591620717411303424' is not an integer"),
+    (dict(cc="7.0", threads=128, regs=""), "regs is empty; give a value, or leave the argument out"),
+    (dict(cc="7.0", threads=[128], regs=37), "threads is a list; it takes an integer or a string"),
+    (dict(cc="7.0", threads=True, regs=37), "threads is True or False; it takes a number or a name"),
+    (dict(gfx="gfx90a", threads=256, vgprs=64, wave32="yes"), "wave32 takes True or False"),
+    (dict(cc="7.0", threads=128, regs=37, smem="48KB"), "write 48K or 49152"),
+])
+def test_refusals_raise_with_the_clis_message(request_, message):
+    with pytest.raises(occcalc.Error, match=None) as e:
+        occcalc.occupancy(**request_)
+    assert message in str(e.value)
+    assert isinstance(e.value, ValueError)
+
+
+def test_fuzzed_arguments_raise_or_answer_never_crash():
+    rng = random.Random(7)
+    values = [0, -1, 1, 2 ** 31, 2 ** 63, -(2 ** 63), 2 ** 64, 10 ** 30, 1.5, float("inf"), float("nan"), "",
+              " ", "abc", "7.0", "sm_90", "H100", "gfx90a", "\x00", "é", "9" * 5000, None, True, False, [], {},
+              b"bytes", object()]
+    keys = [f.replace("-", "_") for f in ["cc", "gpu", "threads", "regs", "smem", "dyn_smem", "carveout", "cache",
+                                          "barriers", "grid", "sm_count", "gfx", "vgprs", "agprs", "sgprs", "lds",
+                                          "wave32", "wave64", "cu_mode", "wgp_mode", "model"]]
+    for _ in range(5000):
+        request = {k: rng.choice(values) for k in rng.sample(keys, rng.randint(1, 6))}
+        try:
+            r = occcalc.occupancy(**request)
+            assert 0.0 <= r.occupancy <= 1.0
+        except occcalc.Error:
+            pass
+
+
+def test_none_is_left_out():
+    assert occcalc.occupancy(cc="7.0", threads=128, regs=37, smem=None).to_dict() == \
+        occcalc.occupancy(cc="7.0", threads=128, regs=37).to_dict()
+
+
+def test_tables_as_list_json_writes_them():
+    listed = cli_json(["list"])
+    gpus = occcalc.gpus()
+    assert gpus == listed["gpus"] + listed["amd_gpus"]
+    assert occcalc.archs() == listed["architectures"] + listed["amd_targets"]
+    assert any(g["name"] == "GeForce RTX 4090" for g in gpus)
