@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The Python module's speed, against floors measured in the same run:
 one occupancy() call (goal: at most 2 us), against a Python call that takes
-the same keyword arguments and does nothing; a named GPU's call; and the
-import, against importing the standard library's json.
+the same keyword arguments and does nothing; a named GPU's call;
+occupancy_many over a million configurations (goal: at most 0.5 s), against
+a call each; and the import, against importing the standard library's json.
 
   bench/python_bench.py BUILD_DIR   (the module under BUILD_DIR/python)
 """
@@ -37,6 +38,23 @@ print(f"occupancy(cc=\"7.0\", threads=128, regs=37): {call:.2f} us a call (goal:
       f"floor (a Python call of the same arguments): {floor:.2f} us")
 named = per_call_us(occcalc.occupancy, dict(gpu="RTX 4090", threads=256, regs=64), n=20_000)
 print(f"occupancy(gpu=\"RTX 4090\", threads=256, regs=64): {named:.2f} us a call (the name is looked up each call)")
+try:
+    import numpy
+    rng = numpy.random.default_rng(7)
+    n = 1_000_000
+    threads = rng.integers(1, 33, n) * 32
+    regs = rng.integers(0, 256, n)
+    smem = rng.integers(0, 48 * 1024, n)
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        occcalc.occupancy_many(threads, regs, smem, cc="8.0")
+        best = min(best, time.perf_counter() - start)
+    per_config = per_call_us(occcalc.occupancy, dict(cc="8.0", threads=256, regs=64, smem=4096), n=20_000)
+    print(f"occupancy_many over 1,000,000 NumPy configurations: {best:.2f} s (goal: at most 0.5 s); "
+          f"a call each would take {per_config:.2f} s")
+except ImportError:
+    print("occupancy_many: skipped (apt-get install python3-numpy)")
 env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
 timing = "import time; t = time.perf_counter(); import {}; print(time.perf_counter() - t)"
 imports = {}

@@ -174,6 +174,97 @@ result occupancy(const py::kwargs& kwargs) {
   return result(cli::evaluate_any(tables(), req));
 }
 
+/// The figures `occupancy_many` varies, each a column of its configurations.
+struct many_columns {
+  std::vector<std::int64_t> threads, regs, smem, dyn_smem;
+};
+
+/// `values` (a sequence of integers, or one integer for every
+/// configuration) as a column of `count`, named `key` in errors.
+std::vector<std::int64_t> column_of(const std::string& key, const py::handle& values, std::size_t& count) {
+  std::vector<std::int64_t> out;
+  // An integer is what has __index__ (int, NumPy's integers), not a bool.
+  const auto integer = [&](const py::handle& item, const std::string& where) {
+    PyObject* index = py::isinstance<py::bool_>(item) ? nullptr : PyNumber_Index(item.ptr());
+    if (index == nullptr) {
+      PyErr_Clear();
+      throw occcalc::input_error(where, std::string(py::str(py::repr(item))) + " is not an integer");
+    }
+    const py::int_ number = py::reinterpret_steal<py::int_>(index);
+    try {
+      return number.cast<std::int64_t>();
+    } catch (const py::cast_error&) {
+      throw occcalc::input_error(where, std::string(py::str(py::handle(number))) + " is outside 64 bits");
+    }
+  };
+  // One integer (int, a NumPy scalar): every configuration's.
+  if ((PyIndex_Check(values.ptr()) && !PySequence_Check(values.ptr())) || py::isinstance<py::bool_>(values)) {
+    out.push_back(integer(values, key));
+    return out;
+  }
+  if (py::isinstance<py::str>(values) ||
+      (!py::isinstance<py::sequence>(values) && !py::hasattr(values, "__array_interface__"))) {
+    throw occcalc::input_error(key, "takes an integer or a sequence of integers");
+  }
+  // A NumPy array converts to a list of Python integers in one call.
+  const py::object items = py::hasattr(values, "tolist") ? values.attr("tolist")() : py::reinterpret_borrow<py::object>(values);
+  for (const auto& item : items) out.push_back(integer(item, key + "[" + std::to_string(out.size()) + "]"));
+  if (count == 0) count = out.size();
+  if (out.size() != count) {
+    throw occcalc::input_error(key, "holds " + std::to_string(out.size()) + " values where another holds " +
+                                        std::to_string(count));
+  }
+  return out;
+}
+
+/// Occupancy and blocks per SM of many NVIDIA launches that differ in
+/// threads, registers and shared memory; the rest of the request (`cc` or
+/// `gpu`, carveout, cache, barriers) is resolved once. The loop runs
+/// without the GIL.
+py::tuple occupancy_many(py::object threads, py::object regs, py::object smem, py::object dyn_smem,
+                         const py::kwargs& kwargs) {
+  std::size_t count = 0;
+  many_columns c;
+  c.threads = column_of("threads", threads, count);
+  c.regs = column_of("regs", regs, count);
+  c.smem = smem.is_none() ? std::vector<std::int64_t>{0} : column_of("smem", smem, count);
+  c.dyn_smem = dyn_smem.is_none() ? std::vector<std::int64_t>{0} : column_of("dyn_smem", dyn_smem, count);
+  if (count == 0) count = 1;  // every figure a scalar: one configuration
+  // The fixed part, resolved with the first configuration's figures.
+  occcalc::request req = request_of(kwargs);
+  if (req.gfx || (req.gpu && occcalc::is_amd_request(tables(), req)))
+    throw occcalc::input_error("gfx", "occupancy_many answers NVIDIA requests; call occupancy() for AMD ones");
+  // Figures any architecture takes: each configuration's own are checked
+  // in the loop, where an error can name it.
+  req.threads = occcalc::field_value::of_integer(1);
+  req.regs = occcalc::field_value::of_integer(0);
+  const occcalc::resolved_request fixed = occcalc::resolve(tables(), req);
+  std::vector<double> occupancy(count);
+  std::vector<std::int64_t> blocks(count);
+  const auto at = [](const std::vector<std::int64_t>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+  std::string failure;
+  {
+    py::gil_scoped_release unlocked;
+    for (std::size_t i = 0; i < count && failure.empty(); ++i) {
+      occcalc::launch_config launch = fixed.launch;
+      launch.threads_per_block = at(c.threads, i);
+      launch.registers_per_thread = at(c.regs, i);
+      launch.static_shared_memory_bytes = at(c.smem, i);
+      launch.dynamic_shared_memory_bytes = at(c.dyn_smem, i);
+      try {
+        const auto resolved = occcalc::resolve_launch(*fixed.arch, launch);
+        const auto result = occcalc::compute_occupancy(*resolved.arch, resolved.launch);
+        occupancy[i] = result.occupancy();
+        blocks[i] = result.blocks_per_sm;
+      } catch (const occcalc::input_error& e) {
+        failure = "configuration " + std::to_string(i) + ": " + e.field() + " " + e.what();
+      }
+    }
+  }
+  if (!failure.empty()) throw occcalc::error(failure);
+  return py::make_tuple(std::move(occupancy), std::move(blocks));
+}
+
 /// Each table entry as the CLI's `list --json` writes it, JSON text.
 std::vector<std::string> gpu_entries() {
   std::vector<std::string> out;
@@ -227,6 +318,8 @@ PYBIND11_MODULE(_occcalc, m) {
       .def("_json", &result::json, "The CLI's --json document for the same request, as text.")
       .def("__repr__", &result::repr);
   m.def("_occupancy", &occupancy, "The occupancy of one launch (see occcalc.occupancy).");
+  m.def("_occupancy_many", &occupancy_many, py::arg("threads"), py::arg("regs"), py::arg("smem") = py::none(),
+        py::arg("dyn_smem") = py::none());
   m.def("_gpu_entries", &gpu_entries);
   m.def("_arch_entries", &arch_entries);
 }

@@ -22,7 +22,7 @@ from . import _occcalc
 Error.__module__ = "occcalc"
 Result.__module__ = "occcalc"
 
-__all__ = ["Error", "Result", "occupancy", "gpus", "archs", "__version__"]
+__all__ = ["Error", "Result", "occupancy", "occupancy_many", "gpus", "archs", "__version__"]
 
 
 def occupancy(**request):
@@ -40,6 +40,25 @@ def occupancy(**request):
     refuses.
     """
     return _occcalc._occupancy(**request)
+
+
+def occupancy_many(threads, regs, smem=None, dyn_smem=None, **request):
+    """The occupancy of many NVIDIA launches at once: an autotuner's space.
+
+    ``threads``, ``regs``, ``smem`` and ``dyn_smem`` are sequences (or NumPy
+    arrays) of one length, or single integers shared by every configuration;
+    the rest of the request (``cc`` or ``gpu``, ``carveout``, ``cache``,
+    ``barriers``) is fixed. Returns ``(occupancy, blocks_per_sm)``: NumPy
+    arrays where NumPy is installed, else lists. The computation releases
+    the GIL. Raises :class:`Error` naming the first configuration the CLI
+    would refuse.
+    """
+    occupancy, blocks = _occcalc._occupancy_many(threads, regs, smem, dyn_smem, **request)
+    try:
+        import numpy
+    except ImportError:
+        return occupancy, blocks
+    return numpy.asarray(occupancy, dtype=numpy.float64), numpy.asarray(blocks, dtype=numpy.int64)
 
 
 def _limits(self):

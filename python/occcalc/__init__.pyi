@@ -1,4 +1,4 @@
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 __version__: str
 
@@ -57,5 +57,8 @@ def occupancy(
     wgp_mode: Optional[bool] = ...,
     model: Optional[str] = ...,
 ) -> Result: ...
+def occupancy_many(
+    threads: Any, regs: Any, smem: Any = ..., dyn_smem: Any = ..., **request: Any
+) -> Tuple[Any, Any]: ...
 def gpus() -> List[Dict[str, Any]]: ...
 def archs() -> List[Dict[str, Any]]: ...

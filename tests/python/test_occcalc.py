@@ -173,3 +173,43 @@ def test_tables_as_list_json_writes_them():
     assert gpus == listed["gpus"] + listed["amd_gpus"]
     assert occcalc.archs() == listed["architectures"] + listed["amd_targets"]
     assert any(g["name"] == "GeForce RTX 4090" for g in gpus)
+
+
+def test_occupancy_many_equals_one_call_each():
+    rng = random.Random(5)
+    threads = [rng.choice([32, 64, 128, 256, 512, 1024]) for _ in range(2000)]
+    regs = [rng.randint(0, 255) for _ in range(2000)]
+    smem = [rng.randint(0, 48 * 1024) for _ in range(2000)]
+    for fixed in (dict(cc="8.0"), dict(gpu="RTX 4090", carveout=50), dict(cc="7.0", barriers=2)):
+        occupancy, blocks = occcalc.occupancy_many(threads, regs, smem, **fixed)
+        for i in range(0, 2000, 7):
+            one = occcalc.occupancy(threads=threads[i], regs=regs[i], smem=smem[i], **fixed)
+            assert (occupancy[i], blocks[i]) == (one.occupancy, one.blocks_per_sm), (fixed, i)
+
+
+def test_occupancy_many_takes_numpy_and_scalars():
+    numpy = pytest.importorskip("numpy")
+    threads = numpy.array([128, 256, 1024], dtype=numpy.int32)
+    occupancy, blocks = occcalc.occupancy_many(threads, numpy.int64(37), cc="7.0")
+    assert occupancy.dtype == numpy.float64 and blocks.dtype == numpy.int64
+    assert occupancy.tolist() == [0.75, 0.75, 0.5]
+    assert blocks.tolist() == [12, 6, 1]
+    as_lists = occcalc.occupancy_many([128, 256, 1024], [37, 37, 37], cc="7.0")
+    assert [list(a) for a in as_lists] == [occupancy.tolist(), blocks.tolist()]
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(threads=[128, 0], regs=37), "configuration 1: threads 0 is outside [1, 2147483647]"),
+    (dict(threads=[128, 1.5], regs=37), "threads[1] 1.5 is not an integer"),
+    (dict(threads=[128, 256], regs=[1, 2, 3]), "regs holds 3 values where another holds 2"),
+    (dict(threads="128", regs=37), "threads takes an integer or a sequence of integers"),
+    (dict(threads=[True], regs=37), "threads[0] True is not an integer"),
+    (dict(threads=[2 ** 70], regs=37), "threads[0] 1180591620717411303424 is outside 64 bits"),
+    (dict(threads=[128], regs=[70000]), "configuration 0: regs 70000 is outside [0, 65535]"),
+])
+def test_occupancy_many_names_the_configuration_it_refuses(arguments, message):
+    with pytest.raises(occcalc.Error) as e:
+        occcalc.occupancy_many(cc="7.0", **arguments)
+    assert str(e.value) == message
+    with pytest.raises(occcalc.Error, match="occupancy_many answers NVIDIA requests"):
+        occcalc.occupancy_many(threads=[256], regs=[64], gfx="gfx90a")
