@@ -22,7 +22,7 @@ from . import _occcalc
 Error.__module__ = "occcalc"
 Result.__module__ = "occcalc"
 
-__all__ = ["Error", "Result", "occupancy", "occupancy_many", "gpus", "archs", "__version__"]
+__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "gpus", "archs", "__version__"]
 
 
 def occupancy(**request):
@@ -59,6 +59,43 @@ def occupancy_many(threads, regs, smem=None, dyn_smem=None, **request):
     except ImportError:
         return occupancy, blocks
     return numpy.asarray(occupancy, dtype=numpy.float64), numpy.asarray(blocks, dtype=numpy.int64)
+
+
+def _field(obj, name, default=None):
+    """`obj.name`, or `obj[name]` for a dict (Triton's metadata is either)."""
+    if isinstance(obj, dict):
+        return obj.get(name, default)
+    return getattr(obj, name, default)
+
+
+def triton_occupancy(kernel, **launch):
+    """The occupancy of a compiled Triton kernel, as Triton launches it.
+
+    Duck-typed, so Triton need not be imported here: ``kernel.n_regs``, and
+    ``kernel.metadata`` (an object or a dict, as in Triton's cache JSON) with
+    ``num_warps``, ``shared`` (the dynamic shared memory Triton launches
+    with) and ``target`` (``backend``, ``arch``, ``warp_size``). The block
+    size is ``num_warps`` times the warp size. ``launch`` adds request keys
+    (``gpu`` or ``sm_count`` with ``grid`` for waves, ``carveout``).
+    """
+    meta = kernel.metadata
+    target = _field(meta, "target")
+    backend, arch = _field(target, "backend"), _field(target, "arch")
+    warp_size = _field(target, "warp_size") or (64 if backend == "hip" else 32)
+    threads = _field(meta, "num_warps") * warp_size
+    shared = _field(meta, "shared", 0) or 0
+    if backend == "hip":
+        request = dict(gfx=str(arch), threads=threads, vgprs=kernel.n_regs, lds=shared,
+                       wave64=warp_size == 64 or None, wave32=warp_size == 32 or None)
+    elif backend == "cuda":
+        request = dict(cc=arch, threads=threads, regs=kernel.n_regs, dyn_smem=shared)
+    else:
+        raise Error(f"target backend {backend!r} is not cuda or hip")
+    if "gpu" in launch:
+        request.pop("cc", None)
+        request.pop("gfx", None)
+    request.update(launch)
+    return occupancy(**request)
 
 
 def _limits(self):
