@@ -13,11 +13,16 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <variant>
 #include <vector>
 
+#include "analysis/kernel_report.hpp"
 #include "analysis/query.hpp"
+#include "commands/inspect.hpp"
+#include "commands/suggest.hpp"
+#include "commands/sweep.hpp"
 #include "cli/compiled_tables.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/error.hpp"
@@ -265,6 +270,80 @@ py::tuple occupancy_many(py::object threads, py::object regs, py::object smem, p
   return py::make_tuple(std::move(occupancy), std::move(blocks));
 }
 
+/// A value of an option that is not a request field (suggest's `target`,
+/// sweep's `vary`), as the text the CLI would have read.
+std::string option_text(const std::string& key, const py::handle& value) {
+  if (value.is_none()) return {};
+  if (py::isinstance<py::bool_>(value)) throw occcalc::input_error(key, "takes a number or a name");
+  if (py::isinstance<py::int_>(value) || py::isinstance<py::str>(value)) return std::string(py::str(value));
+  throw occcalc::input_error(key, "is a " + std::string(py::str(value.get_type().attr("__name__"))) +
+                                      "; it takes an integer or a string");
+}
+
+/// `kwargs` without the keys a command takes beyond the request's, each
+/// moved into `taken` as text.
+occcalc::request request_without(py::kwargs kwargs, std::initializer_list<const char*> keys,
+                                 std::vector<std::string>& taken) {
+  py::kwargs rest;
+  for (const auto& [name, value] : kwargs) {
+    const std::string key = py::str(name);
+    const auto at = std::find_if(keys.begin(), keys.end(), [&](const char* k) { return key == k; });
+    if (at == keys.end())
+      rest[name] = value;
+    else
+      taken[static_cast<std::size_t>(at - keys.begin())] = option_text(key, value);
+  }
+  return request_of(rest);
+}
+
+/// The CLI's `suggest --json` document for the same request and options.
+std::string suggest_json(const py::kwargs& kwargs) {
+  std::vector<std::string> o(4);
+  const occcalc::request req = request_without(kwargs, {"max_threads", "dyn_smem_per_thread", "target", "blocks"}, o);
+  std::ostringstream out;
+  cli::run_suggest(tables(), req, {o[0], o[1], o[2], o[3]}, true, out, {});
+  return out.str();
+}
+
+/// The CLI's `sweep --json` document.
+std::string sweep_json(const py::kwargs& kwargs) {
+  std::vector<std::string> o(4);
+  const occcalc::request req = request_without(kwargs, {"vary", "from_", "to", "step"}, o);
+  if (o[0].empty()) throw occcalc::input_error("vary", "is required: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)");
+  cli::sweep_options options;
+  options.vary = o[0];
+  options.from = o[1];
+  options.to = o[2];
+  options.step = o[3];
+  std::ostringstream out;
+  cli::run_sweep(tables(), req, options, true, out, {});
+  return out.str();
+}
+
+/// The CLI's `inspect --json` document for `paths`, and its notes.
+std::pair<std::string, std::string> inspect_json(const std::vector<std::string>& paths, const std::string& kernel,
+                                                 const std::string& arch, const py::kwargs& kwargs) {
+  cli::inspect_command command;
+  command.inputs = paths;
+  command.kernel_pattern = kernel;
+  command.arch = arch;
+  command.format = cli::output_format::json;
+  command.overrides = cli::parse_overrides(request_of(kwargs));
+  std::istringstream no_input;
+  std::ostringstream out, err;
+  {
+    py::gil_scoped_release unlocked;  // reading a library takes a while
+    if (cli::run_inspect(tables(), command, no_input, out, err, {}) != cli::exit_status::ok) {
+      // The CLI's error lines, without their prefix.
+      std::string message = err.str();
+      for (std::size_t at; (at = message.find("occcalc: error: ")) != std::string::npos;) message.erase(at, 16);
+      while (!message.empty() && message.back() == '\n') message.pop_back();
+      throw occcalc::error(message.empty() ? "inspect could not read its inputs" : message);
+    }
+  }
+  return {out.str(), err.str()};
+}
+
 /// Each table entry as the CLI's `list --json` writes it, JSON text.
 std::vector<std::string> gpu_entries() {
   std::vector<std::string> out;
@@ -320,6 +399,9 @@ PYBIND11_MODULE(_occcalc, m) {
   m.def("_occupancy", &occupancy, "The occupancy of one launch (see occcalc.occupancy).");
   m.def("_occupancy_many", &occupancy_many, py::arg("threads"), py::arg("regs"), py::arg("smem") = py::none(),
         py::arg("dyn_smem") = py::none());
+  m.def("_suggest_json", &suggest_json);
+  m.def("_sweep_json", &sweep_json);
+  m.def("_inspect_json", &inspect_json, py::arg("paths"), py::arg("kernel") = "", py::arg("arch") = "");
   m.def("_gpu_entries", &gpu_entries);
   m.def("_arch_entries", &arch_entries);
 }

@@ -22,7 +22,8 @@ from . import _occcalc
 Error.__module__ = "occcalc"
 Result.__module__ = "occcalc"
 
-__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "gpus", "archs", "__version__"]
+__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "suggest", "sweep", "inspect",
+           "gpus", "archs", "__version__"]
 
 
 def occupancy(**request):
@@ -59,6 +60,40 @@ def occupancy_many(threads, regs, smem=None, dyn_smem=None, **request):
     except ImportError:
         return occupancy, blocks
     return numpy.asarray(occupancy, dtype=numpy.float64), numpy.asarray(blocks, dtype=numpy.int64)
+
+
+def suggest(**request):
+    """What ``occcalc suggest`` answers, as its ``--json`` document (a dict):
+    the block size with the most resident threads, and with ``threads`` the
+    next steps per limiter. Takes the request's keys and ``max_threads``,
+    ``dyn_smem_per_thread``, ``target`` (percent) and ``blocks``."""
+    return _json.loads(_occcalc._suggest_json(**request))
+
+
+def sweep(vary, **request):
+    """What ``occcalc sweep --vary VARY`` answers, as its ``--json`` document
+    (a dict): the occupancy at every value of one figure (``threads``,
+    ``regs``, ``smem``, ``barriers``; AMD ``vgprs``, ``sgprs``, ``lds``), the
+    cliffs and the current value. ``from_``, ``to`` and ``step`` set the
+    range."""
+    return _json.loads(_occcalc._sweep_json(vary=vary, **request))
+
+
+def inspect(*paths, kernel=None, arch=None, **launch):
+    """The kernels of build outputs, as ``occcalc inspect --json`` reads them
+    (cubins, fat binaries, libraries, executables, AMD code objects, Triton
+    caches, compiler logs, directories): its document, a dict with
+    ``kernels``. ``kernel`` (a regular expression) and ``arch`` select;
+    ``threads``, ``dyn_smem``, ``carveout`` and ``model`` set the launch.
+    The CLI's notes come as warnings; what it cannot read raises
+    :class:`Error`."""
+    if not paths:
+        raise Error("inspect needs a path: a build output or a directory")
+    document, notes = _occcalc._inspect_json([str(p) for p in paths], kernel or "", arch or "", **launch)
+    import warnings
+    for note in notes.splitlines():
+        warnings.warn(note.replace("occcalc: note: ", "", 1), stacklevel=2)
+    return _json.loads(document)
 
 
 def _field(obj, name, default=None):

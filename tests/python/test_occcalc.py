@@ -213,3 +213,38 @@ def test_occupancy_many_names_the_configuration_it_refuses(arguments, message):
     assert str(e.value) == message
     with pytest.raises(occcalc.Error, match="occupancy_many answers NVIDIA requests"):
         occcalc.occupancy_many(threads=[256], regs=[64], gfx="gfx90a")
+
+
+@pytest.mark.parametrize("request_, cli", [
+    (dict(gpu="A100", regs=40), ["--gpu", "A100", "--regs", "40"]),
+    (dict(cc="8.6", regs=64, threads=256, target=75), ["--cc", "8.6", "--regs", "64", "--threads", "256",
+                                                        "--target", "75"]),
+    (dict(gfx="gfx90a", vgprs=128, sgprs=32, lds="24K"), ["--gfx", "gfx90a", "--vgprs", "128", "--sgprs", "32",
+                                                          "--lds", "24K"]),
+])
+def test_suggest_is_the_clis(request_, cli):
+    assert occcalc.suggest(**request_) == cli_json(["suggest", *cli])
+
+
+def test_sweep_is_the_clis():
+    assert occcalc.sweep("regs", cc="7.0", threads=128, regs=37) == \
+        cli_json(["sweep", "--vary", "regs", "--cc", "7.0", "--threads", "128", "--regs", "37"])
+    assert occcalc.sweep("threads", gpu="RTX 4090", regs=64, from_=64, to=512, step=64) == \
+        cli_json(["sweep", "--vary", "threads", "--gpu", "RTX 4090", "--regs", "64", "--from", "64", "--to", "512",
+                  "--step", "64"])
+    with pytest.raises(occcalc.Error, match="vary 'bogus' is not one of threads, regs, smem, barriers"):
+        occcalc.sweep("bogus", cc="7.0", threads=128, regs=37)
+
+
+def test_inspect_is_the_clis():
+    fixtures = os.path.join(os.path.dirname(__file__), "..", "fixtures", "inspect")
+    cubin = os.path.join(fixtures, "kernels.sm_90.cubin")
+    assert occcalc.inspect(cubin, threads=256) == cli_json(["inspect", cubin, "--threads", "256"])
+    with pytest.warns(UserWarning, match="files skipped, not GPU binaries or compiler logs"):
+        chosen = occcalc.inspect(fixtures, kernel="scale", arch="sm_80")
+    assert chosen == cli_json(["inspect", fixtures, "--kernel", "scale", "--arch", "sm_80"])
+    assert chosen["kernels"] and all("scale" in k["name"] for k in chosen["kernels"])
+    with pytest.raises(occcalc.Error, match="cannot open"):
+        occcalc.inspect(os.path.join(fixtures, "no-such-file"))
+    with pytest.raises(occcalc.Error, match="inspect needs a path"):
+        occcalc.inspect()
