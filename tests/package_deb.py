@@ -30,6 +30,8 @@ EXPECTED = [
     "./usr/share/cmake/occcalc/occcalc-config.cmake",
     "./usr/include/occcalc/occupancy.hpp",
 ]
+# Where the default preset builds the Python module, it ships in the package.
+PYTHON_PACKAGE = "./usr/lib/python3/dist-packages/occcalc/__init__.py"
 
 
 def main():
@@ -68,6 +70,18 @@ def main():
                              capture_output=True, text=True)
         if run.returncode != 0 or "Theoretical occupancy       75.0%  limited by registers" not in run.stdout:
             problems.append(f"the packaged occcalc: exit {run.returncode}: {run.stdout[-200:]}{run.stderr}")
+        if os.path.isdir(os.path.join(BUILD, "python", "occcalc")):
+            # The packaged Python module imports from the package's own tree
+            # with Debian's python3 and answers the README's first example.
+            if PYTHON_PACKAGE not in paths:
+                problems.append(f"not in the package: {PYTHON_PACKAGE}")
+            else:
+                site = os.path.join(root, "usr/lib/python3/dist-packages")
+                code = "import occcalc; print(occcalc.occupancy(cc='7.0', threads=128, regs=37).blocks_per_sm)"
+                imported = subprocess.run(["/usr/bin/python3", "-c", code], capture_output=True, text=True,
+                                          env=dict(os.environ, PYTHONPATH=site))
+                if imported.stdout.strip() != "12":
+                    problems.append(f"the packaged Python module: {imported.stdout}{imported.stderr[-300:]}")
         for p in problems:
             print(p)
         print(f"{debs[0]}: {len(paths)} entries, Depends: {depends}; {len(problems)} problems")
