@@ -15,6 +15,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -81,6 +82,21 @@ occcalc::field_value field_of(const std::string& key, const occcalc::request_fie
                                       "; it takes an integer or a string");
 }
 
+/// The id of the one GPU `name` names (`geforce-rtx-4090` for "RTX 4090"),
+/// which the tables find without normalizing each name; `name` itself for
+/// a family or a name that matches nothing (its resolution then says so).
+/// Remembered, so an autotuner's loop looks a name up once.
+std::string gpu_id(const std::string& name) {
+  static std::unordered_map<std::string, std::string> ids;
+  if (const auto it = ids.find(name); it != ids.end()) return it->second;
+  const occcalc::named_gpu_match match = occcalc::find_named_gpu(tables(), name);
+  const std::string id = match.nvidia ? match.nvidia->id : match.amd ? match.amd->id : name;
+  constexpr std::size_t max_remembered = 4096;
+  if (ids.size() >= max_remembered) ids.clear();
+  ids.emplace(name, id);
+  return id;
+}
+
 /// The request the keyword arguments give. An unknown key is refused naming
 /// every known one, as a batch line's is.
 occcalc::request request_of(const py::kwargs& kwargs) {
@@ -96,6 +112,7 @@ occcalc::request request_of(const py::kwargs& kwargs) {
     }
     if (value.is_none()) continue;  // None: not given, as the CLI's default
     req.*(field->member) = field_of(key, *field, value);
+    if (field->member == &occcalc::request::gpu) req.gpu = gpu_id(req.gpu->text());
   }
   return req;
 }

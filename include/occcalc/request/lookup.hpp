@@ -179,8 +179,21 @@ bool in_family(const Gpu& candidate, const std::vector<std::string>& family) {
 /// for questions such as "are the AMD tables needed?" (`require_named_gpu`
 /// explains a miss).
 inline named_gpu_match find_named_gpu(const table& tables, std::string_view query) {
-  const std::string wanted = gpu_name_key(query);
   named_gpu_match match;
+  // An id as the table spells it, without normalizing every name.
+  for (const auto& candidate : tables.gpus) {
+    if (detail::same_id(candidate.id, query)) {
+      match.nvidia = &candidate;
+      return match;
+    }
+  }
+  for (const auto& candidate : tables.amd_gpus) {
+    if (detail::same_id(candidate.id, query)) {
+      match.amd = &candidate;
+      return match;
+    }
+  }
+  const std::string wanted = gpu_name_key(query);
   for (const auto& candidate : tables.gpus) {
     if (answers_to(candidate, wanted)) {
       match.nvidia = &candidate;
