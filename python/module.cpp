@@ -13,6 +13,8 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <tuple>
+#include <utility>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -196,11 +198,6 @@ result occupancy(const py::kwargs& kwargs) {
   return result(cli::evaluate_any(tables(), req));
 }
 
-/// The figures `occupancy_many` varies, each a column of its configurations.
-struct many_columns {
-  std::vector<std::int64_t> threads, regs, smem, dyn_smem;
-};
-
 /// `values` (a sequence of integers, or one integer for every
 /// configuration) as a column of `count`, named `key` in errors.
 std::vector<std::int64_t> column_of(const std::string& key, const py::handle& values, std::size_t& count) {
@@ -239,52 +236,109 @@ std::vector<std::int64_t> column_of(const std::string& key, const py::handle& va
   return out;
 }
 
-/// Occupancy and blocks per SM of many NVIDIA launches that differ in
-/// threads, registers and shared memory; the rest of the request (`cc` or
-/// `gpu`, carveout, cache, barriers) is resolved once. The loop runs
-/// without the GIL.
-py::tuple occupancy_many(py::object threads, py::object regs, py::object smem, py::object dyn_smem,
-                         const py::kwargs& kwargs) {
+/// What `occupancy_many` varies (each a column, or one value for all).
+struct many_columns {
   std::size_t count = 0;
-  many_columns c;
-  c.threads = column_of("threads", threads, count);
-  c.regs = column_of("regs", regs, count);
-  c.smem = smem.is_none() ? std::vector<std::int64_t>{0} : column_of("smem", smem, count);
-  c.dyn_smem = dyn_smem.is_none() ? std::vector<std::int64_t>{0} : column_of("dyn_smem", dyn_smem, count);
-  if (count == 0) count = 1;  // every figure a scalar: one configuration
-  // The fixed part, resolved with the first configuration's figures.
-  occcalc::request req = request_of(kwargs);
-  if (req.gfx || (req.gpu && occcalc::is_amd_request(tables(), req)))
-    throw occcalc::input_error("gfx", "occupancy_many answers NVIDIA requests; call occupancy() for AMD ones");
-  // Figures any architecture takes: each configuration's own are checked
-  // in the loop, where an error can name it.
-  req.threads = occcalc::field_value::of_integer(1);
-  req.regs = occcalc::field_value::of_integer(0);
-  const occcalc::resolved_request fixed = occcalc::resolve(tables(), req);
+  std::vector<std::int64_t> threads, regs, smem, dyn_smem;  // NVIDIA
+  std::vector<std::int64_t> vgprs, sgprs, lds;              // AMD
+};
+
+/// `values` as a column of `count`, or `fallback` alone when None.
+std::vector<std::int64_t> optional_column(const std::string& key, const py::object& values, std::size_t& count,
+                                          std::int64_t fallback) {
+  return values.is_none() ? std::vector<std::int64_t>{fallback} : column_of(key, values, count);
+}
+
+/// Each configuration's (occupancy, groups per unit), computed by `one(i)`
+/// without the GIL; the first error names its configuration.
+template <typename One>
+py::tuple each_configuration(std::size_t count, const One& one) {
   std::vector<double> occupancy(count);
-  std::vector<std::int64_t> blocks(count);
-  const auto at = [](const std::vector<std::int64_t>& v, std::size_t i) { return v.size() == 1 ? v[0] : v[i]; };
+  std::vector<std::int64_t> groups(count);
   std::string failure;
   {
     py::gil_scoped_release unlocked;
     for (std::size_t i = 0; i < count && failure.empty(); ++i) {
-      occcalc::launch_config launch = fixed.launch;
-      launch.threads_per_block = at(c.threads, i);
-      launch.registers_per_thread = at(c.regs, i);
-      launch.static_shared_memory_bytes = at(c.smem, i);
-      launch.dynamic_shared_memory_bytes = at(c.dyn_smem, i);
       try {
-        const auto resolved = occcalc::resolve_launch(*fixed.arch, launch);
-        const auto result = occcalc::compute_occupancy(*resolved.arch, resolved.launch);
-        occupancy[i] = result.occupancy();
-        blocks[i] = result.blocks_per_sm;
+        std::tie(occupancy[i], groups[i]) = one(i);
       } catch (const occcalc::input_error& e) {
         failure = "configuration " + std::to_string(i) + ": " + e.field() + " " + e.what();
       }
     }
   }
   if (!failure.empty()) throw occcalc::error(failure);
-  return py::make_tuple(std::move(occupancy), std::move(blocks));
+  return py::make_tuple(std::move(occupancy), std::move(groups));
+}
+
+/// The `i`th value of a column, or its one value.
+std::int64_t at(const std::vector<std::int64_t>& column, std::size_t i) {
+  return column.size() == 1 ? column[0] : column[i];
+}
+
+/// Occupancy and blocks (work-groups) per unit of many launches of one
+/// target that differ in block size and resources: NVIDIA threads, regs,
+/// smem, dyn_smem; AMD threads, vgprs, sgprs, lds. The rest of the request
+/// (`cc`, `gfx` or `gpu`, carveout, cache, barriers, model, wave size) is
+/// resolved once.
+py::tuple occupancy_many(const py::object& threads, const py::object& regs, const py::object& smem,
+                         const py::object& dyn_smem, const py::object& vgprs, const py::object& sgprs,
+                         const py::object& lds, const py::kwargs& kwargs) {
+  occcalc::request req = request_of(kwargs);
+  const bool amd = occcalc::is_amd_request(tables(), req) || !vgprs.is_none();
+  const auto refuse = [&](const py::object& given, const char* key, const char* instead) {
+    if (!given.is_none()) throw occcalc::input_error(key, std::string("does not apply to ") + instead);
+  };
+  many_columns c;
+  c.threads = column_of("threads", threads, c.count);
+  if (amd) {
+    refuse(regs, "regs", "AMD targets; give vgprs (and sgprs)");
+    refuse(smem, "smem", "AMD targets; give lds");
+    refuse(dyn_smem, "dyn_smem", "AMD targets; give lds");
+    if (vgprs.is_none()) throw occcalc::input_error("vgprs", "is required: VGPRs per work-item");
+    c.vgprs = column_of("vgprs", vgprs, c.count);
+    c.sgprs = optional_column("sgprs", sgprs, c.count, 0);
+    c.lds = optional_column("lds", lds, c.count, 0);
+  } else {
+    refuse(vgprs, "vgprs", "NVIDIA architectures; give regs");
+    refuse(sgprs, "sgprs", "NVIDIA architectures");
+    refuse(lds, "lds", "NVIDIA architectures; give smem");
+    if (regs.is_none()) throw occcalc::input_error("regs", "is required: registers per thread");
+    c.regs = column_of("regs", regs, c.count);
+    c.smem = optional_column("smem", smem, c.count, 0);
+    c.dyn_smem = optional_column("dyn_smem", dyn_smem, c.count, 0);
+  }
+  if (c.count == 0) c.count = 1;  // every figure a scalar: one configuration
+  // The fixed part, resolved with figures any target takes: each
+  // configuration's own are checked where an error can name it.
+  req.threads = occcalc::field_value::of_integer(1);
+  if (amd) {
+    req.vgprs = occcalc::field_value::of_integer(0);
+    const occcalc::resolved_amd_request fixed = occcalc::resolve_amd(tables(), req);
+    std::optional<std::int64_t> device_waves;
+    if (fixed.named_gpu) device_waves = fixed.named_gpu->max_waves_per_simd;
+    return each_configuration(c.count, [&](std::size_t i) {
+      occcalc::amd_kernel kernel = fixed.kernel;
+      kernel.vgprs = at(c.vgprs, i);
+      kernel.sgprs = at(c.sgprs, i);
+      kernel.lds_bytes = at(c.lds, i);
+      const auto r = occcalc::resolve_amd_kernel(*fixed.target, fixed.model, fixed.mode, kernel, at(c.threads, i));
+      const auto result =
+          occcalc::compute_amd_occupancy(*r.target, r.kernel, r.mode, r.model, r.work_group_size, device_waves);
+      return std::pair<double, std::int64_t>(result.occupancy(), result.work_groups);
+    });
+  }
+  req.regs = occcalc::field_value::of_integer(0);
+  const occcalc::resolved_request fixed = occcalc::resolve(tables(), req);
+  return each_configuration(c.count, [&](std::size_t i) {
+    occcalc::launch_config launch = fixed.launch;
+    launch.threads_per_block = at(c.threads, i);
+    launch.registers_per_thread = at(c.regs, i);
+    launch.static_shared_memory_bytes = at(c.smem, i);
+    launch.dynamic_shared_memory_bytes = at(c.dyn_smem, i);
+    const auto resolved = occcalc::resolve_launch(*fixed.arch, launch);
+    const auto result = occcalc::compute_occupancy(*resolved.arch, resolved.launch);
+    return std::pair<double, std::int64_t>(result.occupancy(), result.blocks_per_sm);
+  });
 }
 
 /// A value of an option that is not a request field (suggest's `target`,
@@ -414,8 +468,9 @@ PYBIND11_MODULE(_occcalc, m) {
       .def("_json", &result::json, "The CLI's --json document for the same request, as text.")
       .def("__repr__", &result::repr);
   m.def("_occupancy", &occupancy, "The occupancy of one launch (see occcalc.occupancy).");
-  m.def("_occupancy_many", &occupancy_many, py::arg("threads"), py::arg("regs"), py::arg("smem") = py::none(),
-        py::arg("dyn_smem") = py::none());
+  m.def("_occupancy_many", &occupancy_many, py::arg("threads"), py::arg("regs") = py::none(),
+        py::arg("smem") = py::none(), py::arg("dyn_smem") = py::none(), py::arg("vgprs") = py::none(),
+        py::arg("sgprs") = py::none(), py::arg("lds") = py::none());
   m.def("_suggest_json", &suggest_json);
   m.def("_sweep_json", &sweep_json);
   m.def("_inspect_json", &inspect_json, py::arg("paths"), py::arg("kernel") = "", py::arg("arch") = "");

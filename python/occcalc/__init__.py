@@ -43,18 +43,20 @@ def occupancy(**request):
     return _occcalc._occupancy(**request)
 
 
-def occupancy_many(threads, regs, smem=None, dyn_smem=None, **request):
-    """The occupancy of many NVIDIA launches at once: an autotuner's space.
+def occupancy_many(threads, regs=None, smem=None, dyn_smem=None, *, vgprs=None, sgprs=None, lds=None, **request):
+    """The occupancy of many launches of one target at once: an autotuner's space.
 
-    ``threads``, ``regs``, ``smem`` and ``dyn_smem`` are sequences (or NumPy
-    arrays) of one length, or single integers shared by every configuration;
-    the rest of the request (``cc`` or ``gpu``, ``carveout``, ``cache``,
-    ``barriers``) is fixed. Returns ``(occupancy, blocks_per_sm)``: NumPy
-    arrays where NumPy is installed, else lists. The computation releases
-    the GIL. Raises :class:`Error` naming the first configuration the CLI
-    would refuse.
+    NVIDIA: ``threads``, ``regs``, ``smem`` and ``dyn_smem``; AMD (``gfx`` or
+    an AMD ``gpu``): ``threads``, ``vgprs``, ``sgprs`` and ``lds``. Each is
+    a sequence (or NumPy array) of one length, or one integer shared by
+    every configuration; the rest of the request (``cc``, ``gfx`` or
+    ``gpu``, ``carveout``, ``cache``, ``barriers``, ``model``, the wave
+    size) is fixed. Returns ``(occupancy, blocks_per_sm)`` (AMD: work-groups
+    per CU or WGP): NumPy arrays where NumPy is installed, else lists. The
+    computation releases the GIL. Raises :class:`Error` naming the first
+    configuration the CLI would refuse.
     """
-    occupancy, blocks = _occcalc._occupancy_many(threads, regs, smem, dyn_smem, **request)
+    occupancy, blocks = _occcalc._occupancy_many(threads, regs, smem, dyn_smem, vgprs, sgprs, lds, **request)
     try:
         import numpy
     except ImportError:

@@ -58,7 +58,15 @@ def occupancy(
     model: Optional[str] = ...,
 ) -> Result: ...
 def occupancy_many(
-    threads: Any, regs: Any, smem: Any = ..., dyn_smem: Any = ..., **request: Any
+    threads: Any,
+    regs: Any = ...,
+    smem: Any = ...,
+    dyn_smem: Any = ...,
+    *,
+    vgprs: Any = ...,
+    sgprs: Any = ...,
+    lds: Any = ...,
+    **request: Any,
 ) -> Tuple[Any, Any]: ...
 def triton_occupancy(kernel: Any, **launch: Any) -> Result: ...
 def suggest(**request: Any) -> Dict[str, Any]: ...

@@ -211,8 +211,30 @@ def test_occupancy_many_names_the_configuration_it_refuses(arguments, message):
     with pytest.raises(occcalc.Error) as e:
         occcalc.occupancy_many(cc="7.0", **arguments)
     assert str(e.value) == message
-    with pytest.raises(occcalc.Error, match="occupancy_many answers NVIDIA requests"):
-        occcalc.occupancy_many(threads=[256], regs=[64], gfx="gfx90a")
+
+
+def test_occupancy_many_for_amd_equals_one_call_each():
+    rng = random.Random(9)
+    threads = [rng.choice([64, 128, 256, 512, 1024]) for _ in range(1000)]
+    vgprs = [rng.randint(1, 256) for _ in range(1000)]
+    lds = [rng.randint(0, 64 * 1024) for _ in range(1000)]
+    for fixed in (dict(gfx="gfx90a"), dict(gpu="Radeon RX 7900 XTX", wgp_mode=True), dict(gfx="gfx1100", model="hip")):
+        occupancy, groups = occcalc.occupancy_many(threads, vgprs=vgprs, sgprs=32, lds=lds, **fixed)
+        for i in range(0, 1000, 7):
+            one = occcalc.occupancy(threads=threads[i], vgprs=vgprs[i], sgprs=32, lds=lds[i], **fixed)
+            assert (occupancy[i], groups[i]) == (one.occupancy, one.blocks_per_sm), (fixed, i)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(threads=[256], regs=[96], gfx="gfx90a"), "regs does not apply to AMD targets; give vgprs (and sgprs)"),
+    (dict(threads=[256], vgprs=[9999], gfx="gfx90a"), "configuration 0: vgprs 9999 is outside [0, 256] on gfx90a"),
+    (dict(threads=[256], gfx="gfx90a"), "vgprs is required: VGPRs per work-item"),
+    (dict(threads=[256], regs=[32], lds=[0], cc="8.0"), "lds does not apply to NVIDIA architectures; give smem"),
+])
+def test_occupancy_many_keeps_each_vendors_figures(arguments, message):
+    with pytest.raises(occcalc.Error) as e:
+        occcalc.occupancy_many(**arguments)
+    assert str(e.value) == message
 
 
 @pytest.mark.parametrize("request_, cli", [
