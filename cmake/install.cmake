@@ -68,4 +68,16 @@ if(OCCCALC_DPKG_SHLIBDEPS)
 endif()
 set(CPACK_PACKAGE_FILE_NAME_SUFFIX "")
 set(CPACK_STRIP_FILES ON)
+# A package per component: occcalc (the CLI, headers, tables, schemas) and,
+# where the Python module is built, python3-occcalc.
+set(CPACK_DEB_COMPONENT_INSTALL ON)
+set(CPACK_DEBIAN_OCCCALC_PACKAGE_NAME occcalc)
+set(CPACK_DEBIAN_PYTHON_PACKAGE_NAME python3-occcalc)
+set(CPACK_DEBIAN_PYTHON_PACKAGE_SECTION python)
+set(CPACK_DEBIAN_PYTHON_PACKAGE_DEPENDS python3)
+# Each package's paragraph under the summary CPack writes as the synopsis.
+set(CPACK_DEBIAN_OCCCALC_DESCRIPTION "${CPACK_PACKAGE_DESCRIPTION}")
+string(CONCAT CPACK_DEBIAN_PYTHON_DESCRIPTION
+    "The calculator for Python. import occcalc runs the same C++ core and tables as the occcalc command, in process, with NumPy arrays for "
+    "many configurations at once and helpers for Triton kernels.")
 include(CPack)

@@ -6,8 +6,10 @@ dpkg-deb and checks the binary, the man page, the three completions, the
 copyright, the tables, the schemas and the CMake package are in it, its
 name is occcalc_<version>_<arch>.deb, and its Depends names libc (and, for a
 dynamically linked build, the libraries it links). Then runs the packaged
-binary on the README's first example. Exits 77 (skipped) without cpack or
-dpkg-deb.
+binary on the README's first example. Where the Python module is built, a
+second package, python3-occcalc, holds it (and the first does not): it
+depends on python3, and Debian's python3 imports it from the package's tree
+and answers the same example. Exits 77 (skipped) without cpack or dpkg-deb.
 
 usage: package_deb.py BUILD_DIR VERSION
 """
@@ -30,7 +32,7 @@ EXPECTED = [
     "./usr/share/cmake/occcalc/occcalc-config.cmake",
     "./usr/include/occcalc/occupancy.hpp",
 ]
-# Where the default preset builds the Python module, it ships in the package.
+# Where the default preset builds the Python module, it is a package of its own.
 PYTHON_PACKAGE = "./usr/lib/python3/dist-packages/occcalc/__init__.py"
 
 
@@ -44,14 +46,16 @@ def main():
         if p.returncode != 0:
             print(p.stdout + p.stderr)
             return 1
-        debs = [f for f in os.listdir(out) if f.endswith(".deb")]
+        debs = sorted(f for f in os.listdir(out) if f.endswith(".deb"))
         arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True).stdout.strip()
-        if debs != [f"occcalc_{VERSION}_{arch}.deb"]:
-            problems.append(f"packages made: {debs}, expected occcalc_{VERSION}_{arch}.deb")
-        if not debs:
+        python = os.path.isdir(os.path.join(BUILD, "python", "occcalc"))
+        expected = [f"occcalc_{VERSION}_{arch}.deb"] + ([f"python3-occcalc_{VERSION}_{arch}.deb"] if python else [])
+        if debs != expected:
+            problems.append(f"packages made: {debs}, expected {expected}")
+        if f"occcalc_{VERSION}_{arch}.deb" not in debs:
             print("\n".join(problems))
             return 1
-        deb = os.path.join(out, debs[0])
+        deb = os.path.join(out, f"occcalc_{VERSION}_{arch}.deb")
         listing = subprocess.run(["dpkg-deb", "-c", deb], capture_output=True, text=True, check=True).stdout
         paths = {line.split()[-1] for line in listing.splitlines() if line.strip()}
         for path in EXPECTED:
@@ -70,12 +74,22 @@ def main():
                              capture_output=True, text=True)
         if run.returncode != 0 or "Theoretical occupancy       75.0%  limited by registers" not in run.stdout:
             problems.append(f"the packaged occcalc: exit {run.returncode}: {run.stdout[-200:]}{run.stderr}")
-        if os.path.isdir(os.path.join(BUILD, "python", "occcalc")):
-            # The packaged Python module imports from the package's own tree
-            # with Debian's python3 and answers the README's first example.
-            if PYTHON_PACKAGE not in paths:
-                problems.append(f"not in the package: {PYTHON_PACKAGE}")
+        if any("python3/dist-packages" in p for p in paths):
+            problems.append("the occcalc package holds the Python module; python3-occcalc should")
+        python_deb = os.path.join(out, f"python3-occcalc_{VERSION}_{arch}.deb")
+        if python and os.path.exists(python_deb):
+            # python3-occcalc imports from its own tree with Debian's python3
+            # and answers the README's first example.
+            python_paths = {line.split()[-1] for line in subprocess.run(
+                ["dpkg-deb", "-c", python_deb], capture_output=True, text=True, check=True).stdout.splitlines()}
+            python_depends = subprocess.run(["dpkg-deb", "-f", python_deb, "Depends"], capture_output=True,
+                                            text=True).stdout
+            if "python3" not in python_depends:
+                problems.append(f"python3-occcalc's Depends names no python3: {python_depends!r}")
+            if PYTHON_PACKAGE not in python_paths:
+                problems.append(f"not in python3-occcalc: {PYTHON_PACKAGE}")
             else:
+                subprocess.run(["dpkg-deb", "-x", python_deb, root], check=True)
                 site = os.path.join(root, "usr/lib/python3/dist-packages")
                 code = "import occcalc; print(occcalc.occupancy(cc='7.0', threads=128, regs=37).blocks_per_sm)"
                 imported = subprocess.run(["/usr/bin/python3", "-c", code], capture_output=True, text=True,
@@ -84,7 +98,7 @@ def main():
                     problems.append(f"the packaged Python module: {imported.stdout}{imported.stderr[-300:]}")
         for p in problems:
             print(p)
-        print(f"{debs[0]}: {len(paths)} entries, Depends: {depends}; {len(problems)} problems")
+        print(f"{', '.join(debs)}; occcalc: {len(paths)} entries, Depends: {depends}; {len(problems)} problems")
     return 1 if problems else 0
 
 
