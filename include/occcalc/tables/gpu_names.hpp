@@ -20,15 +20,15 @@ namespace occcalc {
 inline constexpr std::array<std::string_view, 6> optional_brand_words = {"nvidia", "geforce", "tesla",
                                                                          "amd",    "radeon",  "instinct"};
 
-/// The key a GPU name is compared by: its lower-case letters and digits, with
-/// the brand words dropped ("NVIDIA GeForce RTX 4060 Ti" -> "rtx4060ti").
-inline std::string gpu_name_key(std::string_view name) {
-  std::string key;
+/// The words of a GPU name as it is compared: lower case, brand words
+/// dropped ("Tesla V100-PCIE-16GB" -> v100, pcie, 16gb).
+inline std::vector<std::string> gpu_name_words(std::string_view name) {
+  std::vector<std::string> words;
   std::string word;
   const auto end_word = [&] {
-    bool brand = false;
+    bool brand = word.empty();
     for (const auto b : optional_brand_words) brand = brand || word == b;
-    if (!brand) key += word;
+    if (!brand) words.push_back(word);
     word.clear();
   };
   for (const char c : name) {
@@ -39,6 +39,14 @@ inline std::string gpu_name_key(std::string_view name) {
     }
   }
   end_word();
+  return words;
+}
+
+/// The key a GPU name is compared by: its lower-case letters and digits, with
+/// the brand words dropped ("NVIDIA GeForce RTX 4060 Ti" -> "rtx4060ti").
+inline std::string gpu_name_key(std::string_view name) {
+  std::string key;
+  for (const auto& word : gpu_name_words(name)) key += word;
   return key;
 }
 
@@ -93,28 +101,6 @@ inline bool is_variant_word(std::string_view word) {
     if (!std::isdigit(static_cast<unsigned char>(word[i]))) return false;
   }
   return true;
-}
-
-/// The words of a GPU name as `gpu_name_key` reads them: lower case, brand
-/// words dropped ("Tesla V100-PCIE-16GB" -> v100, pcie, 16gb).
-inline std::vector<std::string> gpu_name_words(std::string_view name) {
-  std::vector<std::string> words;
-  std::string word;
-  const auto end_word = [&] {
-    bool brand = word.empty();
-    for (const auto b : optional_brand_words) brand = brand || word == b;
-    if (!brand) words.push_back(word);
-    word.clear();
-  };
-  for (const char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      end_word();
-    }
-  }
-  end_word();
-  return words;
 }
 
 /// Whether the GPU name `name` is a variant of the family `family` (both as
