@@ -262,7 +262,7 @@ py::tuple each_configuration(std::size_t count, const One& one) {
       try {
         std::tie(occupancy[i], groups[i]) = one(i);
       } catch (const occcalc::input_error& e) {
-        failure = "configuration " + std::to_string(i) + ": " + e.field() + " " + e.what();
+        failure = "configuration " + std::to_string(i) + ": " + e.keyed_text();
       }
     }
   }
@@ -445,8 +445,7 @@ PYBIND11_MODULE(_occcalc, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const occcalc::input_error& e) {
-      const std::string text = e.field().empty() ? e.what() : e.field() + " " + e.what();
-      PyErr_SetString(error.ptr(), text.c_str());
+      PyErr_SetString(error.ptr(), e.keyed_text().c_str());
     } catch (const occcalc::error& e) {
       PyErr_SetString(error.ptr(), e.what());
     }

@@ -71,6 +71,11 @@ class input_error : public error {
     return spell_field_refs(message_, std::forward<Spell>(spell));
   }
 
+  /// The whole message with every field spelled as a key, led by this one:
+  /// `threads 0 is outside [1, 2147483647]`, as a batch line's error and the
+  /// Python module say it.
+  std::string keyed_text() const { return field_.empty() ? std::string(what()) : field_ + " " + what(); }
+
  private:
   std::string field_;
   std::string message_;

@@ -64,8 +64,7 @@ void answer_line(const occcalc::table& tables, const std::optional<double>& min_
   } catch (const occcalc::input_error& e) {
     to.bad = true;
     to.text.resize(start);
-    to.text += json_text(error_json(e.field(), e.field().empty() ? e.what() : fmt::format("{} {}", e.field(), e.what()),
-                                    worker.line.id_json));
+    to.text += json_text(error_json(e.field(), e.keyed_text(), worker.line.id_json));
   } catch (const std::exception& e) {
     // Whatever else a line provokes is its own error: the other lines keep
     // their answers.
