@@ -105,12 +105,9 @@ occcalc::request request_of(const py::kwargs& kwargs) {
   occcalc::request req;
   for (const auto& [name, value] : kwargs) {
     const std::string key = py::str(name);
-    const auto* field = std::find_if(std::begin(occcalc::request_fields), std::end(occcalc::request_fields),
-                                     [&](const occcalc::request_field& f) { return f.key == key; });
-    if (field == std::end(occcalc::request_fields)) {
-      std::string known;
-      for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
-      throw occcalc::input_error(key, "is not a known argument; known arguments: " + known);
+    const auto* field = occcalc::find_request_field(key);
+    if (field == nullptr) {
+      throw occcalc::input_error(key, "is not a known argument; known arguments: " + occcalc::request_field_keys());
     }
     if (value.is_none()) continue;  // None: not given, as the CLI's default
     req.*(field->member) = field_of(key, *field, value);

@@ -21,13 +21,6 @@ namespace {
 /// The batch key that tags a line for the caller; echoed, never computed with.
 constexpr std::string_view batch_id_key = "id";
 
-/// The request field named `key`; nullptr for none.
-const occcalc::request_field* field_named(std::string_view key) noexcept {
-  const auto field = std::find_if(std::begin(occcalc::request_fields), std::end(occcalc::request_fields),
-                                  [&](const auto& f) { return f.key == key; });
-  return field == std::end(occcalc::request_fields) ? nullptr : &*field;
-}
-
 /// The `id` of a line that is an object with a valid one, else empty: an
 /// error on the line still carries it where it can.
 std::string batch_id(const nlohmann::json& line) {
@@ -50,12 +43,10 @@ occcalc::request request_from_json(const nlohmann::json& line) {
       }
       continue;
     }
-    const auto* field = field_named(item.key());
+    const auto* field = occcalc::find_request_field(item.key());
     if (field == nullptr) {
-      std::string known;
-      for (const auto& f : occcalc::request_fields) known += (known.empty() ? "" : ", ") + std::string(f.key);
-      throw occcalc::input_error(item.key(),
-                                 "is not a known field; known fields: " + known + ", " + std::string(batch_id_key));
+      throw occcalc::input_error(item.key(), "is not a known field; known fields: " + occcalc::request_field_keys() +
+                                                 ", " + std::string(batch_id_key));
     }
     if (field->kind == occcalc::field_kind::flag) {
       if (!value.is_boolean()) throw occcalc::input_error(item.key(), shown_value(value) + " is not true or false");

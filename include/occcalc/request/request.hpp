@@ -110,6 +110,20 @@ inline const request_field request_fields[] = {
      field_kind::value, field_vendor::amd},
 };
 
+/// The request field whose key is `key`; nullptr for none.
+inline const request_field* find_request_field(std::string_view key) noexcept {
+  const auto field = std::find_if(std::begin(request_fields), std::end(request_fields),
+                                  [&](const request_field& f) { return f.key == key; });
+  return field == std::end(request_fields) ? nullptr : &*field;
+}
+
+/// Every field's key, joined by `, `: what an unknown key's error lists.
+inline std::string request_field_keys() {
+  std::string keys;
+  for (const auto& f : request_fields) keys += (keys.empty() ? "" : ", ") + std::string(f.key);
+  return keys;
+}
+
 /// Every request field is one `std::optional<field_value>` member of `request`.
 static_assert(std::size(request_fields) * sizeof(std::optional<field_value>) == sizeof(request),
               "request_fields must list every member of request");
