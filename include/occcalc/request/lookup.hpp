@@ -179,33 +179,32 @@ bool in_family(const Gpu& candidate, const std::vector<std::string>& family) {
 /// for questions such as "are the AMD tables needed?" (`require_named_gpu`
 /// explains a miss).
 inline named_gpu_match find_named_gpu(const table& tables, std::string_view query) {
-  named_gpu_match match;
-  // An id as the table spells it, without normalizing every name.
-  for (const auto& candidate : tables.gpus) {
-    if (detail::same_id(candidate.id, query)) {
-      match.nvidia = &candidate;
-      return match;
+  // The first GPU, NVIDIA's first, that `answers` (a predicate over either
+  // vendor's entry).
+  const auto first = [&](const auto& answers) {
+    named_gpu_match found;
+    for (const auto& candidate : tables.gpus) {
+      if (answers(candidate)) {
+        found.nvidia = &candidate;
+        return found;
+      }
     }
-  }
-  for (const auto& candidate : tables.amd_gpus) {
-    if (detail::same_id(candidate.id, query)) {
-      match.amd = &candidate;
-      return match;
+    for (const auto& candidate : tables.amd_gpus) {
+      if (answers(candidate)) {
+        found.amd = &candidate;
+        return found;
+      }
     }
-  }
+    return found;
+  };
+  // An id as the table spells it, without normalizing every name; then a
+  // name, id or alias by its key.
+  if (named_gpu_match by_id = first([&](const auto& c) { return detail::same_id(c.id, query); }); by_id.found())
+    return by_id;
   const std::string wanted = gpu_name_key(query);
-  for (const auto& candidate : tables.gpus) {
-    if (answers_to(candidate, wanted)) {
-      match.nvidia = &candidate;
-      return match;
-    }
-  }
-  for (const auto& candidate : tables.amd_gpus) {
-    if (answers_to(candidate, wanted)) {
-      match.amd = &candidate;
-      return match;
-    }
-  }
+  if (named_gpu_match by_name = first([&](const auto& c) { return answers_to(c, wanted); }); by_name.found())
+    return by_name;
+  named_gpu_match match;
   const std::vector<std::string> family = gpu_name_words(query);
   for (const auto& candidate : tables.gpus) {
     if (in_family(candidate, family)) match.nvidia_family.push_back(&candidate);
