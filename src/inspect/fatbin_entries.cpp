@@ -74,11 +74,7 @@ void add_ptx_kernels(std::string_view text, const std::string& gpu, const std::s
   const std::size_t first = out.kernels.size();
   for (auto& k : with_names(std::move(kernels), origin)) out.kernels.push_back(std::move(k));
   if (out.kernels.size() == first) return;
-  if (out.ptx_sources.size() < max_ptx_sources) {
-    out.ptx_sources.push_back({std::string(text), gpu, first, out.kernels.size() - first});
-  } else {
-    ++out.ptx_sources_left_out;
-  }
+  if (out.room_for_ptx_source()) out.ptx_sources.push_back({std::string(text), gpu, first, out.kernels.size() - first});
 }
 
 void read_ptx_entries(const std::vector<work_item>& ptx_items, const std::optional<int>& only_sm, inspection& out) {

@@ -357,10 +357,7 @@ void read_archive(byte_view bytes, const inspect_options& options, inspection& o
     out.duplicate_entries += inner.duplicate_entries;
     out.ptx_sources_left_out += inner.ptx_sources_left_out;
     for (auto& source : inner.ptx_sources) {
-      if (out.ptx_sources.size() == max_ptx_sources) {
-        ++out.ptx_sources_left_out;
-        continue;
-      }
+      if (!out.room_for_ptx_source()) continue;
       source.first_kernel += out.kernels.size();
       out.ptx_sources.push_back(std::move(source));
     }

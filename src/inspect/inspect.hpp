@@ -51,6 +51,14 @@ struct inspection {
   std::vector<ptx_source> ptx_sources;
   /// PTX sources beyond those: their kernels have no figures.
   std::size_t ptx_sources_left_out = 0;
+
+  /// Whether one more PTX source may be kept; when not, it is counted as
+  /// left out. The one place the cap is applied.
+  bool room_for_ptx_source() noexcept {
+    if (ptx_sources.size() < max_ptx_sources) return true;
+    ++ptx_sources_left_out;
+    return false;
+  }
   /// Fat binary entries not read: LTO IR, other kinds, and PTX where a cubin
   /// stands in for it.
   std::size_t skipped_entries = 0;
