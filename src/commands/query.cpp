@@ -24,9 +24,8 @@ namespace {
 /// asked for.
 std::string brief_target(const query& q) {
   const std::string& id = q.request.arch->id;
-  if (q.request.named_gpu) return fmt::format("{} ({})", q.request.named_gpu->name, id);
-  if (!q.request.family.empty()) return fmt::format("{} ({})", q.request.family_name, id);
-  return id;
+  const std::string* named = q.request.device_name();
+  return named ? fmt::format("{} ({})", *named, id) : id;
 }
 
 std::string brief_target(const amd_query& q) {

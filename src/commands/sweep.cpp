@@ -117,9 +117,8 @@ sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_optio
   sweep_plan plan;
   plan.target_id = arch.id;
   // The GPU (or family) asked for leads, as in the query's heading.
-  const std::string device = resolved.named_gpu        ? resolved.named_gpu->name + ", "
-                             : resolved.family.empty() ? std::string()
-                                                       : resolved.family_name + ", ";
+  const std::string* named = resolved.device_name();
+  const std::string device = named ? *named + ", " : std::string();
   plan.heading = fmt::format("{}{} ({})", device, arch.id, arch.family);
   plan.block_noun = "block";
   plan.per_unit = " per SM";

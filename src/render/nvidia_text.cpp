@@ -199,10 +199,7 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
   if (q.waves) {
     const auto& w = *q.waves;
     const auto sms = *q.request.sm_count;
-    const std::string* device_name = q.request.named_gpu        ? &q.request.named_gpu->name
-                                     : q.request.family.empty() ? nullptr
-                                                                : &q.request.family_name;
-    const std::string device = device_text(sms, "SMs", device_name, q.request.sm_count_given);
+    const std::string device = device_text(sms, "SMs", q.request.device_name(), q.request.sm_count_given);
     text += "\n" +
             heading(fmt::format("Waves of {} on {}", counted(*q.request.grid_blocks, "block", "blocks"), device), term);
     text += row("blocks per wave", std::to_string(w.blocks_per_wave),

@@ -133,9 +133,8 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
   const auto& launch = resolved.launch;
   const occcalc::gpu* gpu = resolved.named_gpu;
   const auto& choice = s.choice;
-  const std::string device = gpu                       ? gpu->name + ", "
-                             : resolved.family.empty() ? std::string()
-                                                       : resolved.family_name + ", ";
+  const std::string* named = resolved.device_name();
+  const std::string device = named ? *named + ", " : std::string();
   std::string text = heading(fmt::format("{}{} ({}, compute capability {}): {} registers per thread, {} B static "
                                          "shared memory",
                                          device, arch.id, arch.family, arch.compute_capability(),

@@ -138,6 +138,12 @@ struct resolved_request {
   /// more, one architecture; `family_name` as typed.
   std::vector<const occcalc::gpu*> family;
   std::string family_name;
+
+  /// What the request named: the GPU's name, or the family's as typed;
+  /// null for a compute capability alone.
+  const std::string* device_name() const noexcept {
+    return named_gpu ? &named_gpu->name : family.empty() ? nullptr : &family_name;
+  }
   /// The launch, every field parsed and defaulted.
   launch_config launch;
   /// Blocks in the grid, when the request gave them (with an SM count).
