@@ -115,7 +115,7 @@ exit_status run_parsed(options& opts, const std::vector<bool>& request_given, co
     context c{opts, request_given, tables, in, out, err, term};
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
-    err << "occcalc: error: " << printable(flag_name(e.field()) + " " + e.message(flag_name)) << "\n";
+    err << "occcalc: error: " << printable(occcalc::flagged_text(e)) << "\n";
   } catch (const occcalc::error& e) {
     err << "occcalc: error: " << printable(e.what()) << "\n";
   }

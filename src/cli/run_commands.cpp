@@ -28,13 +28,6 @@ constexpr std::string_view inspect_fields[] = {"threads", "dyn_smem", "carveout"
 
 }  // namespace
 
-/// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
-std::string flag_name(std::string_view key) {
-  std::string flag = "--" + std::string(key);
-  for (char& c : flag) c = c == '_' ? '-' : c;
-  return flag;
-}
-
 /// Refuses a query-only flag that a command does not take.
 void refuse(bool given, const char* key, const std::string& why) {
   if (given) throw occcalc::input_error(key, why);

@@ -55,8 +55,7 @@ struct context {
   terminal term;
 };
 
-/// The flag spelling of a request key (`dyn_smem` -> `--dyn-smem`).
-std::string flag_name(std::string_view key);
+using occcalc::flag_name;
 
 exit_status run_inspect_command(context& c);
 exit_status run_check_command(context& c);

@@ -117,6 +117,20 @@ inline const request_field* find_request_field(std::string_view key) noexcept {
   return field == std::end(request_fields) ? nullptr : &*field;
 }
 
+/// The command-line flag of a request key (`dyn_smem` -> `--dyn-smem`).
+inline std::string flag_name(std::string_view key) {
+  std::string flag = "--" + std::string(key);
+  for (char& c : flag) c = c == '_' ? '-' : c;
+  return flag;
+}
+
+/// An input error as the command line says it, led by its flag and with
+/// every field it names spelled as a flag: `--threads 0 is outside [1,
+/// 2147483647]`.
+inline std::string flagged_text(const input_error& e) {
+  return e.field().empty() ? std::string(e.what()) : flag_name(e.field()) + " " + e.message(flag_name);
+}
+
 /// Every field's key, joined by `, `: what an unknown key's error lists.
 inline std::string request_field_keys() {
   std::string keys;
