@@ -24,8 +24,6 @@ namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = occcalc::percent_per_unit;
-
 /// The row of `table` named `text`; throws naming every row otherwise.
 template <typename Table>
 auto parse_variable(const Table& table, const std::string& text, std::string_view vendor_note) {

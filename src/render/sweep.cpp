@@ -17,8 +17,6 @@ namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = occcalc::percent_per_unit;
-
 /// Indices of at most `columns` points, evenly spread, always keeping the
 /// point nearest the current value.
 std::vector<std::size_t> sample(const sweep_series& s, std::size_t columns) {
