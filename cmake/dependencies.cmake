@@ -8,6 +8,32 @@ function(occcalc_require package debian_package)
   endif()
 endfunction()
 
+if(EMSCRIPTEN)
+  # The web page compiles the machine's header-only nlohmann/json and fmt
+  # (Debian's packages) with emscripten's own C++ library: an include
+  # directory holding those two alone, never /usr/include itself.
+  set(occcalc_web_include ${CMAKE_BINARY_DIR}/host-headers)
+  foreach(library nlohmann fmt)
+    find_path(OCCCALC_${library}_HEADERS ${library} PATHS /usr/include NO_DEFAULT_PATH NO_CMAKE_FIND_ROOT_PATH)
+    if(NOT OCCCALC_${library}_HEADERS)
+      message(FATAL_ERROR "the web page needs ${library}'s headers: apt-get install nlohmann-json3-dev libfmt-dev")
+    endif()
+    file(MAKE_DIRECTORY ${occcalc_web_include})
+    file(CREATE_LINK ${OCCCALC_${library}_HEADERS}/${library} ${occcalc_web_include}/${library} SYMBOLIC)
+  endforeach()
+  add_library(nlohmann_json::nlohmann_json INTERFACE IMPORTED)
+  set_target_properties(nlohmann_json::nlohmann_json PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${occcalc_web_include})
+  add_library(occcalc_dep::fmt INTERFACE IMPORTED)
+  set_target_properties(occcalc_dep::fmt PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${occcalc_web_include}
+                                                    INTERFACE_COMPILE_DEFINITIONS FMT_HEADER_ONLY)
+  # emcc's linker runs Node.js scripts that need Debian's Node.js modules
+  # (acorn); a Node.js other than Debian's does not look there.
+  if(IS_DIRECTORY /usr/share/nodejs/acorn)
+    set_property(GLOBAL PROPERTY RULE_LAUNCH_LINK "${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs")
+  endif()
+  return()
+endif()
+
 occcalc_require(nlohmann_json nlohmann-json3-dev 3.10)
 if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   occcalc_require(fmt libfmt-dev 9)
