@@ -1,0 +1,462 @@
+#!/usr/bin/env python3
+"""The web page (build-web/web/index.html) as a person uses it, in headless
+Chromium (Debian's chromium, driven over the DevTools pipe), held to the
+CLI:
+- configurations of both vendors (architectures, named GPUs, families, AMD
+  targets and GPUs with every AMD field), typed into the form: what the page
+  shows equals the CLI's --json for the command the page shows (the query
+  and suggest), and each given figure is in that command;
+- compiler logs pasted (ptxas, nvlink, AMD remarks, a figures line alone):
+  each kernel's figures and occupancy equal `occcalc inspect LOG --json`'s;
+- bad input in a field: the CLI's own message beside that field;
+- hostile input (a link full of junk, a binary or huge log): a message, never
+  a blank or a stuck page;
+- the page requests nothing but itself, and says so in its CSP;
+- at 360 and 1280 pixels wide, light and dark: nothing overflows the page
+  and no field, label or output overlaps another (screenshots are written
+  beside the page: web-*.png);
+- every control has a label and is reached by the keyboard.
+Exits 77 (skipped) without chromium.
+
+usage: web_page.py PAGE OCCCALC
+"""
+import json
+import os
+import random
+import shlex
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "support"))
+import chromium  # noqa: E402
+
+PAGE, OCCCALC = os.path.abspath(sys.argv[1]), sys.argv[2]
+FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
+URL = "file://" + PAGE
+TEXT_FIELDS = ["target", "threads", "regs", "smem", "dyn_smem", "carveout", "barriers", "vgprs", "agprs", "sgprs",
+               "lds", "grid", "sm_count"]
+
+# Sets the form as a person would (each field, then an input event) and
+# reads back what the page shows.
+DRIVER = r"""
+window.driver = {
+  ready: () => new Promise((resolve) => {
+    const wait = () => document.documentElement.dataset.ready ? resolve(true) : setTimeout(wait, 5);
+    wait();
+  }),
+  set(config) {
+    for (const key of %(fields)s) document.getElementById("f-" + key).value = config[key] ?? "";
+    for (const key of ["wave", "mode", "model"]) document.getElementById("f-" + key).value = config[key] ?? "";
+    const start = performance.now();
+    document.getElementById("f-threads").dispatchEvent(new Event("input", {bubbles: true}));
+    return performance.now() - start;
+  },
+  paste(text) {
+    const log = document.getElementById("f-log");
+    log.value = text;
+    log.dispatchEvent(new Event("input", {bubbles: true}));
+    return [...document.getElementById("f-kernel").options].map((o) => o.textContent);
+  },
+  kernel(index) {
+    const select = document.getElementById("f-kernel");
+    select.value = String(index);
+    select.dispatchEvent(new Event("input", {bubbles: true}));
+  },
+  read() {
+    const visible = (e) => e && !e.closest("[hidden]") && e.getClientRects().length > 0;
+    const text = (id) => visible(document.getElementById(id)) ? document.getElementById(id).textContent : null;
+    const keyed = (id) => Object.fromEntries([...document.querySelectorAll(`#${id} [data-key]`)]
+      .filter(visible).map((e) => [e.dataset.key, e.textContent]));
+    const messages = Object.fromEntries([...document.querySelectorAll(".msg")]
+      .filter((m) => m.textContent !== "").map((m) => [m.id.slice(2), m.textContent]));
+    const fields = Object.fromEntries([...document.querySelectorAll("#kernel input, #kernel select")]
+      .filter(visible).map((e) => [e.id.slice(2), e.value]));
+    return {
+      stale: document.getElementById("answer").classList.contains("stale"),
+      occupancy: text("o-occupancy"),
+      summary: text("o-summary"),
+      limits: Object.fromEntries([...document.querySelectorAll("#o-limits tbody tr")]
+        .map((r) => [r.dataset.resource, r.children[1].textContent])),
+      limiters: [...document.querySelectorAll("#o-limits tr.limiter")].map((r) => r.dataset.resource),
+      waves: keyed("o-waves"),
+      suggest: keyed("o-suggest"),
+      steps: [...document.querySelectorAll("#o-steps li")].map((l) => l.dataset.resource),
+      command: text("o-command"),
+      suggest_command: text("o-suggest-command"),
+      text: text("o-text"),
+      charts: document.querySelectorAll("#o-charts svg g.chart").length,
+      messages, fields,
+    };
+  },
+  // What a person sees broken: the page wider than the window, an element
+  // past its edge, fields or outputs on top of one another.
+  layout() {
+    const problems = [];
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth > width + 1)
+      problems.push(`the page is ${document.documentElement.scrollWidth}px wide in a ${width}px window`);
+    const shown = (e) => !e.closest("[hidden]") && e.getClientRects().length > 0;
+    const inScroller = (e) => e.closest(".scroll, pre");
+    const name = (e) => e.id || e.tagName.toLowerCase() + (e.className ? "." + e.className : "") +
+      ` "${e.textContent.trim().slice(0, 30)}"`;
+    for (const e of document.querySelectorAll("h1, h2, p, label, input, select, textarea, .msg, .hint, table, dt, dd, li, code, pre, svg, summary")) {
+      if (!shown(e) || inScroller(e)) continue;
+      const r = e.getBoundingClientRect();
+      if (r.left < -0.5 || r.right > width + 0.5) problems.push(`${name(e)} spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} of ${width}px`);
+    }
+    const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+    const groups = [".field", "#answer > *, #headline > *", ".commands > code", "#o-suggest > *", "#o-waves > *",
+                    ".field > *", "header > *, main > *, footer > *"];
+    for (const selector of groups) {
+      const items = [...document.querySelectorAll(selector)].filter(shown).filter((e) => getComputedStyle(e).display !== "contents");
+      for (let i = 0; i < items.length; ++i)
+        for (let j = i + 1; j < items.length; ++j)
+          if (items[i].parentElement === items[j].parentElement &&
+              overlap(items[i].getBoundingClientRect(), items[j].getBoundingClientRect()))
+            problems.push(`${name(items[i])} overlaps ${name(items[j])}`);
+    }
+    return problems;
+  },
+  // Every control has a label, and Tab reaches each in turn.
+  keyboard() {
+    const problems = [];
+    const controls = [...document.querySelectorAll("input, select, textarea")].filter((e) => !e.closest("[hidden]"));
+    for (const c of controls) {
+      if (!document.querySelector(`label[for="${c.id}"]`)) problems.push(`${c.id} has no label`);
+      if (c.tabIndex < 0) problems.push(`${c.id} is not reached by Tab`);
+    }
+    return problems;
+  },
+};
+""" % {"fields": json.dumps(TEXT_FIELDS)}
+
+failures = []
+# The families asked with a grid (at least one must be).
+families = []
+
+
+def fail(what):
+    failures.append(what)
+    print("FAIL", what, flush=True)
+
+
+def cli(args):
+    return subprocess.run([OCCCALC, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=60)
+
+
+def tables():
+    return json.loads(cli(["list", "all", "--json"]).stdout)
+
+
+def configurations(t):
+    """At least 100 requests of both vendors, the same every run."""
+    rng = random.Random(35)
+    nvidia = [a["id"] for a in t["architectures"]]
+    ccs = [a["compute_capability"] for a in t["architectures"]]
+    gpus = [g["name"] for g in t["gpus"]]
+    amd_targets = [a["id"] for a in t["amd_targets"] if a["id"].startswith("gfx")]
+    amd_gpus = [g["name"] for g in t["amd_gpus"]]
+    configs = [
+        {"target": "7.0", "threads": "128", "regs": "37"},
+        {"target": "H100", "threads": "256", "regs": "64"},
+        {"target": "A100", "threads": "512", "regs": "32", "smem": "16K"},
+        {"target": "H100", "threads": "256", "regs": "64", "grid": "1000"},
+        {"target": "RTX 4090", "threads": "256", "regs": "64", "grid": "1000"},
+        {"target": "sm_90", "threads": "128", "regs": "32", "sm_count": "66", "grid": "500"},
+        {"target": "MI300X", "threads": "256", "vgprs": "128", "grid": "4096"},
+        {"target": "gfx1100", "threads": "256", "vgprs": "96", "wave": "wave64", "mode": "cu_mode"},
+        {"target": "gfx90a", "threads": "512", "vgprs": "64", "agprs": "64", "sgprs": "48", "lds": "32K", "model": "hip"},
+        {"target": "cayman", "threads": "256", "vgprs": "20", "model": "rcp"},
+        # No block fits: 0%, with the reason.
+        {"target": "7.0", "threads": "4096", "regs": "37"},
+        {"target": "7.0", "threads": "128", "regs": "300"},
+        {"target": "7.0", "threads": "128", "regs": "37", "smem": "200K"},
+    ]
+    for i in range(66):
+        c = {"target": rng.choice([rng.choice(nvidia), rng.choice(ccs), rng.choice(gpus)]),
+             "threads": str(rng.choice([32, 64, 96, 128, 192, 256, 384, 512, 768, 1024])),
+             "regs": str(rng.randint(8, 128))}
+        if rng.random() < 0.5:
+            c["smem"] = str(rng.choice([0, 1024, 4096, 12000])) if rng.random() < 0.7 else "8K"
+        if rng.random() < 0.3:
+            c["dyn_smem"] = str(rng.choice([2048, 8192]))
+        if rng.random() < 0.2:
+            c["carveout"] = rng.choice(["max-shared", "50", "default"])
+        if rng.random() < 0.2:
+            c["barriers"] = str(rng.randint(1, 8))
+        if rng.random() < 0.3:
+            c["grid"] = str(rng.randint(1, 20000))
+            if not c["target"] in gpus:
+                c["sm_count"] = str(rng.randint(1, 200))
+        configs.append(c)
+    for i in range(66):
+        c = {"target": rng.choice([rng.choice(amd_targets), rng.choice(amd_gpus)]),
+             "threads": str(rng.choice([64, 128, 256, 512, 1024])),
+             "vgprs": str(rng.choice([16, 24, 32, 48, 64, 96, 128, 256]))}
+        if rng.random() < 0.5:
+            c["sgprs"] = str(rng.randint(8, 100))
+        if rng.random() < 0.5:
+            c["lds"] = str(rng.choice([0, 4096, 16384, 32768]))
+        if rng.random() < 0.3:
+            c["wave"] = rng.choice(["wave32", "wave64"])
+        if rng.random() < 0.3:
+            c["model"] = rng.choice(["llvm", "hip", "rcp"])
+        if rng.random() < 0.2:
+            c["mode"] = rng.choice(["cu_mode", "wgp_mode"])
+        if rng.random() < 0.3:
+            c["grid"] = str(rng.randint(1, 20000))
+        configs.append(c)
+    return configs
+
+
+def number(text):
+    return None if text in (None, "no limit") else float(text.split()[0].rstrip("%"))
+
+
+def check_answer(what, shown, doc):
+    """What the page shows against the CLI's --json result."""
+    if number(shown["occupancy"]) != doc["occupancy_percent"]:
+        fail(f"{what}: occupancy {shown['occupancy']}, the CLI {doc['occupancy_percent']}")
+    figures = f"{doc['blocks_per_sm']} "
+    if not shown["summary"].startswith(figures) or f"{doc['active_warps_per_sm']} of {doc['max_warps_per_sm']}" not in shown["summary"]:
+        fail(f"{what}: summary {shown['summary']!r} against the CLI's {doc['blocks_per_sm']} blocks, "
+             f"{doc['active_warps_per_sm']} of {doc['max_warps_per_sm']}")
+    limits = {k: number(v) for k, v in shown["limits"].items()}
+    if limits != {k: v for k, v in doc["limits"].items()}:
+        fail(f"{what}: limits {limits}, the CLI {doc['limits']}")
+    if shown["limiters"] != doc["limiters"]:
+        fail(f"{what}: limiters {shown['limiters']}, the CLI {doc['limiters']}")
+    if doc.get("waves_per_sm") is not None:
+        want = {"blocks_per_wave": doc["blocks_per_wave"], "waves_per_sm": doc["waves_per_sm"],
+                "full_waves": doc["full_waves"], "tail_utilization": round(doc["tail_utilization"] * 100, 2)}
+        got = {k: number(shown["waves"].get(k)) for k in want}
+        if got != want:
+            fail(f"{what}: waves {got}, the CLI {want}")
+    elif shown["waves"]:
+        fail(f"{what}: waves shown where the CLI has none")
+
+
+def check_configuration(b, config):
+    """Returns whether the CLI answered (else it refused, and the page said
+    the same beside the same field)."""
+    what = json.dumps(config)
+    b.evaluate(f"driver.set({json.dumps(config)})")
+    shown = b.evaluate("driver.read()")
+    command = shlex.split(shown["command"])
+    for key in TEXT_FIELDS:
+        value = config.get(key)
+        flag = "--" + key.replace("_", "-") if key != "target" else None
+        if value and flag and key in shown["fields"] and flag not in command:
+            fail(f"{what}: the command {shown['command']!r} lacks {flag}")
+    text = cli(command[1:])
+    if text.returncode == 2:
+        message = text.stderr.strip().removeprefix("occcalc: error: ")
+        if list(shown["messages"].values()) != [message] or not shown["stale"]:
+            fail(f"{what}: the CLI refuses ({message}); the page says {shown['messages']}")
+        return False
+    # A family has no one min grid size or SM count: suggest --json and a
+    # grid with --json are refused, as below.
+    if text.returncode != 0 or not set(shown["messages"]) <= {"grid", "suggest"}:
+        fail(f"{what}: the CLI exits {text.returncode}; the page says {shown['messages']}")
+        return False
+    if text.stdout != shown["text"]:
+        fail(f"{what}: the text differs from the CLI's:\n{text.stdout}\n---\n{shown['text']}")
+    query = cli(command[1:] + ["--json"])
+    if query.returncode != 0:
+        # A family with a grid: --json needs one SM count. The page says so
+        # beside the grid and shows the answer per SM, which is --json's
+        # without the grid; the text has each product's waves.
+        message = query.stderr.strip().removeprefix("occcalc: error: ")
+        if shown["messages"].get("grid") != message:
+            fail(f"{what}: the CLI's --json refuses ({message}); the page says {shown['messages']}")
+        at = command.index("--grid")
+        query = cli(command[1:at] + command[at + 2:] + ["--json"])
+        families.append(config["target"])
+    check_answer(what, shown, json.loads(query.stdout))
+    suggest = cli(shlex.split(shown["suggest_command"])[1:] + ["--json"])
+    if suggest.returncode == 0:
+        doc = json.loads(suggest.stdout)
+        want = {"block_size": doc["block_size"], "blocks_per_sm": doc["blocks_per_sm"],
+                "occupancy": round(doc["occupancy"] * 100, 2), "min_grid_size": doc.get("min_grid_size")}
+        got = {k: number(shown["suggest"].get(k)) for k in want}
+        if got != want:
+            fail(f"{what}: suggest {got}, the CLI {want}")
+        if shown["steps"] != [s["resource"] for s in doc.get("next_steps", [])]:
+            fail(f"{what}: next steps {shown['steps']}, the CLI {doc.get('next_steps')}")
+    elif shown["messages"].get("suggest") != suggest.stderr.strip().removeprefix("occcalc: error: "):
+        fail(f"{what}: suggest refused ({suggest.stderr.strip()}); the page says {shown['messages']}")
+    if shown["charts"] != 3:
+        fail(f"{what}: {shown['charts']} charts, not 3")
+    return True
+
+
+def check_logs(b):
+    """Each kernel of each log, picked in the page, against inspect."""
+    logs = [os.path.join(FIXTURES, "inspect", f) for f in sorted(os.listdir(os.path.join(FIXTURES, "inspect")))
+            if f.endswith(".log")]
+    logs += [os.path.join(FIXTURES, "amd", f) for f in ("kernels.gfx1100.remarks", "mfma.gfx90a.remarks")]
+    count = 0
+    for log in logs:
+        with open(log, encoding="utf-8") as f:
+            text = f.read()
+        amd = log.endswith(".remarks")
+        base = {"target": os.path.basename(log).split(".")[1] if amd else "7.0", "threads": "256"}
+        args = ["inspect", log, "--threads", "256", "--json"] + (["--arch", base["target"]] if amd else [])
+        records = json.loads(cli(args).stdout)["kernels"]
+        b.evaluate(f"driver.set({json.dumps(base)})")
+        names = b.evaluate(f"driver.paste({json.dumps(text)})")
+        if len(names) != len(records) and not (len(records) == 1 and names == []):
+            fail(f"{log}: the page lists {len(names)} kernels, inspect {len(records)}")
+            continue
+        for i, record in enumerate(records):
+            if names:
+                b.evaluate(f"driver.kernel({i})")
+            shown = b.evaluate("driver.read()")
+            what = f"{os.path.basename(log)} kernel {i} ({record['name']})"
+            if names and names[i] != record["name"]:
+                fail(f"{what}: the page names it {names[i]!r}")
+            # AMD: inspect records the VGPRs the target charges (VGPRs and
+            # AGPRs); the occupancy below holds the page to it.
+            figures = ({"agprs": record.get("agprs"), "sgprs": record.get("sgprs"),
+                        "lds": record.get("static_smem_bytes")} if amd else
+                       {"regs": record.get("registers"), "smem": record.get("static_smem_bytes")})
+            for key, value in figures.items():
+                if value is not None and shown["fields"].get(key) != str(value):
+                    fail(f"{what}: {key} {shown['fields'].get(key)!r}, inspect {value}")
+            if "occupancy" not in record:
+                continue
+            count += 1
+            occupancy = record["occupancy"]
+            if number(shown["occupancy"]) != occupancy["occupancy_percent"] or shown["limiters"] != occupancy["limiters"]:
+                fail(f"{what}: {shown['occupancy']} limited by {shown['limiters']}; inspect "
+                     f"{occupancy['occupancy_percent']} limited by {occupancy['limiters']}")
+    # A figures line pasted alone.
+    b.evaluate("driver.set({target: '8.6', threads: '256'})")
+    b.evaluate("driver.paste('ptxas info    : Used 72 registers, 2048 bytes smem, 400 bytes cmem[0]')")
+    shown = b.evaluate("driver.read()")
+    if shown["fields"].get("regs") != "72" or shown["fields"].get("smem") != "2048":
+        fail(f"a figures line alone: regs {shown['fields'].get('regs')}, smem {shown['fields'].get('smem')}")
+    check_answer("a figures line alone", shown,
+                 json.loads(cli(["--cc", "8.6", "--threads", "256", "--regs", "72", "--smem", "2048", "--json"]).stdout))
+    b.evaluate("driver.paste('')")
+    return count
+
+
+BAD_INPUTS = [
+    ({"threads": "0"}, "threads"), ({"threads": "abc"}, "threads"), ({"regs": "-1"}, "regs"),
+    ({"regs": "999999999999999999999"}, "regs"), ({"smem": "48KB"}, "smem"), ({"smem": "1e9"}, "smem"), ({"dyn_smem": "x"}, "dyn_smem"), ({"carveout": "sometimes"}, "carveout"),
+    ({"barriers": "99"}, "barriers"), ({"grid": "0"}, "grid"), ({"sm_count": "-3"}, "sm_count"),
+    ({"target": "H1000"}, "target"), ({"target": "sm_5"}, "target"), ({"target": "RTX 4060 Tie"}, "target"),
+    ({"target": "Bob's \"GPU\" $HOME"}, "target"),
+    ({"target": "gfx90a", "vgprs": "9999"}, "vgprs"), ({"target": "gfx90a", "vgprs": "64", "lds": "1G"}, "lds"),
+    ({"target": "gfx90a", "vgprs": "64", "wave": "wave32"}, "wave"),
+    ({"target": "gfx90a", "vgprs": "64", "mode": "cu_mode"}, "mode"),
+    ({"target": "gfx90a", "vgprs": "64", "sgprs": "lots"}, "sgprs"),
+    ({"target": "gfx90a", "vgprs": "64", "model": "rcp"}, "model"),
+    ({"target": "gfx90a", "threads": "256"}, "vgprs"),
+]
+
+
+def check_bad_inputs(b):
+    for change, field in BAD_INPUTS:
+        config = {"target": "7.0", "threads": "128", "regs": "37", **change}
+        if config["target"].startswith("gfx"):
+            config.pop("regs")
+        b.evaluate(f"driver.set({json.dumps(config)})")
+        shown = b.evaluate("driver.read()")
+        what = json.dumps(change)
+        if list(shown["messages"]) != [field]:
+            fail(f"{what}: messages {shown['messages']}, expected one beside {field}")
+            continue
+        if not shown["stale"]:
+            fail(f"{what}: the last answer is not marked stale")
+        run = cli(shlex.split(shown["command"])[1:])
+        message = run.stderr.strip().removeprefix("occcalc: error: ")
+        if run.returncode != 2 or shown["messages"][field] != message:
+            fail(f"{what}: the page says {shown['messages'][field]!r}; the CLI (exit {run.returncode}) {message!r}")
+    b.evaluate("driver.set({target: ''})")
+    if "target" not in b.evaluate("driver.read()")["messages"]:
+        fail("an empty target: no message beside it")
+
+
+def check_hostile(b):
+    junk = "#target=%00%FF&threads=-5&regs=1e999&wave=wave128&model=%3Cscript%3E&smem=" + "9" * 5000
+    b.open(URL + junk)
+    b.evaluate(DRIVER)
+    b.evaluate("driver.ready()")
+    shown = b.evaluate("driver.read()")
+    if not shown["messages"]:
+        fail(f"a link full of junk: no message; the page shows {shown}")
+    for text, why in [("\x00\x01ELF" * 1000, "a binary"), ("ptxas info : Used 99999999999999999999 registers\n", "a figure past 64 bits"),
+                      ("ptxas info    : Used 1 registers\n" * 150000, "a long log"), ("x" * (5 << 20), "a huge paste")]:
+        b.evaluate(f"driver.paste({json.dumps(text)})")
+        shown = b.evaluate("driver.read()")
+        if "log" not in shown["messages"] and why != "a long log":
+            fail(f"{why} pasted: no message beside the log")
+    if b.evaluate("document.documentElement.dataset.ready") != "true":
+        fail("the page stopped answering after hostile input")
+
+
+def check_layout(b):
+    out = os.path.dirname(PAGE)
+    scenes = [
+        ("nvidia", {"target": "RTX 4090", "threads": "256", "regs": "64", "grid": "1000"}),
+        ("amd", {"target": "Radeon 8060S (Ryzen AI Max+ 395)", "threads": "1024", "vgprs": "256", "lds": "32K",
+                 "mode": "cu_mode", "wave": "wave64"}),
+        ("error", {"target": "H100", "threads": "128", "regs": "300", "smem": "99999999999"}),
+    ]
+    for width in (360, 1280):
+        for dark in (False, True):
+            b.open(URL, width=width, height=900, dark=dark)
+            b.evaluate(DRIVER)
+            b.evaluate("driver.ready()")
+            for name, config in scenes:
+                b.evaluate(f"driver.set({json.dumps(config)})")
+                b.evaluate("document.getElementById('log-panel').open = true")
+                for problem in b.evaluate("driver.layout()"):
+                    fail(f"{width}px{' dark' if dark else ''}, {name}: {problem}")
+                if not dark or name == "nvidia":
+                    b.screenshot(os.path.join(out, f"web-{width}-{name}{'-dark' if dark else ''}.png"))
+            for problem in b.evaluate("driver.keyboard()"):
+                fail(f"{width}px: {problem}")
+
+
+def main():
+    if chromium.CHROMIUM is None:
+        print("chromium is not installed (scripts/install-deps --web installs it): skipped")
+        return 77
+    if not os.access(OCCCALC, os.X_OK):
+        print(f"FAIL {OCCCALC} is not built: the page is compared with the CLI (cmake --workflow --preset default)")
+        return 1
+    with open(PAGE, encoding="utf-8") as f:
+        page = f.read()
+    if "default-src 'none'" not in page:
+        fail("the page's Content-Security-Policy does not forbid requests")
+    configs = configurations(tables())
+    with chromium.Browser() as b:
+        b.open(URL)
+        b.evaluate(DRIVER)
+        b.evaluate("driver.ready()")
+        answered = sum(check_configuration(b, config) for config in configs)
+        print(f"{len(configs)} configurations checked: {answered} answered, the rest refused as the CLI does", flush=True)
+        if not families:
+            fail("no family was asked with a grid")
+        if answered < 100:
+            fail(f"only {answered} configurations answered; the page is held to at least 100")
+        kernels = check_logs(b)
+        print(f"{kernels} logged kernels checked", flush=True)
+        check_bad_inputs(b)
+        check_hostile(b)
+        print("bad and hostile input checked", flush=True)
+        check_layout(b)
+        others = [u for u in b.requests if u.split("#")[0] != URL and u != "about:blank"]
+        for url in others:
+            fail(f"the page requested {url[:120]}")
+    print(f"{len(configs)} configurations ({answered} answered), {kernels} logged kernels, {len(BAD_INPUTS) + 1} bad inputs, "
+          f"hostile input and 12 layouts (360 and 1280 px, light and dark); {len(b.requests)} requests, all the page itself; "
+          f"{len(failures)} failures")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,302 @@
+// The page: reads the form, asks the calculator (occcalc_web.cpp, the CLI's
+// own functions compiled to WebAssembly) and shows its answer. Every figure
+// shown is one the calculator gave; this script computes none.
+"use strict";
+(() => {
+  /** Text fields, by request key; the target box is `target`. */
+  const TEXT_FIELDS = ["target", "threads", "regs", "smem", "dyn_smem", "carveout", "barriers", "vgprs", "agprs",
+    "sgprs", "lds", "grid", "sm_count"];
+  /** Selects whose value is the request switch to turn on (wave32, cu_mode). */
+  const SWITCH_SELECTS = ["wave", "mode"];
+  /** The first answer when the link holds no inputs: the README's first. */
+  const DEFAULTS = {target: "7.0", threads: "128", regs: "37"};
+  /** The longest log the page reads, in characters. */
+  const MAX_LOG_CHARS = 4 << 20;
+
+  const $ = (id) => document.getElementById(id);
+  let calc = null;
+  let lastAnswer = null;
+  let logKernels = [];
+
+  /** Calls an exported function with a string, returns its JSON answer. */
+  function call(m, name, text) {
+    const size = m.lengthBytesUTF8(text) + 1;
+    const at = m._malloc(size);
+    try {
+      m.stringToUTF8(text, at, size);
+      return JSON.parse(m.UTF8ToString(m["_" + name](at)));
+    } finally {
+      m._free(at);
+    }
+  }
+
+  function readForm() {
+    const request = {};
+    for (const key of TEXT_FIELDS) {
+      const value = $("f-" + key).value;
+      if (key === "target" || value.trim() !== "") request[key] = value;
+    }
+    for (const select of SWITCH_SELECTS) {
+      const key = $("f-" + select).value;
+      if (key) request[key] = true;
+    }
+    if ($("f-model").value) request.model = $("f-model").value;
+    return request;
+  }
+
+  /** The form as the link's fragment: `#target=H100&threads=256`. */
+  function saveState() {
+    const params = new URLSearchParams();
+    for (const key of TEXT_FIELDS) {
+      const value = $("f-" + key).value;
+      if (value.trim() !== "") params.set(key, value);
+    }
+    for (const select of [...SWITCH_SELECTS, "model"]) {
+      if ($("f-" + select).value) params.set(select, $("f-" + select).value);
+    }
+    const fragment = "#" + params.toString();
+    if (location.hash !== fragment) history.replaceState(null, "", fragment);
+  }
+
+  function loadState() {
+    const params = new URLSearchParams(location.hash.slice(1));
+    const given = [...params.keys()].length > 0;
+    for (const key of TEXT_FIELDS) $("f-" + key).value = given ? params.get(key) ?? "" : DEFAULTS[key] ?? "";
+    for (const select of [...SWITCH_SELECTS, "model"]) {
+      const value = params.get(select) ?? "";
+      const options = [...$("f-" + select).options].map((o) => o.value);
+      $("f-" + select).value = options.includes(value) ? value : "";
+    }
+  }
+
+  /** The message element beside the field a request key belongs to. */
+  function messageFor(key) {
+    const owner = {wave32: "wave", wave64: "wave", cu_mode: "mode", wgp_mode: "mode", gpu: "target", cc: "target",
+      gfx: "target"}[key] ?? key;
+    return $("m-" + owner) ?? $("m-answer");
+  }
+
+  function clearMessages() {
+    for (const m of document.querySelectorAll("#kernel .msg, #answer .msg")) {
+      if (m.id !== "m-log") m.textContent = "";
+    }
+    for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
+  }
+
+  function showError(error) {
+    const m = messageFor(error.field);
+    m.textContent = error.message;
+    const input = $("f-" + (m.id.slice(2)));
+    if (input) input.setAttribute("aria-invalid", "true");
+  }
+
+  function cell(row, text, className) {
+    const td = document.createElement(row.children.length === 0 ? "th" : "td");
+    if (row.children.length === 0) td.scope = "row";
+    td.textContent = text;
+    if (className) td.className = className;
+    row.append(td);
+  }
+
+  /** A fraction as a percentage with the CLI's JSON precision (two decimals). */
+  const percent = (fraction) => +(fraction * 100).toFixed(2) + "%";
+
+  /** Appends a term and its value to a description list; nothing for null. */
+  function item(list, key, term, value) {
+    if (value === null || value === undefined) return;
+    const dt = document.createElement("dt");
+    dt.textContent = term;
+    const dd = document.createElement("dd");
+    dd.textContent = String(value);
+    dd.dataset.key = key;
+    list.append(dt, dd);
+  }
+  /** A JSON key as the CLI's text names it (`shared_memory`: shared memory). */
+  const LABELS = {vgprs: "VGPRs", agprs: "AGPRs", sgprs: "SGPRs", lds: "LDS"};
+  const words = (key) => LABELS[key] ?? key.replace(/_/g, " ");
+
+  function showResult(doc) {
+    const amd = doc.model !== "nvidia";
+    const unit = doc.unit.toUpperCase();
+    const blocks = amd ? "work-groups" : "blocks";
+    const warps = amd ? "waves" : "warps";
+    $("o-occupancy").textContent = doc.occupancy_percent + "%";  // as the CLI's --json gives it
+    const limiters = doc.limiters.length ? doc.limiters.map(words).join(", ") : "nothing";
+    $("o-summary").textContent = `${doc.blocks_per_sm} ${blocks} per ${unit}, ${doc.active_warps_per_sm} of ` +
+      `${doc.max_warps_per_sm} ${warps}; limited by ${limiters}` + (doc.gpu ? ` on ${doc.gpu} (${doc.arch})` : ` on ${doc.arch}`);
+    for (const e of document.querySelectorAll(".per-unit")) e.textContent = unit;
+    const body = $("o-limits").tBodies[0];
+    body.replaceChildren();
+    for (const [resource, limit] of Object.entries(doc.limits)) {
+      const row = document.createElement("tr");
+      row.dataset.resource = resource;
+      const limiting = doc.limiters.includes(resource);
+      cell(row, words(resource));
+      cell(row, limit === null ? "no limit" : String(limit), "num");
+      cell(row, [limiting ? "limiter" : "", doc.reasons[resource] ?? ""].filter(Boolean).join(": "));
+      if (limiting) row.className = "limiter";
+      body.append(row);
+    }
+    const waves = $("o-waves");
+    waves.replaceChildren();
+    waves.hidden = doc.waves_per_sm === null || doc.waves_per_sm === undefined;
+    if (!waves.hidden) {
+      item(waves, "grid_blocks", "Grid", `${doc.input.grid} ${blocks} on ${doc.input.sm_count} ${unit}s`);
+      item(waves, "blocks_per_wave", `${blocks[0].toUpperCase() + blocks.slice(1)} per wave`, doc.blocks_per_wave);
+      item(waves, "waves_per_sm", `Waves per ${unit}`, doc.waves_per_sm);
+      item(waves, "full_waves", "Full waves", doc.full_waves);
+      item(waves, "tail_utilization", "Last wave", percent(doc.tail_utilization) + " full");
+    }
+  }
+
+  function showSuggest(doc) {
+    const list = $("o-suggest");
+    list.replaceChildren();
+    const amd = doc.model !== undefined && doc.model !== "nvidia";
+    item(list, "block_size", amd ? "Best work-group size" : "Best block size", doc.block_size);
+    item(list, "blocks_per_sm", (amd ? "Work-groups per " : "Blocks per ") + (doc.unit ?? "sm").toUpperCase(),
+      doc.blocks_per_sm);
+    item(list, "occupancy", "Occupancy", percent(doc.occupancy));
+    item(list, "min_grid_size", "Min grid size", doc.min_grid_size);
+    item(list, "max_dynamic_smem_per_block", "Most dynamic shared memory per block", doc.max_dynamic_smem_per_block);
+    const steps = $("o-steps");
+    steps.replaceChildren();
+    for (const step of doc.next_steps ?? []) {
+      const li = document.createElement("li");
+      li.dataset.resource = step.resource;
+      let text = `${words(step.resource)} ${step.current} → ${step.needed}: ${step.blocks_per_sm} blocks, ${percent(step.occupancy)}`;
+      if (step.maxrregcount) text += `; -maxrregcount=${step.maxrregcount}`;
+      if (step.launch_bounds) text += ` or __launch_bounds__(${step.launch_bounds.join(", ")})`;
+      li.textContent = text;
+      steps.append(li);
+    }
+  }
+
+  /** Asks the calculator for the form's answer and shows it. */
+  function update() {
+    if (!calc) return;
+    const start = performance.now();
+    const answer = call(calc, "occcalc_web_answer", JSON.stringify(readForm()));
+    clearMessages();
+    for (const field of document.querySelectorAll("[data-vendor]")) field.hidden = field.dataset.vendor !== answer.vendor;
+    $("answer").classList.toggle("stale", Boolean(answer.error));
+    // The commands even for an error: the CLI says the same.
+    $("o-command").textContent = answer.command ?? "";
+    $("o-suggest-command").textContent = answer.suggest_command ?? "";
+    $("o-sweep-command").textContent = answer.sweep_command ?? "";
+    if (answer.error) {
+      showError(answer.error);
+    } else {
+      lastAnswer = answer;
+      $("o-text").textContent = answer.text;
+      showResult(answer.result);
+      // A family's waves differ by product: the text below has each one's.
+      $("m-grid").textContent = answer.grid_note ?? "";
+      $("m-grid").classList.toggle("note", Boolean(answer.grid_note));
+      $("o-suggest").hidden = $("o-steps").hidden = !answer.suggest;
+      if (answer.suggest) showSuggest(answer.suggest);
+      else $("m-suggest").textContent = answer.suggest_error.message;
+      if (answer.svg) $("o-charts").innerHTML = answer.svg.replace(/^<\?xml[^>]*>\s*/, "");
+      else $("m-sweep").textContent = answer.sweep_error.message;
+    }
+    saveState();
+    document.documentElement.dataset.updateMs = (performance.now() - start).toFixed(2);
+  }
+
+  /** The figures of log kernel `index` into the form. */
+  function applyKernel(index) {
+    const fields = logKernels[index].fields;
+    for (const [key, value] of Object.entries(fields)) {
+      if (key === "target") {
+        // A GPU of the log's architecture stays: it adds waves.
+        const arch = lastAnswer?.result?.arch;
+        if (arch && value.replace(/[af]$/, "") === arch) continue;
+      }
+      $("f-" + key).value = value;
+    }
+    const amd = "vgprs" in fields;
+    $("m-log").textContent = amd && lastAnswer?.vendor !== "amd"
+      ? "AMD remarks name no target: choose the AMD GPU or gfx target above" : "";
+    update();
+  }
+
+  function readLog() {
+    const text = $("f-log").value;
+    const choice = $("kernel-choice");
+    $("m-log").textContent = "";
+    if (text.trim() === "") {
+      choice.hidden = true;
+      return;
+    }
+    if (text.length > MAX_LOG_CHARS) {
+      $("m-log").textContent = `the log is ${text.length} characters; the page reads at most ${MAX_LOG_CHARS}`;
+      return;
+    }
+    const read = call(calc, "occcalc_web_read_log", text);
+    if (read.error) {
+      $("m-log").textContent = read.error.message;
+      choice.hidden = true;
+      return;
+    }
+    logKernels = read.kernels;
+    const select = $("f-kernel");
+    select.replaceChildren(...logKernels.map((k, i) => new Option(k.name, String(i))));
+    choice.hidden = logKernels.length < 2;
+    applyKernel(0);
+  }
+
+  function start(m) {
+    calc = m;
+    // The calculator for the console and for scripts: occcalc.answer({target: "H100", threads: "256", regs: "64"}).
+    window.occcalc = {
+      answer: (request) => call(m, "occcalc_web_answer", JSON.stringify(request)),
+      readLog: (text) => call(m, "occcalc_web_read_log", text),
+    };
+    const names = $("names");
+    for (const [value, label] of call(m, "occcalc_web_names", "")) {
+      const option = document.createElement("option");
+      option.value = value;
+      option.label = label;
+      names.append(option);
+    }
+    loadState();
+    $("kernel").addEventListener("input", (e) => {
+      if (e.target.id === "f-log") readLog();
+      else if (e.target.id === "f-kernel") applyKernel(Number(e.target.value));
+      else update();
+    });
+    $("kernel").addEventListener("submit", (e) => e.preventDefault());
+    window.addEventListener("hashchange", () => {
+      loadState();
+      update();
+    });
+    update();
+    document.documentElement.dataset.firstAnswerMs = performance.now().toFixed(1);
+    document.documentElement.dataset.ready = "true";
+  }
+
+  /** The WebAssembly the page holds (gzip, then base64: bundle.py), as a
+   * response the browser compiles while it unpacks. */
+  function wasmResponse() {
+    const text = atob($("wasm").textContent);
+    const packed = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; ++i) packed[i] = text.charCodeAt(i);
+    const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+    return new Response(stream, {headers: {"Content-Type": "application/wasm"}});
+  }
+
+  const failed = (error) => {
+    $("m-answer").textContent = "The calculator did not start: " + error;
+  };
+  performance.mark("occcalc:script");
+  occcalcModule({
+    instantiateWasm(imports, done) {
+      WebAssembly.instantiateStreaming(wasmResponse(), imports).then((r) => done(r.instance, r.module), failed);
+      return {};
+    },
+  }).then((m) => {
+    performance.mark("occcalc:started");
+    start(m);
+    performance.mark("occcalc:answered");
+  }, failed);
+})();

@@ -1,0 +1,234 @@
+// The web page's calculator (web/index.html): the CLI's own functions behind
+// three calls that take and give JSON text, compiled by emscripten. A page's
+// request is the CLI's (the same keys, defaults, resolution and messages);
+// its answer holds what the CLI prints for the query, suggest and sweep,
+// and the command lines that print it.
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "analysis/kernel_report.hpp"
+#include "cli/compiled_tables.hpp"
+#include "commands/batch_line.hpp"
+#include "commands/query.hpp"
+#include "commands/suggest.hpp"
+#include "commands/sweep.hpp"
+#include "inspect/amdgpu_remarks.hpp"
+#include "inspect/compiler_log.hpp"
+#include "inspect/demangle.hpp"
+#include "occcalc/error.hpp"
+#include "occcalc/nvidia/compute_capability.hpp"
+#include "occcalc/request/request.hpp"
+#include "occcalc/request/resolve.hpp"
+#include "occcalc/tables/gpu_names.hpp"
+#include "web/page_request.hpp"
+
+namespace occcalc::web {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+const occcalc::table& tables() {
+  static const occcalc::table all = cli::compiled_tables();
+  return all;
+}
+
+/// What the page shows a text answer in: the CLI's layout for a pipe at
+/// 80 columns, with Unicode characters and no colour.
+cli::terminal page_terminal() {
+  cli::terminal term;
+  term.utf8 = true;
+  return term;
+}
+
+/// An error as the page shows it beside a field: the CLI's line without
+/// its `occcalc: error: ` lead.
+json error_json(const std::exception& e) {
+  if (const auto* input = dynamic_cast<const occcalc::input_error*>(&e)) {
+    return {{"field", input->field()}, {"message", occcalc::flagged_text(*input)}};
+  }
+  return {{"field", ""}, {"message", e.what()}};
+}
+
+/// Runs `command` into a string; its error as the page shows it.
+template <typename Command>
+json run_into(Command&& command) {
+  std::ostringstream out;
+  try {
+    command(out);
+  } catch (const std::exception& e) {
+    return {{"error", error_json(e)}};
+  }
+  return {{"output", out.str()}};
+}
+
+/// The answer to a page request: see web/README.md for its keys.
+json answer(const json& page) {
+  json out;
+  const page_request r = read_page_request(tables(), page);
+  out["vendor"] = r.amd ? "amd" : "nvidia";
+  out["target_key"] = r.target_key;
+  if (!r.error.empty()) {
+    out["error"] = r.error;
+    return out;
+  }
+  out["command"] = command_line("", r.fields);
+  out["suggest_command"] = command_line("suggest", without(r.fields, {"grid"}));
+  out["sweep_command"] =
+      command_line("sweep", without(r.fields, {"grid", "sm_count"})) + " --vary threads --svg chart.svg";
+
+  occcalc::request request;
+  try {
+    cli::batch_line line;
+    cli::read_batch_line(fields_json(r.fields).dump(), 1, line);
+    request = std::move(line.request);
+  } catch (const std::exception& e) {
+    out["error"] = error_json(e);
+    return out;
+  }
+  const cli::terminal term = page_terminal();
+  const auto query = [&](bool as_json) {
+    return run_into([&](std::ostream& s) {
+      cli::query_options o{request, {}, as_json, false, term};
+      std::ostringstream err;
+      cli::run_query(tables(), o, s, err);
+    });
+  };
+  const json result = query(true);
+  const json text = query(false);
+  if (text.contains("error")) {
+    out["error"] = text["error"];
+    return out;
+  }
+  out["text"] = text["output"];
+  if (result.contains("output")) {
+    out["result"] = json::parse(result["output"].get<std::string>());
+  } else if (request.grid) {
+    // A family's products differ in SMs: --json gives the answer per SM
+    // without the grid, and the text gives each product's waves.
+    occcalc::request per_sm = request;
+    per_sm.grid.reset();
+    cli::query_options o{per_sm, {}, true, false, term};
+    std::ostringstream s, err;
+    cli::run_query(tables(), o, s, err);
+    out["result"] = json::parse(s.str());
+    out["grid_note"] = result["error"]["message"];
+  } else {
+    out["error"] = result["error"];
+    return out;
+  }
+  occcalc::request for_suggest = request;
+  for_suggest.grid.reset();
+  const json suggest = run_into([&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, true, s, term); });
+  if (suggest.contains("output")) {
+    out["suggest"] = json::parse(suggest["output"].get<std::string>());
+  } else {
+    out["suggest_error"] = suggest["error"];
+  }
+  occcalc::request for_sweep = for_suggest;
+  for_sweep.sm_count.reset();
+  cli::sweep_options sweep;
+  sweep.vary = "threads";
+  sweep.svg_file = "-";
+  const json svg = run_into([&](std::ostream& s) { cli::run_sweep(tables(), for_sweep, sweep, false, s, term); });
+  if (svg.contains("output")) {
+    out["svg"] = svg["output"];
+  } else {
+    out["sweep_error"] = svg["error"];
+  }
+  return out;
+}
+
+/// The kernels of a pasted compiler log, each with the page fields it
+/// fills.
+json read_log(std::string_view text) {
+  json out;
+  std::vector<inspect::kernel_resources> kernels;
+  std::string kind;
+  try {
+    if (inspect::is_compiler_log(text)) {
+      kind = "compiler log";
+      kernels = inspect::read_compiler_log(text);
+      if (kernels.empty()) {
+        // A figures line pasted alone: ptxas names its kernel on the line
+        // before, which the page reads in as an unnamed kernel.
+        kernels = inspect::read_compiler_log(std::string(pasted_entry_line) + "\n" + std::string(text));
+      }
+    } else if (inspect::is_amdgpu_remarks(text)) {
+      kind = "AMD remarks";
+      kernels = inspect::read_amdgpu_remarks(text);
+    } else {
+      out["error"] = {{"field", "log"},
+                      {"message",
+                       "is not a compiler log: paste what nvcc -Xptxas -v prints (lines starting 'ptxas info'), "
+                       "nvlink --verbose, or hipcc -Rpass-analysis=kernel-resource-usage remarks"}};
+      return out;
+    }
+  } catch (const std::exception& e) {
+    out["error"] = {{"field", "log"}, {"message", e.what()}};
+    return out;
+  }
+  if (kernels.empty()) {
+    out["error"] = {{"field", "log"}, {"message", "holds no kernel's figures: the 'Used N registers' line is missing"}};
+    return out;
+  }
+  out["kind"] = kind;
+  out["kernels"] = json::array();
+  for (auto& k : kernels) {
+    cli::settle_static_shared_memory(tables(), k);
+    out["kernels"].push_back({{"name", inspect::demangle(k.name)}, {"fields", log_fields(k)}});
+  }
+  return out;
+}
+
+/// What the target box offers: every architecture, GPU, family and AMD
+/// target the tables hold, with a label.
+json names() {
+  json out = json::array();
+  for (const auto& a : tables().architectures) {
+    out.push_back({a.id, fmt::format("compute capability {}.{}, {}", a.cc_major, a.cc_minor, a.family)});
+  }
+  for (const auto& g : tables().gpus) out.push_back({g.name, g.arch_id});
+  for (const auto& g : tables().amd_gpus) out.push_back({g.name, g.target_id});
+  for (const auto& family : family_names(tables())) out.push_back({family, "family"});
+  for (const auto& t : tables().amd_targets) out.push_back({t.id, t.family});
+  return out;
+}
+
+/// The last answer, which the page copies before its next call.
+std::string reply;
+
+const char* give(const json& document) {
+  reply = document.dump();
+  return reply.c_str();
+}
+
+}  // namespace
+
+}  // namespace occcalc::web
+
+extern "C" {
+
+/// The answer to a page request (a JSON object of the page's fields).
+const char* occcalc_web_answer(const char* request_json) {
+  using occcalc::web::json;
+  json page;
+  try {
+    page = json::parse(request_json);
+  } catch (const std::exception& e) {
+    return occcalc::web::give({{"error", {{"field", ""}, {"message", e.what()}}}});
+  }
+  return occcalc::web::give(occcalc::web::answer(page));
+}
+
+/// The kernels of a pasted compiler log.
+const char* occcalc_web_read_log(const char* text) { return occcalc::web::give(occcalc::web::read_log(text)); }
+
+/// The names the target box offers.
+const char* occcalc_web_names() { return occcalc::web::give(occcalc::web::names()); }
+}

@@ -1,0 +1,169 @@
+#include "web/page_request.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "occcalc/error.hpp"
+#include "occcalc/nvidia/compute_capability.hpp"
+#include "occcalc/request/lookup.hpp"
+#include "occcalc/request/request.hpp"
+#include "occcalc/tables/gpu_names.hpp"
+
+namespace occcalc::web {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+json error_of(std::string_view field, const std::string& message) { return {{"field", field}, {"message", message}}; }
+
+/// Which request key a target names: a compute capability (`8.6`,
+/// `sm_90`), an AMD target (`gfx90a`), else a GPU or family name.
+std::string target_key_of(const occcalc::table& tables, const std::string& text) {
+  try {
+    occcalc::parse_compute_capability("cc", text);
+    return "cc";
+  } catch (const occcalc::input_error&) {
+  }
+  if (occcalc::find_amd_target(tables, occcalc::detail::trim(text)) != nullptr) return "gfx";
+  return "gpu";
+}
+
+}  // namespace
+
+page_request read_page_request(const occcalc::table& tables, const json& page) {
+  page_request r;
+  if (!page.is_object()) {
+    r.error = error_of("", "a page request is a JSON object");
+    return r;
+  }
+  const auto target = page.find(std::string(target_field));
+  if (target == page.end() || !target->is_string() || occcalc::detail::trim(target->get<std::string>()).empty()) {
+    r.error = error_of(target_field,
+                       "is empty: give a compute capability (8.6, sm_90), a GPU (H100, RTX 4090) or an AMD target "
+                       "(gfx90a, gfx1100)");
+    return r;
+  }
+  const std::string target_text(occcalc::detail::trim(target->get_ref<const std::string&>()));
+  r.target_key = target_key_of(tables, target_text);
+  r.amd = r.target_key == "gfx" || (r.target_key == "gpu" && occcalc::find_named_gpu(tables, target_text).is_amd());
+  for (const auto& [key, value] : page.items()) {
+    if (key == target_field) continue;
+    const occcalc::request_field* field = occcalc::find_request_field(key);
+    if (field == nullptr || key == "cc" || key == "gpu" || key == "gfx") {
+      r.error = error_of(key, "is not a field of the page");
+      return r;
+    }
+    if (field->kind == occcalc::field_kind::flag ? !value.is_boolean() : !value.is_string()) {
+      r.error = error_of(key, field->kind == occcalc::field_kind::flag ? "takes true or false" : "takes text");
+      return r;
+    }
+  }
+  for (const auto& field : occcalc::request_fields) {
+    if (field.key == r.target_key) {
+      r.fields.emplace_back(std::string(field.key), target_text);
+      continue;
+    }
+    const bool applies =
+        field.vendor == occcalc::field_vendor::both || (field.vendor == occcalc::field_vendor::amd) == r.amd;
+    const auto value = page.find(std::string(field.key));
+    if (!applies || value == page.end()) continue;
+    if (value->is_boolean()) {
+      if (value->get<bool>()) r.fields.emplace_back(std::string(field.key), true);
+    } else if (!occcalc::detail::trim(value->get<std::string>()).empty()) {
+      r.fields.emplace_back(std::string(field.key), value->get<std::string>());
+    }
+  }
+  return r;
+}
+
+json fields_json(const page_fields& fields) {
+  json line = json::object();
+  for (const auto& [key, value] : fields) {
+    std::visit([&, k = key](const auto& v) { line[k] = v; }, value);
+  }
+  return line;
+}
+
+page_fields without(page_fields fields, std::initializer_list<std::string_view> keys) {
+  fields.erase(
+      std::remove_if(fields.begin(), fields.end(),
+                     [&](const auto& f) { return std::find(keys.begin(), keys.end(), f.first) != keys.end(); }),
+      fields.end());
+  return fields;
+}
+
+std::string shell_quoted(std::string_view text) {
+  const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) ||
+           std::string_view("_.,:/+=@%-").find(c) != std::string_view::npos;
+  });
+  if (plain) return std::string(text);
+  std::string quoted = "'";
+  for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+std::string command_line(std::string_view subcommand, const page_fields& fields) {
+  std::string line = "occcalc";
+  if (!subcommand.empty()) line += " " + std::string(subcommand);
+  for (const auto& [key, value] : fields) {
+    line += " " + occcalc::flag_name(key);
+    if (const auto* text = std::get_if<std::string>(&value)) line += " " + shell_quoted(*text);
+  }
+  return line;
+}
+
+json log_fields(const inspect::kernel_resources& k) {
+  json fields = json::object();
+  const auto put = [&](const char* key, const std::optional<std::int64_t>& figure) {
+    if (figure) fields[key] = std::to_string(*figure);
+  };
+  if (k.arch.sm != 0) fields[std::string(target_field)] = k.arch.name;
+  if (k.arch_vgprs || k.sgprs) {  // AMD remarks
+    put("vgprs", k.arch_vgprs ? k.arch_vgprs : k.registers);
+    put("agprs", k.agprs);
+    put("sgprs", k.sgprs);
+    put("lds", k.static_shared_memory_bytes);
+  } else {
+    put("regs", k.registers);
+    put("smem", k.static_shared_memory_bytes);
+    put("barriers", k.barriers);
+  }
+  return fields;
+}
+
+std::vector<std::string> family_names(const occcalc::table& tables) {
+  std::vector<std::string> families;
+  const auto add = [&](const std::string& name) {
+    // The name's words as spelled, brand words dropped, then its variant
+    // words from the end.
+    std::vector<std::string> words;
+    std::string word;
+    for (const char c : name + " ") {
+      if (std::isalnum(static_cast<unsigned char>(c))) {
+        word += c;
+        continue;
+      }
+      const std::vector<std::string> lower = occcalc::gpu_name_words(word);
+      if (!lower.empty()) words.push_back(word);
+      word.clear();
+    }
+    bool stripped = false;
+    while (words.size() > 1 && occcalc::is_variant_word(occcalc::gpu_name_words(words.back()).front())) {
+      words.pop_back();
+      stripped = true;
+    }
+    if (!stripped) return;
+    std::string family;
+    for (const auto& w : words) family += (family.empty() ? "" : " ") + w;
+    if (std::find(families.begin(), families.end(), family) != families.end()) return;
+    const occcalc::named_gpu_match match = occcalc::find_named_gpu(tables, family);
+    if (match.nvidia_family.size() >= 2 || match.amd_family.size() >= 2) families.push_back(family);
+  };
+  for (const auto& g : tables.gpus) add(g.name);
+  for (const auto& g : tables.amd_gpus) add(g.name);
+  return families;
+}
+
+}  // namespace occcalc::web
