@@ -388,10 +388,15 @@ def check_hostile(b):
     if not shown["messages"]:
         fail(f"a link full of junk: no message; the page shows {shown}")
     for text, why in [("\x00\x01ELF" * 1000, "a binary"), ("ptxas info : Used 99999999999999999999 registers\n", "a figure past 64 bits"),
-                      ("ptxas info    : Used 1 registers\n" * 150000, "a long log"), ("x" * (5 << 20), "a huge paste")]:
+                      ("ptxas info    : Used 1 registers\n" * 150000, "a long log"), ("x" * (5 << 20), "a huge paste"),
+                      ("ptxas info    : Compiling entry function '_Z1f\ud800' for 'sm_80'\nptxas info    : Used 8 registers\n",
+                       "a lone surrogate in a name")]:
         b.evaluate(f"driver.paste({json.dumps(text)})")
         shown = b.evaluate("driver.read()")
-        if "log" not in shown["messages"] and why != "a long log":
+        if why == "a lone surrogate in a name":  # read, the name's bad code unit replaced
+            if shown["fields"].get("regs") != "8":
+                fail(f"{why}: regs {shown['fields'].get('regs')!r}, not 8")
+        elif "log" not in shown["messages"]:
             fail(f"{why} pasted: no message beside the log")
     if b.evaluate("document.documentElement.dataset.ready") != "true":
         fail("the page stopped answering after hostile input")
@@ -419,6 +424,29 @@ def check_layout(b):
                     b.screenshot(os.path.join(out, f"web-{width}-{name}{'-dark' if dark else ''}.png"))
             for problem in b.evaluate("driver.keyboard()"):
                 fail(f"{width}px: {problem}")
+
+
+def check_served(b):
+    """From a static host (Python's http.server on loopback): it answers,
+    and asks the host for nothing but itself."""
+    server = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "--bind", "127.0.0.1", "0"],
+                              cwd=os.path.dirname(PAGE), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = int(server.stdout.readline().split(" port ")[1].split()[0])
+        url = f"http://127.0.0.1:{port}/{os.path.basename(PAGE)}"
+        b.events.clear()
+        b.open(url + "#target=H100&threads=256&regs=64")
+        b.evaluate(DRIVER)
+        b.evaluate("driver.ready()")
+        shown = b.evaluate("driver.read()")
+        if number(shown["occupancy"]) != 50.0:
+            fail(f"served over HTTP: occupancy {shown['occupancy']}, not 50%")
+        for request in b.requests:
+            if request.split("#")[0] not in (url, "about:blank"):
+                fail(f"served over HTTP, the page requested {request[:120]}")
+    finally:
+        server.terminate()
+        server.wait()
 
 
 def main():
@@ -452,8 +480,10 @@ def main():
         others = [u for u in b.requests if u.split("#")[0] != URL and u != "about:blank"]
         for url in others:
             fail(f"the page requested {url[:120]}")
+        requests = len(b.requests)
+        check_served(b)
     print(f"{len(configs)} configurations ({answered} answered), {kernels} logged kernels, {len(BAD_INPUTS) + 1} bad inputs, "
-          f"hostile input and 12 layouts (360 and 1280 px, light and dark); {len(b.requests)} requests, all the page itself; "
+          f"hostile input, 12 layouts (360 and 1280 px, light and dark) and the page served over HTTP; {requests} requests from disk, all the page itself; "
           f"{len(failures)} failures")
     return 1 if failures else 0
 

@@ -67,7 +67,17 @@ json run_into(Command&& command) {
   return {{"output", out.str()}};
 }
 
-/// The answer to a page request: see web/README.md for its keys.
+/// The answer to a page request (`read_page_request`), a JSON object:
+/// - `vendor` (nvidia, amd: which fields apply) and `target_key` (cc, gpu or
+///   gfx: what the target box was read as);
+/// - `command`, `suggest_command`, `sweep_command`: the command lines that
+///   print the same, whenever the page's fields make a request;
+/// - `error` (`field`, `message`: the CLI's message, led by the flag), and
+///   nothing more, when the CLI would refuse the query;
+/// - else `text` (the CLI's text answer), `result` (its `--json`), `suggest`
+///   (`suggest --json`) and `svg` (`sweep --svg -`), or `suggest_error` and
+///   `sweep_error` where those refuse; `grid_note` for a family with a grid,
+///   whose `result` is then per SM, without the grid.
 json answer(const json& page) {
   json out;
   const page_request r = read_page_request(tables(), page);
@@ -204,7 +214,7 @@ json names() {
 std::string reply;
 
 const char* give(const json& document) {
-  reply = document.dump();
+  reply = document.dump(-1, ' ', false, json::error_handler_t::replace);  // a log's bytes may not be UTF-8
   return reply.c_str();
 }
 
@@ -223,11 +233,21 @@ const char* occcalc_web_answer(const char* request_json) {
   } catch (const std::exception& e) {
     return occcalc::web::give({{"error", {{"field", ""}, {"message", e.what()}}}});
   }
-  return occcalc::web::give(occcalc::web::answer(page));
+  try {
+    return occcalc::web::give(occcalc::web::answer(page));
+  } catch (const std::exception& e) {  // never an abort: the page says what failed
+    return occcalc::web::give({{"error", {{"field", ""}, {"message", e.what()}}}});
+  }
 }
 
 /// The kernels of a pasted compiler log.
-const char* occcalc_web_read_log(const char* text) { return occcalc::web::give(occcalc::web::read_log(text)); }
+const char* occcalc_web_read_log(const char* text) {
+  try {
+    return occcalc::web::give(occcalc::web::read_log(text));
+  } catch (const std::exception& e) {
+    return occcalc::web::give({{"error", {{"field", "log"}, {"message", e.what()}}}});
+  }
+}
 
 /// The names the target box offers.
 const char* occcalc_web_names() { return occcalc::web::give(occcalc::web::names()); }
