@@ -398,6 +398,8 @@ def check_hostile(b):
                 fail(f"{why}: regs {shown['fields'].get('regs')!r}, not 8")
         elif "log" not in shown["messages"]:
             fail(f"{why} pasted: no message beside the log")
+        elif why == "a figure past 64 bits" and not shown["messages"]["log"].startswith("line 1:"):
+            fail(f"{why}: {shown['messages']['log']!r} does not name line 1, the line pasted")
     if b.evaluate("document.documentElement.dataset.ready") != "true":
         fail("the page stopped answering after hostile input")
 

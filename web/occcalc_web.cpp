@@ -167,7 +167,7 @@ json read_log(std::string_view text) {
       if (kernels.empty()) {
         // A figures line pasted alone: ptxas names its kernel on the line
         // before, which the page reads in as an unnamed kernel.
-        kernels = inspect::read_compiler_log(std::string(pasted_entry_line) + "\n" + std::string(text));
+        kernels = inspect::read_compiler_log(std::string(pasted_entry_line) + "\n" + std::string(text), 0);
       }
     } else if (inspect::is_amdgpu_remarks(text)) {
       kind = "AMD remarks";

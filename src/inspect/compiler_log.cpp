@@ -181,10 +181,10 @@ bool is_compiler_log(std::string_view text) noexcept {
   return false;
 }
 
-std::vector<kernel_resources> read_compiler_log(std::string_view text) {
+std::vector<kernel_resources> read_compiler_log(std::string_view text, std::size_t first_line) {
   log_reader reader;
   for_each_line(text, "; a compiler log's lines are short",
-                [&](std::string_view line, std::size_t number) { reader.line(line, number); });
+                [&](std::string_view line, std::size_t number) { reader.line(line, number - 1 + first_line); });
   return reader.take();
 }
 

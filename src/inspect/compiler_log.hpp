@@ -22,6 +22,8 @@ bool is_compiler_log(std::string_view text) noexcept;
 /// take the reserve out where the architecture counts it there.
 /// Lines that are neither are ignored; a figure that does not fit in 64
 /// bits throws `format_error` naming the line.
-std::vector<kernel_resources> read_compiler_log(std::string_view text);
+/// Lines are numbered from `first_line` (the web page numbers a line it
+/// adds before a pasted one 0).
+std::vector<kernel_resources> read_compiler_log(std::string_view text, std::size_t first_line = 1);
 
 }  // namespace occcalc::inspect
