@@ -40,7 +40,7 @@ page_request read_page_request(const occcalc::table& tables, const json& page) {
   const auto target = page.find(std::string(target_field));
   if (target == page.end() || !target->is_string() || occcalc::detail::trim(target->get<std::string>()).empty()) {
     r.error = error_of(target_field,
-                       "is empty: give a compute capability (8.6, sm_90), a GPU (H100, RTX 4090) or an AMD target "
+                       "give a GPU (H100, RTX 4090, MI300X), a compute capability (8.6, sm_90) or an AMD target "
                        "(gfx90a, gfx1100)");
     return r;
   }
@@ -51,11 +51,12 @@ page_request read_page_request(const occcalc::table& tables, const json& page) {
     if (key == target_field) continue;
     const occcalc::request_field* field = occcalc::find_request_field(key);
     if (field == nullptr || key == "cc" || key == "gpu" || key == "gfx") {
-      r.error = error_of(key, "is not a field of the page");
+      r.error = error_of(key, "'" + key + "' is not a field of the page");
       return r;
     }
     if (field->kind == occcalc::field_kind::flag ? !value.is_boolean() : !value.is_string()) {
-      r.error = error_of(key, field->kind == occcalc::field_kind::flag ? "takes true or false" : "takes text");
+      r.error = error_of(
+          key, "'" + key + (field->kind == occcalc::field_kind::flag ? "' takes true or false" : "' takes text"));
       return r;
     }
   }
