@@ -83,6 +83,7 @@ window.driver = {
       steps: [...document.querySelectorAll("#o-steps li")].map((l) => l.dataset.resource),
       command: text("o-command"),
       suggest_command: text("o-suggest-command"),
+      suggest_text: text("o-suggest-text"),
       text: text("o-text"),
       charts: document.querySelectorAll("#o-charts svg g.chart").length,
       messages, fields,
@@ -131,8 +132,10 @@ window.driver = {
 """ % {"fields": json.dumps(TEXT_FIELDS)}
 
 failures = []
-# The families asked with a grid (at least one must be).
+# The families asked with a grid, and those suggest answered as text (at
+# least one each).
 families = []
+suggested = []
 
 
 def fail(what):
@@ -283,8 +286,15 @@ def check_configuration(b, config):
             fail(f"{what}: suggest {got}, the CLI {want}")
         if shown["steps"] != [s["resource"] for s in doc.get("next_steps", [])]:
             fail(f"{what}: next steps {shown['steps']}, the CLI {doc.get('next_steps')}")
-    elif shown["messages"].get("suggest") != suggest.stderr.strip().removeprefix("occcalc: error: "):
-        fail(f"{what}: suggest refused ({suggest.stderr.strip()}); the page says {shown['messages']}")
+    else:
+        # A family: the text answers per product where --json cannot.
+        text = cli(shlex.split(shown["suggest_command"])[1:])
+        if text.returncode == 0:
+            suggested.append(config["target"])
+            if shown["suggest_text"] != text.stdout:
+                fail(f"{what}: suggest's text differs from the CLI's:\n{text.stdout}\n---\n{shown['suggest_text']}")
+        elif shown["messages"].get("suggest") != text.stderr.strip().removeprefix("occcalc: error: "):
+            fail(f"{what}: suggest refused ({text.stderr.strip()}); the page says {shown['messages']}")
     if shown["charts"] != 3:
         fail(f"{what}: {shown['charts']} charts, not 3")
     return True
@@ -410,6 +420,7 @@ def check_layout(b):
         ("nvidia", {"target": "RTX 4090", "threads": "256", "regs": "64", "grid": "1000"}),
         ("amd", {"target": "Radeon 8060S (Ryzen AI Max+ 395)", "threads": "1024", "vgprs": "256", "lds": "32K",
                  "mode": "cu_mode", "wave": "wave64"}),
+        ("family", {"target": "H100", "threads": "256", "regs": "64", "grid": "1000"}),
         ("error", {"target": "H100", "threads": "128", "regs": "300", "smem": "99999999999"}),
     ]
     for width in (360, 1280):
@@ -469,8 +480,8 @@ def main():
         b.evaluate("driver.ready()")
         answered = sum(check_configuration(b, config) for config in configs)
         print(f"{len(configs)} configurations checked: {answered} answered, the rest refused as the CLI does", flush=True)
-        if not families:
-            fail("no family was asked with a grid")
+        if not families or not suggested:
+            fail(f"families asked with a grid: {families}; suggested as text: {suggested}")
         if answered < 100:
             fail(f"only {answered} configurations answered; the page is held to at least 100")
         kernels = check_logs(b)
@@ -485,7 +496,7 @@ def main():
         requests = len(b.requests)
         check_served(b)
     print(f"{len(configs)} configurations ({answered} answered), {kernels} logged kernels, {len(BAD_INPUTS) + 1} bad inputs, "
-          f"hostile input, 12 layouts (360 and 1280 px, light and dark) and the page served over HTTP; {requests} requests from disk, all the page itself; "
+          f"hostile input, 16 layouts (4 scenes at 360 and 1280 px, light and dark) and the page served over HTTP; {requests} requests from disk, all the page itself; "
           f"{len(failures)} failures")
     return 1 if failures else 0
 

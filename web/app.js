@@ -196,7 +196,10 @@
       $("m-grid").classList.toggle("note", Boolean(answer.grid_note));
       $("o-suggest").hidden = $("o-steps").hidden = !answer.suggest;
       if (answer.suggest) showSuggest(answer.suggest);
-      else $("m-suggest").textContent = answer.suggest_error.message;
+      // A family's suggestion, per product, as the CLI prints it.
+      $("o-suggest-text").hidden = !answer.suggest_text;
+      $("o-suggest-text").textContent = answer.suggest_text ?? "";
+      if (answer.suggest_error) $("m-suggest").textContent = answer.suggest_error.message;
       // The charts are most of a change's work: redrawn only when they differ
       // (not for the grid or the SM count).
       if (answer.svg !== shownSvg) $("o-charts").innerHTML = (answer.svg ?? "").replace(/^<\?xml[^>]*>\s*/, "");

@@ -75,7 +75,8 @@ json run_into(Command&& command) {
 /// - `error` (`field`, `message`: the CLI's message, led by the flag), and
 ///   nothing more, when the CLI would refuse the query;
 /// - else `text` (the CLI's text answer), `result` (its `--json`), `suggest`
-///   (`suggest --json`) and `svg` (`sweep --svg -`), or `suggest_error` and
+///   (`suggest --json`; its text, `suggest_text`, where only the text
+///   answers: a family) and `svg` (`sweep --svg -`), or `suggest_error` and
 ///   `sweep_error` where those refuse; `grid_note` for a family with a grid,
 ///   whose `result` is then per SM, without the grid.
 json answer(const json& page) {
@@ -138,7 +139,15 @@ json answer(const json& page) {
   if (suggest.contains("output")) {
     out["suggest"] = json::parse(suggest["output"].get<std::string>());
   } else {
-    out["suggest_error"] = suggest["error"];
+    // A family: --json has no one min grid size, the text gives each
+    // product's.
+    const json text_suggest =
+        run_into([&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, false, s, term); });
+    if (text_suggest.contains("output")) {
+      out["suggest_text"] = text_suggest["output"];
+    } else {
+      out["suggest_error"] = suggest["error"];
+    }
   }
   occcalc::request for_sweep = for_suggest;
   for_sweep.sm_count.reset();
