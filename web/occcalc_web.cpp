@@ -67,9 +67,16 @@ json run_into(Command&& command) {
   return {{"output", out.str()}};
 }
 
+/// `fields` as the CLI's request, read as a batch line is (the same checks
+/// and messages); throws `input_error`.
+occcalc::request request_of(const page_fields& fields) {
+  cli::batch_line line;
+  cli::read_batch_line(fields_json(fields).dump(), 1, line);
+  return std::move(line.request);
+}
+
 /// The answer to a page request (`read_page_request`), a JSON object:
-/// - `vendor` (nvidia, amd: which fields apply) and `target_key` (cc, gpu or
-///   gfx: what the target box was read as);
+/// - `vendor` (nvidia, amd: which fields apply);
 /// - `command`, `suggest_command`, `sweep_command`: the command lines that
 ///   print the same, whenever the page's fields make a request;
 /// - `error` (`field`, `message`: the CLI's message, led by the flag), and
@@ -79,25 +86,27 @@ json run_into(Command&& command) {
 ///   answers: a family) and `svg` (`sweep --svg -`), or `suggest_error` and
 ///   `sweep_error` where those refuse; `grid_note` for a family with a grid,
 ///   whose `result` is then per SM, without the grid.
+/// Each answer is computed from the fields its command shows: suggest takes
+/// no grid, sweep neither a grid nor an SM count.
 json answer(const json& page) {
   json out;
   const page_request r = read_page_request(tables(), page);
   out["vendor"] = r.amd ? "amd" : "nvidia";
-  out["target_key"] = r.target_key;
   if (!r.error.empty()) {
     out["error"] = r.error;
     return out;
   }
+  const page_fields without_grid = without(r.fields, {"grid"});
+  const page_fields sweep_fields = without(without_grid, {"sm_count"});
   out["command"] = command_line("", r.fields);
-  out["suggest_command"] = command_line("suggest", without(r.fields, {"grid"}));
-  out["sweep_command"] =
-      command_line("sweep", without(r.fields, {"grid", "sm_count"})) + " --vary threads --svg chart.svg";
+  out["suggest_command"] = command_line("suggest", without_grid);
+  out["sweep_command"] = command_line("sweep", sweep_fields) + " --vary threads --svg chart.svg";
 
-  occcalc::request request;
+  occcalc::request request, for_suggest, for_sweep;
   try {
-    cli::batch_line line;
-    cli::read_batch_line(fields_json(r.fields).dump(), 1, line);
-    request = std::move(line.request);
+    request = request_of(r.fields);
+    for_suggest = request_of(without_grid);
+    for_sweep = request_of(sweep_fields);
   } catch (const std::exception& e) {
     out["error"] = error_json(e);
     return out;
@@ -122,9 +131,7 @@ json answer(const json& page) {
   } else if (request.grid) {
     // A family's products differ in SMs: --json gives the answer per SM
     // without the grid, and the text gives each product's waves.
-    occcalc::request per_sm = request;
-    per_sm.grid.reset();
-    cli::query_options o{per_sm, {}, true, false, term};
+    cli::query_options o{for_suggest, {}, true, false, term};
     std::ostringstream s, err;
     cli::run_query(tables(), o, s, err);
     out["result"] = json::parse(s.str());
@@ -133,8 +140,6 @@ json answer(const json& page) {
     out["error"] = result["error"];
     return out;
   }
-  occcalc::request for_suggest = request;
-  for_suggest.grid.reset();
   const json suggest = run_into([&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, true, s, term); });
   if (suggest.contains("output")) {
     out["suggest"] = json::parse(suggest["output"].get<std::string>());
@@ -149,8 +154,6 @@ json answer(const json& page) {
       out["suggest_error"] = suggest["error"];
     }
   }
-  occcalc::request for_sweep = for_suggest;
-  for_sweep.sm_count.reset();
   cli::sweep_options sweep;
   sweep.vary = "threads";
   sweep.svg_file = "-";
@@ -168,10 +171,8 @@ json answer(const json& page) {
 json read_log(std::string_view text) {
   json out;
   std::vector<inspect::kernel_resources> kernels;
-  std::string kind;
   try {
     if (inspect::is_compiler_log(text)) {
-      kind = "compiler log";
       kernels = inspect::read_compiler_log(text);
       if (kernels.empty()) {
         // A figures line pasted alone: ptxas names its kernel on the line
@@ -179,7 +180,6 @@ json read_log(std::string_view text) {
         kernels = inspect::read_compiler_log(std::string(pasted_entry_line) + "\n" + std::string(text), 0);
       }
     } else if (inspect::is_amdgpu_remarks(text)) {
-      kind = "AMD remarks";
       kernels = inspect::read_amdgpu_remarks(text);
     } else {
       out["error"] = {{"field", "log"},
@@ -196,7 +196,6 @@ json read_log(std::string_view text) {
     out["error"] = {{"field", "log"}, {"message", "holds no kernel's figures: the 'Used N registers' line is missing"}};
     return out;
   }
-  out["kind"] = kind;
   out["kernels"] = json::array();
   for (auto& k : kernels) {
     cli::settle_static_shared_memory(tables(), k);
