@@ -184,7 +184,7 @@ json read_log(std::string_view text) {
     } else {
       out["error"] = {{"field", "log"},
                       {"message",
-                       "is not a compiler log: paste what nvcc -Xptxas -v prints (lines starting 'ptxas info'), "
+                       "this is not a compiler log: paste what nvcc -Xptxas -v prints (lines starting 'ptxas info'), "
                        "nvlink --verbose, or hipcc -Rpass-analysis=kernel-resource-usage remarks"}};
       return out;
     }
@@ -193,7 +193,8 @@ json read_log(std::string_view text) {
     return out;
   }
   if (kernels.empty()) {
-    out["error"] = {{"field", "log"}, {"message", "holds no kernel's figures: the 'Used N registers' line is missing"}};
+    out["error"] = {{"field", "log"},
+                    {"message", "the log holds no kernel's figures: the 'Used N registers' line is missing"}};
     return out;
   }
   out["kernels"] = json::array();
