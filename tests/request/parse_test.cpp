@@ -73,6 +73,27 @@ TEST_CASE("bare two-digit compute capabilities from 10 to 19 are refused, naming
   CHECK(occcalc::parse_compute_capability("cc", "20").major == 2);
 }
 
+TEST_CASE("a cubin loads on the GPUs CUDA's binary compatibility allows", "[parse]") {
+  using occcalc::loads_cubin;
+  using occcalc::target_features;
+  const auto cc = [](const char* text) { return occcalc::parse_compute_capability("cc", text); };
+  // Programming Guide: a cubin for X.y runs on X.z, z >= y; never on another major.
+  CHECK(loads_cubin(cc("8.0"), target_features::none, cc("8.6")));
+  CHECK(loads_cubin(cc("8.0"), target_features::none, cc("8.9")));
+  CHECK_FALSE(loads_cubin(cc("8.6"), target_features::none, cc("8.0")));
+  CHECK_FALSE(loads_cubin(cc("8.0"), target_features::none, cc("9.0")));
+  CHECK_FALSE(loads_cubin(cc("9.0"), target_features::none, cc("8.9")));
+  // sm_90a, sm_100a: that compute capability alone (what Triton builds for 9.0 and later).
+  CHECK(loads_cubin(cc("sm_90a"), occcalc::features_of("sm_90a"), cc("9.0")));
+  CHECK_FALSE(loads_cubin(cc("sm_100a"), occcalc::features_of("sm_100a"), cc("10.3")));
+  // sm_100f: the family, 10.0 and 10.3; sm_120f: 12.0 and 12.1.
+  CHECK(loads_cubin(cc("sm_100f"), occcalc::features_of("sm_100f"), cc("10.3")));
+  CHECK(loads_cubin(cc("sm_120f"), occcalc::features_of("sm_120f"), cc("12.1")));
+  CHECK_FALSE(loads_cubin(cc("sm_103f"), occcalc::features_of("sm_103f"), cc("10.0")));
+  CHECK(occcalc::features_of("sm_80") == target_features::none);
+  CHECK(occcalc::features_of("SM_90A") == target_features::arch_specific);
+}
+
 TEST_CASE("an unknown compute capability lists the supported ones", "[lookup]") {
   REQUIRE_THROWS_WITH(
       occcalc::require_arch(occcalc::test::default_tables(), "cc", "7.7"),

@@ -65,4 +65,27 @@ inline compute_capability parse_compute_capability(const std::string& field, std
   return {static_cast<int>(*digits / 10), static_cast<int>(*digits % 10)};
 }
 
+/// What a binary's target adds to its compute capability: nothing (`sm_90`),
+/// arch-specific features (`sm_90a`), or family-specific ones (`sm_100f`).
+enum class target_features : unsigned char { none, arch_specific, family };
+
+/// The features a target's spelling names: its `a` or `f` suffix.
+inline target_features features_of(std::string_view target) {
+  const std::string low = detail::lower(detail::trim(target));
+  if (low.size() < 2 || !(low.back() == 'a' || low.back() == 'f')) return target_features::none;
+  return low.back() == 'a' ? target_features::arch_specific : target_features::family;
+}
+
+/// Whether a GPU of compute capability `gpu` loads a cubin built for
+/// `image` with `features` (CUDA's binary compatibility, CUDA C++
+/// Programming Guide, "Binary Compatibility", and nvcc's "GPU Feature List"):
+/// a cubin runs on GPUs of its major version and a minor version at least
+/// its own; an arch-specific (`a`) cubin only on its own compute capability;
+/// a family (`f`) cubin on its family, the same major version from its minor
+/// on.
+constexpr bool loads_cubin(compute_capability image, target_features features, compute_capability gpu) noexcept {
+  if (features == target_features::arch_specific) return image.major == gpu.major && image.minor == gpu.minor;
+  return image.major == gpu.major && image.minor <= gpu.minor;
+}
+
 }  // namespace occcalc

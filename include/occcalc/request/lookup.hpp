@@ -256,7 +256,7 @@ inline named_gpu_match require_named_gpu(const table& tables, const std::string&
   if (suggestions.empty()) suggestions = closest_names(query, all_names, max_gpu_candidates);
   std::string message = detail::quoted(detail::trim(query)) + " is not a known GPU";
   if (!suggestions.empty()) message += "; did you mean " + detail::join(suggestions, ", ") + "?";
-  message += " (occcalc list gpus shows them all; --sm-count gives waves for any GPU)";
+  message += " (occcalc list gpus shows them all; " + field_ref("sm_count") + " gives waves for any GPU)";
   throw input_error(field, message);
 }
 
