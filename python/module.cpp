@@ -29,11 +29,17 @@
 #include "cli/compiled_tables.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/error.hpp"
+#include "inspect/inspect.hpp"
+#include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/request/request.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
+#include "render/brief.hpp"
 #include "render/result_json.hpp"
+
+#include "column.hpp"
+#include "output.hpp"
 
 namespace py = pybind11;
 
@@ -54,48 +60,47 @@ const occcalc::table& tables() {
 /// integer is, a string as typed, True/False for a switch. Anything else is
 /// an `occcalc.Error` naming the key.
 occcalc::field_value field_of(const std::string& key, const occcalc::request_field& field, const py::handle& value) {
-  if (py::isinstance<py::bool_>(value)) {
-    if (field.kind != occcalc::field_kind::flag)
-      throw occcalc::input_error(key, "is True or False; it takes a number or a name");
-    return std::string(value.cast<bool>() ? occcalc::flag_set_text : occcalc::flag_unset_text);
+  if (is_truth_value(value)) {
+    if (field.kind != occcalc::field_kind::flag) throw type_error(key, "is True or False; it takes a number or a name");
+    return std::string(PyObject_IsTrue(value.ptr()) == 1 ? occcalc::flag_set_text : occcalc::flag_unset_text);
   }
-  if (field.kind == occcalc::field_kind::flag) throw occcalc::input_error(key, "takes True or False");
-  if (py::isinstance<py::int_>(value)) {
-    // Beyond 64 bits, as text: the parser then says it is out of range.
-    try {
-      return occcalc::field_value::of_integer(value.cast<std::int64_t>());
-    } catch (const py::cast_error&) {
-      return std::string(py::str(value));
-    }
-  }
-  if (py::isinstance<py::float_>(value)) {
-    const double number = value.cast<double>();
+  if (field.kind == occcalc::field_kind::flag) throw type_error(key, "takes True or False");
+  // An integer is what has __index__: int and NumPy's integer scalars.
+  if (PyIndex_Check(value.ptr())) return occcalc::field_value::of_integer(integer_of(key, value));
+  if (PyFloat_Check(value.ptr())) {
+    const double number = PyFloat_AsDouble(value.ptr());
     // A compute capability is written as a number: 7.0, 8.6.
     if (key == "cc" && std::isfinite(number)) return std::string(py::str(value));
     throw occcalc::input_error(key, std::string(py::str(value)) + " is not an integer");
   }
   if (py::isinstance<py::str>(value)) {
-    const std::string text = value.cast<std::string>();
+    const std::string text = utf8_of(key, value);
+    if (text.find('\0') != std::string::npos) throw occcalc::input_error(key, "holds a NUL character");
     if (occcalc::detail::trim(text).empty())
       throw occcalc::input_error(key, "is empty; give a value, or leave the argument out");
     return text;
   }
-  throw occcalc::input_error(key, "is a " + std::string(py::str(value.get_type().attr("__name__"))) +
-                                      "; it takes an integer or a string");
+  throw type_error(key, "is " + type_name(value) + "; it takes an integer or a string");
 }
 
 /// The id of the one GPU `name` names (`geforce-rtx-4090` for "RTX 4090"),
 /// which the tables find without normalizing each name; `name` itself for
 /// a family or a name that matches nothing (its resolution then says so).
-/// Remembered, so an autotuner's loop looks a name up once.
+/// Names that found a GPU are remembered, so an autotuner's loop looks a
+/// name up once; at most `max_remembered` of them, none longer than a GPU's
+/// name can be.
 std::string gpu_id(const std::string& name) {
+  constexpr std::size_t max_remembered = 1024;
+  constexpr std::size_t max_remembered_bytes = 128;
   static std::unordered_map<std::string, std::string> ids;
   if (const auto it = ids.find(name); it != ids.end()) return it->second;
   const occcalc::named_gpu_match match = occcalc::find_named_gpu(tables(), name);
-  const std::string id = match.nvidia ? match.nvidia->id : match.amd ? match.amd->id : name;
-  constexpr std::size_t max_remembered = 4096;
-  if (ids.size() >= max_remembered) ids.clear();
-  ids.emplace(name, id);
+  if (!match.nvidia && !match.amd) return name;
+  const std::string id = match.nvidia ? match.nvidia->id : match.amd->id;
+  if (name.size() <= max_remembered_bytes) {
+    if (ids.size() >= max_remembered) ids.clear();
+    ids.emplace(name, id);
+  }
   return id;
 }
 
@@ -104,7 +109,7 @@ std::string gpu_id(const std::string& name) {
 occcalc::request request_of(const py::kwargs& kwargs) {
   occcalc::request req;
   for (const auto& [name, value] : kwargs) {
-    const std::string key = py::str(name);
+    const std::string key = utf8_of("an argument's name", name);
     const auto* field = occcalc::find_request_field(key);
     if (field == nullptr) {
       throw occcalc::input_error(key, "is not a known argument; known arguments: " + occcalc::request_field_keys());
@@ -180,10 +185,16 @@ class result {
   std::string json() const {
     return std::visit([](const auto& q) { return cli::result_text(q, cli::json_writer::style::pretty); }, e_);
   }
+  /// `<occcalc.Result sm_70: 75.0%, 12 blocks and 48 of 64 warps per SM, limited by registers>`: the
+  /// CLI's `--brief` line.
   std::string repr() const {
-    const auto s = summary();
-    return fmt::format("<occcalc.Result {}: {:.1f}%, {} per {}, limited by {}>", arch(), s.occupancy() * 100.0,
-                       s.groups_per_unit, s.unit, s.limiter_list(", "));
+    return std::visit(
+        [](const auto& q) {
+          std::string line = cli::brief_text(cli::brief_target(q), occcalc::summarize(q.result));
+          while (!line.empty() && line.back() == '\n') line.pop_back();
+          return "<occcalc.Result " + line + ">";
+        },
+        e_);
   }
 
  private:
@@ -195,63 +206,13 @@ result occupancy(const py::kwargs& kwargs) {
   return result(cli::evaluate_any(tables(), req));
 }
 
-/// `values` (a sequence of integers, or one integer for every
-/// configuration) as a column of `count`, named `key` in errors.
-std::vector<std::int64_t> column_of(const std::string& key, const py::handle& values, std::size_t& count) {
-  std::vector<std::int64_t> out;
-  // An integer is what has __index__ (int, NumPy's integers), not a bool.
-  const auto integer = [&](const py::handle& item, const std::string& where) {
-    PyObject* index = py::isinstance<py::bool_>(item) ? nullptr : PyNumber_Index(item.ptr());
-    if (index == nullptr) {
-      PyErr_Clear();
-      throw occcalc::input_error(where, std::string(py::str(py::repr(item))) + " is not an integer");
-    }
-    const py::int_ number = py::reinterpret_steal<py::int_>(index);
-    try {
-      return number.cast<std::int64_t>();
-    } catch (const py::cast_error&) {
-      throw occcalc::input_error(where, std::string(py::str(py::handle(number))) + " is outside 64 bits");
-    }
-  };
-  // One integer (int, a NumPy scalar): every configuration's.
-  if ((PyIndex_Check(values.ptr()) && !PySequence_Check(values.ptr())) || py::isinstance<py::bool_>(values)) {
-    out.push_back(integer(values, key));
-    return out;
-  }
-  if (py::isinstance<py::str>(values) ||
-      (!py::isinstance<py::sequence>(values) && !py::hasattr(values, "__array_interface__"))) {
-    throw occcalc::input_error(key, "takes an integer or a sequence of integers");
-  }
-  // A NumPy array converts to a list of Python integers in one call.
-  const py::object items = py::hasattr(values, "tolist") ? values.attr("tolist")() : py::reinterpret_borrow<py::object>(values);
-  for (const auto& item : items) out.push_back(integer(item, key + "[" + std::to_string(out.size()) + "]"));
-  if (count == 0) count = out.size();
-  if (out.size() != count) {
-    throw occcalc::input_error(key, "holds " + std::to_string(out.size()) + " values where another holds " +
-                                        std::to_string(count));
-  }
-  return out;
-}
-
-/// What `occupancy_many` varies (each a column, or one value for all).
-struct many_columns {
-  std::size_t count = 0;
-  std::vector<std::int64_t> threads, regs, smem, dyn_smem;  // NVIDIA
-  std::vector<std::int64_t> vgprs, sgprs, lds;              // AMD
-};
-
-/// `values` as a column of `count`, or `fallback` alone when None.
-std::vector<std::int64_t> optional_column(const std::string& key, const py::object& values, std::size_t& count,
-                                          std::int64_t fallback) {
-  return values.is_none() ? std::vector<std::int64_t>{fallback} : column_of(key, values, count);
-}
-
 /// Each configuration's (occupancy, groups per unit), computed by `one(i)`
-/// without the GIL; the first error names its configuration.
+/// without the GIL into NumPy arrays (lists where NumPy is not installed);
+/// the first error names its configuration.
 template <typename One>
 py::tuple each_configuration(std::size_t count, const One& one) {
-  std::vector<double> occupancy(count);
-  std::vector<std::int64_t> groups(count);
+  output<double> occupancy(count, "float64");
+  output<std::int64_t> groups(count, "int64");
   std::string failure;
   {
     py::gil_scoped_release unlocked;
@@ -264,19 +225,34 @@ py::tuple each_configuration(std::size_t count, const One& one) {
     }
   }
   if (!failure.empty()) throw occcalc::error(failure);
-  return py::make_tuple(std::move(occupancy), std::move(groups));
+  return py::make_tuple(occupancy.release(), groups.release());
 }
 
-/// The `i`th value of a column, or its one value.
-std::int64_t at(const std::vector<std::int64_t>& column, std::size_t i) {
-  return column.size() == 1 ? column[0] : column[i];
+/// `values` as a column, or `fallback` for every configuration when None.
+column column_or(const std::string& key, const py::object& values, std::int64_t fallback) {
+  return values.is_none() ? column(key, py::int_(fallback)) : column(key, values);
+}
+
+/// How many configurations `columns` describe: the length they share, or 1
+/// when each is one value for all. Refuses columns of different lengths.
+std::size_t configurations(std::initializer_list<std::pair<const char*, const column*>> columns) {
+  std::optional<std::pair<const char*, std::size_t>> first;
+  for (const auto& [key, c] : columns) {
+    if (c->scalar()) continue;
+    if (!first) first = {key, c->size()};
+    if (c->size() != first->second) {
+      throw occcalc::input_error(key, "holds " + std::to_string(c->size()) + " values where " + first->first +
+                                          " holds " + std::to_string(first->second));
+    }
+  }
+  return first ? first->second : 1;
 }
 
 /// Occupancy and blocks (work-groups) per unit of many launches of one
 /// target that differ in block size and resources: NVIDIA threads, regs,
 /// smem, dyn_smem; AMD threads, vgprs, sgprs, lds. The rest of the request
 /// (`cc`, `gfx` or `gpu`, carveout, cache, barriers, model, wave size) is
-/// resolved once.
+/// resolved once. Empty columns answer empty arrays.
 py::tuple occupancy_many(const py::object& threads, const py::object& regs, const py::object& smem,
                          const py::object& dyn_smem, const py::object& vgprs, const py::object& sgprs,
                          const py::object& lds, const py::kwargs& kwargs) {
@@ -285,53 +261,46 @@ py::tuple occupancy_many(const py::object& threads, const py::object& regs, cons
   const auto refuse = [&](const py::object& given, const char* key, const char* instead) {
     if (!given.is_none()) throw occcalc::input_error(key, std::string("does not apply to ") + instead);
   };
-  many_columns c;
-  c.threads = column_of("threads", threads, c.count);
+  const column threads_column("threads", threads);
+  // The fixed part, resolved with figures any target takes: each
+  // configuration's own are checked where an error can name it.
+  req.threads = occcalc::field_value::of_integer(1);
   if (amd) {
     refuse(regs, "regs", "AMD targets; give vgprs (and sgprs)");
     refuse(smem, "smem", "AMD targets; give lds");
     refuse(dyn_smem, "dyn_smem", "AMD targets; give lds");
     if (vgprs.is_none()) throw occcalc::input_error("vgprs", "is required: VGPRs per work-item");
-    c.vgprs = column_of("vgprs", vgprs, c.count);
-    c.sgprs = optional_column("sgprs", sgprs, c.count, 0);
-    c.lds = optional_column("lds", lds, c.count, 0);
-  } else {
-    refuse(vgprs, "vgprs", "NVIDIA architectures; give regs");
-    refuse(sgprs, "sgprs", "NVIDIA architectures");
-    refuse(lds, "lds", "NVIDIA architectures; give smem");
-    if (regs.is_none()) throw occcalc::input_error("regs", "is required: registers per thread");
-    c.regs = column_of("regs", regs, c.count);
-    c.smem = optional_column("smem", smem, c.count, 0);
-    c.dyn_smem = optional_column("dyn_smem", dyn_smem, c.count, 0);
-  }
-  if (c.count == 0) c.count = 1;  // every figure a scalar: one configuration
-  // The fixed part, resolved with figures any target takes: each
-  // configuration's own are checked where an error can name it.
-  req.threads = occcalc::field_value::of_integer(1);
-  if (amd) {
+    const column v("vgprs", vgprs), s = column_or("sgprs", sgprs, 0), l = column_or("lds", lds, 0);
+    const std::size_t count = configurations({{"threads", &threads_column}, {"vgprs", &v}, {"sgprs", &s}, {"lds", &l}});
     req.vgprs = occcalc::field_value::of_integer(0);
     const occcalc::resolved_amd_request fixed = occcalc::resolve_amd(tables(), req);
     std::optional<std::int64_t> device_waves;
     if (fixed.named_gpu) device_waves = fixed.named_gpu->max_waves_per_simd;
-    return each_configuration(c.count, [&](std::size_t i) {
+    return each_configuration(count, [&](std::size_t i) {
       occcalc::amd_kernel kernel = fixed.kernel;
-      kernel.vgprs = at(c.vgprs, i);
-      kernel.sgprs = at(c.sgprs, i);
-      kernel.lds_bytes = at(c.lds, i);
-      const auto r = occcalc::resolve_amd_kernel(*fixed.target, fixed.model, fixed.mode, kernel, at(c.threads, i));
+      kernel.vgprs = v[i];
+      kernel.sgprs = s[i];
+      kernel.lds_bytes = l[i];
+      const auto r = occcalc::resolve_amd_kernel(*fixed.target, fixed.model, fixed.mode, kernel, threads_column[i]);
       const auto result =
           occcalc::compute_amd_occupancy(*r.target, r.kernel, r.mode, r.model, r.work_group_size, device_waves);
       return std::pair<double, std::int64_t>(result.occupancy(), result.work_groups);
     });
   }
+  refuse(vgprs, "vgprs", "NVIDIA architectures; give regs");
+  refuse(sgprs, "sgprs", "NVIDIA architectures");
+  refuse(lds, "lds", "NVIDIA architectures; give smem");
+  if (regs.is_none()) throw occcalc::input_error("regs", "is required: registers per thread");
+  const column r("regs", regs), s = column_or("smem", smem, 0), d = column_or("dyn_smem", dyn_smem, 0);
+  const std::size_t count = configurations({{"threads", &threads_column}, {"regs", &r}, {"smem", &s}, {"dyn_smem", &d}});
   req.regs = occcalc::field_value::of_integer(0);
   const occcalc::resolved_request fixed = occcalc::resolve(tables(), req);
-  return each_configuration(c.count, [&](std::size_t i) {
+  return each_configuration(count, [&](std::size_t i) {
     occcalc::launch_config launch = fixed.launch;
-    launch.threads_per_block = at(c.threads, i);
-    launch.registers_per_thread = at(c.regs, i);
-    launch.static_shared_memory_bytes = at(c.smem, i);
-    launch.dynamic_shared_memory_bytes = at(c.dyn_smem, i);
+    launch.threads_per_block = threads_column[i];
+    launch.registers_per_thread = r[i];
+    launch.static_shared_memory_bytes = s[i];
+    launch.dynamic_shared_memory_bytes = d[i];
     const auto resolved = occcalc::resolve_launch(*fixed.arch, launch);
     const auto result = occcalc::compute_occupancy(*resolved.arch, resolved.launch);
     return std::pair<double, std::int64_t>(result.occupancy(), result.blocks_per_sm);
@@ -342,10 +311,10 @@ py::tuple occupancy_many(const py::object& threads, const py::object& regs, cons
 /// sweep's `vary`), as the text the CLI would have read.
 std::string option_text(const std::string& key, const py::handle& value) {
   if (value.is_none()) return {};
-  if (py::isinstance<py::bool_>(value)) throw occcalc::input_error(key, "takes a number or a name");
-  if (py::isinstance<py::int_>(value) || py::isinstance<py::str>(value)) return std::string(py::str(value));
-  throw occcalc::input_error(key, "is a " + std::string(py::str(value.get_type().attr("__name__"))) +
-                                      "; it takes an integer or a string");
+  if (is_truth_value(value)) throw type_error(key, "is True or False; it takes a number or a name");
+  if (PyIndex_Check(value.ptr())) return std::to_string(integer_of(key, value));
+  if (py::isinstance<py::str>(value)) return utf8_of(key, value);
+  throw type_error(key, "is " + type_name(value) + "; it takes an integer or a string");
 }
 
 /// `kwargs` without the keys a command takes beyond the request's, each
@@ -354,7 +323,7 @@ occcalc::request request_without(py::kwargs kwargs, std::initializer_list<const 
                                  std::vector<std::string>& taken) {
   py::kwargs rest;
   for (const auto& [name, value] : kwargs) {
-    const std::string key = py::str(name);
+    const std::string key = utf8_of("an argument's name", name);
     const auto at = std::find_if(keys.begin(), keys.end(), [&](const char* k) { return key == k; });
     if (at == keys.end())
       rest[name] = value;
@@ -389,10 +358,13 @@ std::string sweep_json(const py::kwargs& kwargs) {
 }
 
 /// The CLI's `inspect --json` document for `paths`, and its notes.
-std::pair<std::string, std::string> inspect_json(const std::vector<std::string>& paths, const std::string& kernel,
-                                                 const std::string& arch, const py::kwargs& kwargs) {
+/// `paths` are file system paths as bytes (os.fsencode's: any file name,
+/// UTF-8 or not); the document and notes come back as bytes, for Python to
+/// decode as it encoded.
+std::pair<py::bytes, py::bytes> inspect_json(const std::vector<py::bytes>& paths, const std::string& kernel,
+                                             const std::string& arch, const py::kwargs& kwargs) {
   cli::inspect_command command;
-  command.inputs = paths;
+  for (const auto& path : paths) command.inputs.emplace_back(path);
   command.kernel_pattern = kernel;
   command.arch = arch;
   command.format = cli::output_format::json;
@@ -409,7 +381,65 @@ std::pair<std::string, std::string> inspect_json(const std::vector<std::string>&
       throw occcalc::error(message.empty() ? "inspect could not read its inputs" : message);
     }
   }
-  return {out.str(), err.str()};
+  return {py::bytes(out.str()), py::bytes(err.str())};
+}
+
+/// A figure of a kernel, or None where the binary does not state it.
+py::object figure(const std::optional<std::int64_t>& value) {
+  return value ? py::object(py::int_(*value)) : py::object(py::none());
+}
+
+py::object dimensions(const std::optional<inspect::dim3>& value) {
+  return value ? py::object(py::make_tuple((*value)[0], (*value)[1], (*value)[2])) : py::object(py::none());
+}
+
+/// The kernels of one binary held in memory (a cubin, a fat binary, an AMD
+/// code object), each as the figures `inspect` reads from it: what
+/// `triton_occupancy` reads from a compiled kernel's `asm`.
+py::list image_kernels(const py::bytes& data) {
+  const std::string_view bytes = data;
+  inspect::inspection found;
+  {
+    py::gil_scoped_release unlocked;
+    found = inspect::inspect_bytes(
+        inspect::byte_view(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()), {});
+  }
+  py::list out;
+  for (auto& k : found.kernels) {
+    inspect::kernel_resources& r = k.resources;
+    cli::settle_static_shared_memory(tables(), r);
+    py::dict d;
+    d["name"] = r.name;
+    d["arch"] = r.arch.name;
+    d["registers"] = figure(r.registers);
+    d["static_smem"] = figure(r.static_shared_memory_bytes);
+    d["barriers"] = figure(r.barriers);
+    d["stack_size"] = figure(r.stack_size_bytes);
+    d["required_threads"] = dimensions(r.required_threads);
+    d["max_threads"] = dimensions(r.max_threads);
+    d["cluster_dims"] = dimensions(r.cluster_dims);
+    d["agprs"] = figure(r.agprs);
+    d["sgprs"] = figure(r.sgprs);
+    d["wave_size"] = figure(r.wave_size);
+    out.append(d);
+  }
+  return out;
+}
+
+/// Whether a GPU of compute capability `gpu` (`8.9`, `sm_89`) loads a cubin
+/// built for `image` (`sm_90a`, `sm_100f`, `sm_80`).
+bool loads_cubin(const std::string& image, const std::string& gpu) {
+  return occcalc::loads_cubin(occcalc::parse_compute_capability("image", image), occcalc::features_of(image),
+                              occcalc::parse_compute_capability("gpu", gpu));
+}
+
+/// Raises `type` with `text`. Messages can quote a file name or a value that
+/// is not UTF-8: shown with backslash escapes, never a UnicodeDecodeError in
+/// their place.
+void raise(PyObject* type, const std::string& text) {
+  const py::object message = py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace"));
+  PyErr_SetObject(type, message.ptr());
 }
 
 /// Each table entry as the CLI's `list --json` writes it, JSON text.
@@ -441,10 +471,12 @@ PYBIND11_MODULE(_occcalc, m) {
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const type_error& e) {
+      raise(PyExc_TypeError, e.what());
     } catch (const occcalc::input_error& e) {
-      PyErr_SetString(error.ptr(), e.keyed_text().c_str());
+      raise(error.ptr(), e.keyed_text());
     } catch (const occcalc::error& e) {
-      PyErr_SetString(error.ptr(), e.what());
+      raise(error.ptr(), e.what());
     }
   });
   py::class_<result>(m, "Result", "One launch's occupancy: the CLI's answer, attribute by attribute.")
@@ -470,6 +502,8 @@ PYBIND11_MODULE(_occcalc, m) {
   m.def("_suggest_json", &suggest_json);
   m.def("_sweep_json", &sweep_json);
   m.def("_inspect_json", &inspect_json, py::arg("paths"), py::arg("kernel") = "", py::arg("arch") = "");
+  m.def("_image_kernels", &image_kernels, py::arg("data"));
+  m.def("_loads_cubin", &loads_cubin, py::arg("image"), py::arg("gpu"));
   m.def("_gpu_entries", &gpu_entries);
   m.def("_arch_entries", &arch_entries);
 }

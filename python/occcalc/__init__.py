@@ -14,16 +14,18 @@ What the CLI refuses raises :class:`occcalc.Error` (a ``ValueError``) with
 its message.
 """
 import json as _json
+import os as _os
 
 from ._occcalc import Error, Result, __version__  # noqa: F401
 from . import _occcalc
+from . import triton
 
 # Named where users import them from, in tracebacks and reprs.
 Error.__module__ = "occcalc"
 Result.__module__ = "occcalc"
 
-__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "suggest", "sweep", "inspect",
-           "gpus", "archs", "__version__"]
+__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "triton", "suggest", "sweep",
+           "inspect", "gpus", "archs", "__version__"]
 
 
 def occupancy(**request):
@@ -48,20 +50,17 @@ def occupancy_many(threads, regs=None, smem=None, dyn_smem=None, *, vgprs=None, 
 
     NVIDIA: ``threads``, ``regs``, ``smem`` and ``dyn_smem``; AMD (``gfx`` or
     an AMD ``gpu``): ``threads``, ``vgprs``, ``sgprs`` and ``lds``. Each is
-    a sequence (or NumPy array) of one length, or one integer shared by
-    every configuration; the rest of the request (``cc``, ``gfx`` or
+    a sequence or a 1-D array of integers (NumPy's are read in place, with no
+    Python object per value), all of one length, or one integer shared by
+    every configuration; empty columns answer empty arrays. The rest of the request (``cc``, ``gfx`` or
     ``gpu``, ``carveout``, ``cache``, ``barriers``, ``model``, the wave
     size) is fixed. Returns ``(occupancy, blocks_per_sm)`` (AMD: work-groups
-    per CU or WGP): NumPy arrays where NumPy is installed, else lists. The
-    computation releases the GIL. Raises :class:`Error` naming the first
-    configuration the CLI would refuse.
+    per CU or WGP): NumPy arrays (float64, int64) where NumPy is installed,
+    else lists. The computation releases the GIL. Raises :class:`Error`
+    naming the first configuration the CLI would refuse, and ``TypeError``
+    for booleans, floats, text or bytes.
     """
-    occupancy, blocks = _occcalc._occupancy_many(threads, regs, smem, dyn_smem, vgprs, sgprs, lds, **request)
-    try:
-        import numpy
-    except ImportError:
-        return occupancy, blocks
-    return numpy.asarray(occupancy, dtype=numpy.float64), numpy.asarray(blocks, dtype=numpy.int64)
+    return _occcalc._occupancy_many(threads, regs, smem, dyn_smem, vgprs, sgprs, lds, **request)
 
 
 def suggest(**request):
@@ -81,58 +80,59 @@ def sweep(vary, **request):
     return _json.loads(_occcalc._sweep_json(vary=vary, **request))
 
 
+def _a(value):
+    """`value`'s type with its article: `a list`, `an int`."""
+    name = type(value).__name__
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+def _path_bytes(path, where):
+    """`path` (str, bytes or os.PathLike) as the bytes the file system names it
+    by: any file name, UTF-8 or not."""
+    try:
+        encoded = _os.fsencode(_os.fspath(path))
+    except TypeError:
+        raise TypeError(f"{where} is {_a(path)}; it takes a path (str, bytes or os.PathLike)") from None
+    if b"\0" in encoded:
+        raise Error(f"{where} {path!r} holds a NUL byte; a file name cannot")
+    if not encoded:
+        raise Error(f"{where} is empty; give a file or a directory")
+    return encoded
+
+
+def _text_or_none(value, where):
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{where} is {_a(value)}; it takes a string")
+    if value is not None and "\0" in value:
+        raise Error(f"{where} holds a NUL character")
+    return value or ""
+
+
 def inspect(*paths, kernel=None, arch=None, **launch):
     """The kernels of build outputs, as ``occcalc inspect --json`` reads them
     (cubins, fat binaries, libraries, executables, AMD code objects, Triton
     caches, compiler logs, directories): its document, a dict with
-    ``kernels``. ``kernel`` (a regular expression) and ``arch`` select;
-    ``threads``, ``dyn_smem``, ``carveout`` and ``model`` set the launch.
-    The CLI's notes come as warnings; what it cannot read raises
+    ``kernels``. Paths are ``str``, ``bytes`` or ``os.PathLike``, as
+    ``open()`` takes them. ``kernel`` (a regular expression) and ``arch``
+    select; ``threads``, ``dyn_smem``, ``carveout`` and ``model`` set the
+    launch. The CLI's notes come as warnings; what it cannot read raises
     :class:`Error`."""
     if not paths:
         raise Error("inspect needs a path: a build output or a directory")
-    document, notes = _occcalc._inspect_json([str(p) for p in paths], kernel or "", arch or "", **launch)
+    encoded = [_path_bytes(p, f"path {i}" if len(paths) > 1 else "path") for i, p in enumerate(paths)]
+    document, notes = _occcalc._inspect_json(encoded, _text_or_none(kernel, "kernel"), _text_or_none(arch, "arch"),
+                                             **launch)
     import warnings
-    for note in notes.splitlines():
+    for note in _os.fsdecode(notes).splitlines():
         warnings.warn(note.replace("occcalc: note: ", "", 1), stacklevel=2)
-    return _json.loads(document)
-
-
-def _field(obj, name, default=None):
-    """`obj.name`, or `obj[name]` for a dict (Triton's metadata is either)."""
-    if isinstance(obj, dict):
-        return obj.get(name, default)
-    return getattr(obj, name, default)
+    return _json.loads(_os.fsdecode(document))
 
 
 def triton_occupancy(kernel, **launch):
-    """The occupancy of a compiled Triton kernel, as Triton launches it.
-
-    Duck-typed, so Triton need not be imported here: ``kernel.n_regs``, and
-    ``kernel.metadata`` (an object or a dict, as in Triton's cache JSON) with
-    ``num_warps``, ``shared`` (the dynamic shared memory Triton launches
-    with) and ``target`` (``backend``, ``arch``, ``warp_size``). The block
-    size is ``num_warps`` times the warp size. ``launch`` adds request keys
-    (``gpu`` or ``sm_count`` with ``grid`` for waves, ``carveout``).
-    """
-    meta = kernel.metadata
-    target = _field(meta, "target")
-    backend, arch = _field(target, "backend"), _field(target, "arch")
-    warp_size = _field(target, "warp_size") or (64 if backend == "hip" else 32)
-    threads = _field(meta, "num_warps") * warp_size
-    shared = _field(meta, "shared", 0) or 0
-    if backend == "hip":
-        request = dict(gfx=str(arch), threads=threads, vgprs=kernel.n_regs, lds=shared,
-                       wave64=warp_size == 64 or None, wave32=warp_size == 32 or None)
-    elif backend == "cuda":
-        request = dict(cc=arch, threads=threads, regs=kernel.n_regs, dyn_smem=shared)
-    else:
-        raise Error(f"target backend {backend!r} is not cuda or hip")
-    if "gpu" in launch:
-        request.pop("cc", None)
-        request.pop("gfx", None)
-    request.update(launch)
-    return occupancy(**request)
+    """The occupancy of a compiled Triton kernel, as Triton launches it:
+    :func:`occcalc.triton.occupancy` (no GPU needed; registers from the
+    kernel's cubin)."""
+    return triton.occupancy(kernel, **launch)
 
 
 def _limits(self):
@@ -150,9 +150,27 @@ def _reasons(self):
     return self.to_dict()["reasons"]
 
 
+def _from_json(key, doc):
+    def get(self):
+        return self.to_dict()[key]
+    get.__doc__ = doc
+    return property(get)
+
+
 Result.limits = property(_limits)
 Result.reasons = property(_reasons)
 Result.to_dict = _to_dict
+# What --json carries beyond the attributes the module computes directly.
+for _key, _doc in (("warps_per_block", "Warps (AMD: waves) per block."),
+                   ("active_threads_per_sm", "Resident threads (AMD: work-items) per SM (CU or WGP)."),
+                   ("family", "The family asked for (H100), or None."),
+                   ("waves_per_sm", "With a grid: the grid in waves of resident blocks; None without one."),
+                   ("full_waves", "With a grid: its whole waves; None without one."),
+                   ("tail_utilization", "With a grid: how full its last wave is, in [0, 1]; None without one."),
+                   ("blocks_per_wave", "With a grid: the blocks one wave holds on the device; None without one."),
+                   ("whole_wave_grids", "With a grid: the whole-wave grid sizes around it; None without one.")):
+    setattr(Result, _key, _from_json(_key, _doc))
+del _key, _doc
 
 
 def gpus():

@@ -18,23 +18,6 @@
 
 namespace occcalc::cli {
 
-namespace {
-
-/// What a brief answer names: the architecture, after the GPU or family
-/// asked for.
-std::string brief_target(const query& q) {
-  const std::string& id = q.request.arch->id;
-  const std::string* named = q.request.device_name();
-  return named ? fmt::format("{} ({})", *named, id) : id;
-}
-
-std::string brief_target(const amd_query& q) {
-  const std::string& id = q.request.target->id;
-  return q.request.named_gpu ? fmt::format("{} ({})", q.request.named_gpu->name, id) : id;
-}
-
-}  // namespace
-
 exit_status run_query(const occcalc::table& tables, const query_options& options, std::ostream& out,
                       std::ostream& err) {
   const auto min_percent = parse_min_occupancy(options.min_occupancy);

@@ -20,4 +20,15 @@ std::string brief_text(std::string_view target, const occcalc::occupancy_summary
       s.active_warps, s.max_warps, nvidia ? "warps" : "waves", unit, s.limiter_list(", ", true));
 }
 
+std::string brief_target(const query& q) {
+  const std::string& id = q.request.arch->id;
+  const std::string* named = q.request.device_name();
+  return named ? fmt::format("{} ({})", *named, id) : id;
+}
+
+std::string brief_target(const amd_query& q) {
+  const std::string& id = q.request.target->id;
+  return q.request.named_gpu ? fmt::format("{} ({})", q.request.named_gpu->name, id) : id;
+}
+
 }  // namespace occcalc::cli

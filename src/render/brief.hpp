@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "analysis/amd_query.hpp"
+#include "analysis/nvidia_query.hpp"
 #include "occcalc/common/summary.hpp"
 
 namespace occcalc::cli {
@@ -14,5 +16,10 @@ namespace occcalc::cli {
 /// (`target` names what was asked: `sm_70`, `GeForce RTX 4090 (sm_89)`),
 /// ended by a newline.
 std::string brief_text(std::string_view target, const occcalc::occupancy_summary& s);
+
+/// What a brief answer names: the architecture, after the GPU or family
+/// asked for (`GeForce RTX 4090 (sm_89)`).
+std::string brief_target(const query& q);
+std::string brief_target(const amd_query& q);
 
 }  // namespace occcalc::cli

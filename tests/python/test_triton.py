@@ -1,5 +1,6 @@
-"""occcalc.triton_occupancy on objects shaped like Triton's compiled kernels and
-on the Triton cache fixtures `occcalc inspect` reads; Triton is not needed."""
+"""occcalc.triton_occupancy and the pruners, on objects shaped as Triton 3.6 makes them
+(tests/python/triton_shapes.py) from a real Triton cache, held to the CLI and to what
+Triton and the CUDA driver said of the same kernels on an H200; Triton is not needed."""
 import glob
 import json
 import os
@@ -7,9 +8,13 @@ import runpy
 import subprocess
 from types import SimpleNamespace
 
+import warnings
+
 import pytest
 
 import occcalc
+import occcalc.triton
+import triton_shapes
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 CACHE = os.path.join(ROOT, "tests", "fixtures", "triton", "cache")
@@ -64,6 +69,142 @@ def test_an_unknown_backend_is_refused():
         occcalc.triton_occupancy(kernel(n_regs=32, num_warps=4, shared=0, backend="xpu"))
 
 
+@pytest.fixture(scope="module")
+def real_cache(tmp_path_factory):
+    return triton_shapes.load_cache(triton_shapes.unpack_cache(tmp_path_factory.mktemp("triton")))
+
+
+def cli(*args):
+    return json.loads(subprocess.run([os.environ["OCCCALC_CLI"], *args], check=True, capture_output=True,
+                                     text=True).stdout)
+
+
+def test_every_kernel_of_a_real_cache_without_n_regs_equals_the_cli(real_cache):
+    # Registers and barriers from `occcalc inspect` of the cubin; the launch is Triton's.
+    assert len(real_cache) == 55
+    archs = set()
+    for kernel in real_cache:
+        assert not hasattr(kernel, "n_regs")  # only the driver sets it
+        cubin = [p for c, p in kernel.metadata_group.items() if c.endswith(".cubin")][0]
+        record = cli("inspect", cubin, "--json")["kernels"][0]
+        meta = kernel.metadata
+        expected = cli("--cc", str(meta.target.arch), "--threads", str(meta.num_warps * meta.target.warp_size),
+                       "--regs", str(record["registers"]), "--dyn-smem", str(meta.shared),
+                       "--barriers", str(record["barriers"]), "--json")
+        assert occcalc.triton_occupancy(kernel).to_dict() == expected, kernel.metadata_group
+        archs.add(occcalc.triton.binary_target(kernel))
+    assert archs == {"sm_80", "sm_90a", "sm_100a", "sm_120a"}
+
+
+def test_registers_and_occupancy_equal_the_drivers_on_an_h200(real_cache):
+    # tools/gpu/triton_cache.py loaded each sm_90a kernel on an H200 (driver 580.159.04) and asked
+    # the driver for n_regs and cuOccupancyMaxActiveBlocksPerMultiprocessor at several dynamic sizes.
+    measured = {r["metadata"]["hash"]: r["driver"] for r in triton_shapes.measured()
+                if r.get("record") == "kernel" and "driver" in r}
+    kernels = cells = beyond = 0
+    for kernel in real_cache:
+        driver = measured.get(kernel.metadata.hash)
+        if driver is None:
+            continue
+        kernels += 1
+        figures = occcalc._occcalc._image_kernels(kernel.kernel)[0]
+        assert figures["registers"] == driver["n_regs"]
+        assert driver["n_spills"] == 0 and figures["stack_size"] == 0
+        at_launch = driver["blocks_per_sm_by_dyn_smem"][str(kernel.metadata.shared)]
+        assert occcalc.triton_occupancy(kernel).blocks_per_sm == at_launch
+        for dyn, blocks in driver["blocks_per_sm_by_dyn_smem"].items():
+            if int(dyn) > driver["max_dynamic_shared_size_bytes"]:
+                # Triton opts a kernel in above 48 KiB only when its own launch needs it.
+                assert blocks == 0
+                beyond += 1
+                continue
+            got = occcalc.occupancy(cc="9.0", threads=driver["threads"], regs=figures["registers"],
+                                    smem=figures["static_smem"], dyn_smem=int(dyn))
+            assert got.blocks_per_sm == blocks, (kernel.name, dyn)
+            cells += 1
+    assert (kernels, cells, beyond) == (14, 54, 10)
+
+
+def test_a_gpu_that_cannot_load_the_binary_is_refused(real_cache):
+    by_target = {occcalc.triton.binary_target(k): k for k in real_cache if k.name == "add_kernel"}
+    with pytest.raises(occcalc.Error, match=r"add_kernel is built for sm_90a; GeForce RTX 4090 \(sm_89\) cannot load"):
+        occcalc.triton_occupancy(by_target["sm_90a"], gpu="RTX 4090")
+    with pytest.raises(occcalc.Error, match="built for sm_90a; sm_100 cannot load"):
+        occcalc.triton_occupancy(by_target["sm_90a"], cc="10.0")
+    with pytest.raises(occcalc.Error, match="built for sm_80; H100 SXM5 80GB"):
+        occcalc.triton_occupancy(by_target["sm_80"], gpu="H100 SXM5 80GB")
+    # Binary compatibility: an sm_80 cubin runs on 8.6 and 8.9.
+    assert occcalc.triton_occupancy(by_target["sm_80"], gpu="A10").arch == "sm_86"
+    assert occcalc.triton_occupancy(by_target["sm_80"], gpu="RTX 4090", grid=4096).waves_per_sm > 0
+    assert occcalc.triton_occupancy(by_target["sm_90a"], gpu="H100 SXM5 80GB").gpu == "H100 SXM5 80GB"
+
+
+def test_a_kernel_without_binary_or_registers_is_refused():
+    meta = {"name": "k", "num_warps": 4, "shared": 0, "target": {"backend": "cuda", "arch": 80, "warp_size": 32}}
+    with pytest.raises(occcalc.Error, match="neither a binary"):
+        occcalc.triton_occupancy(SimpleNamespace(metadata=meta, asm={"ptx": "..."}))
+
+
 def test_the_pruning_example(capsys):
     runpy.run_path(os.path.join(ROOT, "examples", "triton_prune.py"), run_name="__main__")
-    assert capsys.readouterr().out == "BLOCK=32, num_warps=2 75.0%\nBLOCK=64, num_warps=4 31.2%\n"
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "128x256x64 num_stages=3 num_warps=8: 98304 bytes, cannot launch"
+    assert len(lines) == 8 and all(line.endswith(", kept") for line in lines[1:])
+
+
+def tutorial_configs():
+    return [triton_shapes.Config({"BLOCK_SIZE_M": m, "BLOCK_SIZE_N": n, "BLOCK_SIZE_K": 32}, num_stages=s,
+                                 num_warps=w) for m, n, s, w in [(128, 256, 3, 8), (64, 32, 5, 2), (32, 64, 5, 2)]]
+
+
+def test_early_config_prune_fits_the_autotuner_and_drops_only_what_cannot_launch():
+    configs = tutorial_configs()
+    prune = occcalc.triton.early_config_prune(cc="8.0")
+    tuner = triton_shapes.Autotuner(configs, ["a_ptr", "M"], {"early_config_prune": prune})
+    assert tuner.run(0, 4096, ACTIVATION="") == configs  # nothing is provably unlaunchable
+    # A block of 64 warps (2048 threads) cannot run anywhere.
+    assert prune([triton_shapes.Config({}, num_warps=64)] + configs, {}) == configs
+    # With a shared memory estimate: 160 KiB fits an A100's 163 KiB opt-in, not an RTX 3060's 99 KiB.
+    big = occcalc.triton.early_config_prune(cc="8.6", shared=lambda c, a: 160 * 1024 if c.num_warps == 8 else 0)
+    assert big(configs, {}) == configs[1:]
+
+
+def test_pruners_never_return_an_empty_list():
+    configs = tutorial_configs()
+    prune = occcalc.triton.early_config_prune(cc="8.0", shared=lambda c, a: 10**6)
+    tuner = triton_shapes.Autotuner(configs, [], {"early_config_prune": prune})
+    with pytest.warns(occcalc.triton.PruneWarning, match="none of the 3 configs can launch; kept the best"):
+        assert tuner.run() == [configs[0]]
+    floor = occcalc.triton.early_config_prune(cc="8.0", registers=255, min_occupancy=0.9)
+    with pytest.warns(occcalc.triton.PruneWarning, match=r"none of the 3 configs reaches min_occupancy 0.9; kept the best \(12.5%\)"):
+        # 255 registers: 8 warps an SM whatever the block; the tie goes to the first.
+        assert floor(configs, {}) == [configs[0]]
+    assert prune([], {}) == []
+
+
+def test_early_config_prune_refuses_bad_arguments():
+    with pytest.raises(TypeError, match="min_occupancy is a str"):
+        occcalc.triton.early_config_prune(min_occupancy="50%")
+    with pytest.raises(occcalc.Error, match=r"min_occupancy 50 is outside \[0, 1\]"):
+        occcalc.triton.early_config_prune(min_occupancy=50)
+    with pytest.raises(TypeError, match="registers is a float"):
+        occcalc.triton.early_config_prune(registers=32.5)
+    # No GPU and no gpu=/cc=: Triton cannot say what it compiles for.
+    with pytest.raises(occcalc.Error, match="needs gpu= or cc="):
+        occcalc.triton.early_config_prune()(tutorial_configs(), {})
+
+
+def test_prune_compiled_on_a_real_cache(real_cache):
+    matmul = [k for k in real_cache if k.name == "matmul_kernel" and k.metadata.target.arch == 80]
+    assert len(matmul) == 8
+    compiled = {f"{k.metadata.num_warps} warps, {k.metadata.shared} B": k for k in matmul}
+    scores = {label: occcalc.triton_occupancy(k).occupancy for label, k in compiled.items()}
+    kept = occcalc.triton.prune_compiled(compiled, min_occupancy=0.25)
+    assert kept == sorted([label for label, occ in scores.items() if occ >= 0.25], key=lambda l: -scores[l])
+    assert 0 < len(kept) < len(matmul)
+    with pytest.warns(occcalc.triton.PruneWarning):
+        best = occcalc.triton.prune_compiled(matmul, min_occupancy=1.0)
+    assert [occcalc.triton_occupancy(k).occupancy for k in best] == [max(scores.values())]
+    # On a T4 (sm_75) no sm_80 cubin loads: refused, not pruned silently.
+    with pytest.raises(occcalc.Error, match="cannot load"):
+        occcalc.triton.prune_compiled(matmul, gpu="Tesla T4")
