@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """The Python module's speed, against floors measured in the same run:
-one occupancy() call (goal: at most 2 us), against a Python call that takes
+one occupancy() call (goal: at most 1 us), against a Python call that takes
 the same keyword arguments and does nothing; a named GPU's call;
-occupancy_many over a million configurations (goal: at most 0.5 s), against
-a call each; and the import, against importing the standard library's json.
+occupancy_many over a million NumPy configurations (goal: at most 0.3 s and
+100 MB over its inputs), against a NumPy pass over the same arrays and the
+16 MB its two result arrays hold; and the import, against importing the
+standard library's json.
 
   bench/python_bench.py BUILD_DIR   (the module under BUILD_DIR/python)
 """
@@ -34,7 +36,7 @@ def nothing(**kwargs):
 query = dict(cc="7.0", threads=128, regs=37)
 floor = per_call_us(nothing, query)
 call = per_call_us(occcalc.occupancy, query)
-print(f"occupancy(cc=\"7.0\", threads=128, regs=37): {call:.2f} us a call (goal: at most 2 us); "
+print(f"occupancy(cc=\"7.0\", threads=128, regs=37): {call:.2f} us a call (goal: at most 1 us); "
       f"floor (a Python call of the same arguments): {floor:.2f} us")
 named = per_call_us(occcalc.occupancy, dict(gpu="RTX 4090", threads=256, regs=64), n=20_000)
 print(f"occupancy(gpu=\"RTX 4090\", threads=256, regs=64): {named:.2f} us a call (each name is looked up once)")
@@ -50,9 +52,25 @@ try:
         start = time.perf_counter()
         occcalc.occupancy_many(threads, regs, smem, cc="8.0")
         best = min(best, time.perf_counter() - start)
+    floor_s = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        numpy.minimum(numpy.minimum(threads, regs), smem).sum()
+        floor_s = min(floor_s, time.perf_counter() - start)
     per_config = per_call_us(occcalc.occupancy, dict(cc="8.0", threads=256, regs=64, smem=4096), n=20_000)
-    print(f"occupancy_many over 1,000,000 NumPy configurations: {best:.2f} s (goal: at most 0.5 s); "
-          f"a call each would take {per_config:.2f} s")
+    print(f"occupancy_many over 1,000,000 NumPy configurations: {best:.3f} s (goal: at most 0.3 s); "
+          f"floor (a NumPy pass over the same arrays): {floor_s:.3f} s; a call each would take {per_config:.2f} s")
+    # Memory: the peak of what Python and NumPy allocate during the call (tracemalloc), over its inputs.
+    import tracemalloc
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    out = occcalc.occupancy_many(threads, regs, smem, cc="8.0")
+    added_mb = (tracemalloc.get_traced_memory()[1] - before) / 1e6
+    tracemalloc.stop()
+    del out
+    print(f"occupancy_many's memory over its inputs: {added_mb:.1f} MB at its peak (goal: at most 100 MB); "
+          f"floor (its two result arrays): 16.0 MB")
 except ImportError:
     print("occupancy_many: skipped (apt-get install python3-numpy)")
 env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))

@@ -50,9 +50,10 @@ inline std::string type_name(const py::handle& value) {
 /// Whether `value` is a truth value: Python's bool or NumPy's (`numpy.bool_`,
 /// which NumPy 1.x still lets pass as an index).
 inline bool is_truth_value(const py::handle& value) {
-  if (py::isinstance<py::bool_>(value)) return true;
-  const std::string name = qualified_type(value);
-  return name == "numpy.bool_" || name == "numpy.bool";
+  if (PyBool_Check(value.ptr())) return true;
+  // The type's C name, not its attributes: this runs for every argument.
+  const char* name = Py_TYPE(value.ptr())->tp_name;
+  return std::strcmp(name, "numpy.bool_") == 0 || std::strcmp(name, "numpy.bool") == 0;
 }
 
 /// `text` (a str) as UTF-8, for `key`: a lone surrogate (a file name's

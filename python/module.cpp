@@ -201,7 +201,11 @@ class result {
   evaluated e_;
 };
 
-result occupancy(const py::kwargs& kwargs) {
+result occupancy(const py::args& args, const py::kwargs& kwargs) {
+  if (!args.empty()) {
+    throw type_error("occupancy()", "takes keyword arguments only (cc=, threads=, regs=, ...); it was given " +
+                                        std::to_string(args.size()) + " positional");
+  }
   const occcalc::request req = request_of(kwargs);
   return result(cli::evaluate_any(tables(), req));
 }
@@ -495,7 +499,22 @@ PYBIND11_MODULE(_occcalc, m) {
       .def_property_readonly("gpu", &result::gpu, "The named GPU, or None.")
       .def("_json", &result::json, "The CLI's --json document for the same request, as text.")
       .def("__repr__", &result::repr);
-  m.def("_occupancy", &occupancy, "The occupancy of one launch (see occcalc.occupancy).");
+  m.def("occupancy", &occupancy, R"doc(occupancy(**request) -> Result
+
+The occupancy of one launch.
+
+NVIDIA: ``cc`` (``"7.0"``, ``70``, ``"sm_70"``) or ``gpu`` (a name, as
+``occcalc list gpus`` shows, or a family such as ``"H100"``), ``threads``,
+``regs``, and optionally ``smem`` and ``dyn_smem`` (bytes, or ``"48K"``),
+``carveout``, ``cache``, ``barriers``, ``grid`` and ``sm_count``.
+AMD: ``gfx`` or an AMD ``gpu``, ``threads``, ``vgprs``, ``agprs``,
+``sgprs``, ``lds``, ``wave32``/``wave64``, ``cu_mode``/``wgp_mode``,
+``model``. ``None`` is the same as leaving a key out. Integers are what
+has ``__index__`` (``int``, NumPy's integer scalars), never a bool.
+
+Returns a :class:`Result`; raises :class:`Error` for what the CLI
+refuses, and ``TypeError`` naming the argument for a value of the wrong
+type.)doc");
   m.def("_occupancy_many", &occupancy_many, py::arg("threads"), py::arg("regs") = py::none(),
         py::arg("smem") = py::none(), py::arg("dyn_smem") = py::none(), py::arg("vgprs") = py::none(),
         py::arg("sgprs") = py::none(), py::arg("lds") = py::none());

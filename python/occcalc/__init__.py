@@ -17,6 +17,8 @@ import json as _json
 import os as _os
 
 from ._occcalc import Error, Result, __version__  # noqa: F401
+# The binding itself, not a Python function around it: that would double a call's cost.
+from ._occcalc import occupancy  # noqa: F401
 from . import _occcalc
 from . import triton
 
@@ -26,23 +28,6 @@ Result.__module__ = "occcalc"
 
 __all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "triton", "suggest", "sweep",
            "inspect", "gpus", "archs", "__version__"]
-
-
-def occupancy(**request):
-    """The occupancy of one launch.
-
-    NVIDIA: ``cc`` (``"7.0"``, ``70``, ``"sm_70"``) or ``gpu`` (a name, as
-    ``occcalc list gpus`` shows, or a family such as ``"H100"``), ``threads``,
-    ``regs``, and optionally ``smem`` and ``dyn_smem`` (bytes, or ``"48K"``),
-    ``carveout``, ``cache``, ``barriers``, ``grid`` and ``sm_count``.
-    AMD: ``gfx`` or an AMD ``gpu``, ``threads``, ``vgprs``, ``agprs``,
-    ``sgprs``, ``lds``, ``wave32``/``wave64``, ``cu_mode``/``wgp_mode``,
-    ``model``. ``None`` is the same as leaving a key out.
-
-    Returns a :class:`Result`; raises :class:`Error` for what the CLI
-    refuses.
-    """
-    return _occcalc._occupancy(**request)
 
 
 def occupancy_many(threads, regs=None, smem=None, dyn_smem=None, *, vgprs=None, sgprs=None, lds=None, **request):
