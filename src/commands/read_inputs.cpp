@@ -209,6 +209,23 @@ std::map<std::string, triton_metadata> triton_kernels(const std::vector<std::str
   return found;
 }
 
+/// The Triton metadata beside a kernel binary read on its own (`<stem>.json`
+/// next to `<stem>.cubin` or `<stem>.hsaco`), as reading its cache directory
+/// finds it; none when there is no such file or it is not Triton's. A Triton
+/// file with a bad value is an error (`fail`), the kernel then read alone.
+template <typename Fail>
+std::optional<triton_metadata> triton_metadata_beside(const std::string& path, Fail&& fail) {
+  if (!ends_with(path, ".cubin") && !ends_with(path, ".hsaco")) return std::nullopt;
+  const std::string metadata = stem_of(path) + ".json";
+  if (!is_regular_file(metadata)) return std::nullopt;
+  try {
+    return read_triton_metadata(metadata, read_text_file(metadata, "Triton metadata"));
+  } catch (const occcalc::error& e) {
+    fail(e.what());
+    return std::nullopt;
+  }
+}
+
 /// Keeps every report, in `reports`.
 class kept_reports : public report_sink {
  public:
@@ -310,7 +327,8 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
   for (const auto& path : command.inputs) {
     if (path == "-" || !is_directory(path)) {
       try {
-        report(path, read_input(path, in, filter, jobs, err), false);
+        const auto meta = path == "-" ? std::nullopt : triton_metadata_beside(path, fail);
+        report(path, read_input(path, in, filter, jobs, err), false, meta ? &*meta : nullptr);
       } catch (const occcalc::error& e) {
         fail(e.what());
       }

@@ -91,7 +91,10 @@ const inspect_column inspect_columns[] = {
      }},
     {"smem", "smem B", true, 0, column_vendor::any,
      [](const kernel_report& r, const summary_t&) {
-       return plain(optional_text(r.kernel.resources.static_shared_memory_bytes));
+       // Static, plus the dynamic bytes of the launch (a Triton kernel's `shared`, --dyn-smem).
+       const std::string own = optional_text(r.kernel.resources.static_shared_memory_bytes);
+       const auto& dynamic = r.dynamic_shared_memory_bytes;
+       return plain(dynamic && *dynamic > 0 ? fmt::format("{}+{}", own, *dynamic) : own);
      }},
     {"stack", "stack", true, 2, column_vendor::nvidia,
      [](const kernel_report& r, const summary_t&) {

@@ -208,3 +208,16 @@ def test_prune_compiled_on_a_real_cache(real_cache):
     # On a T4 (sm_75) no sm_80 cubin loads: refused, not pruned silently.
     with pytest.raises(occcalc.Error, match="cannot load"):
         occcalc.triton.prune_compiled(matmul, gpu="Tesla T4")
+
+
+def test_a_cubin_read_alone_equals_its_cache_directory_read(real_cache):
+    # The <name>.json beside a cubin gives its launch whether the cubin or its directory is read.
+    cache = os.path.dirname(os.path.dirname(real_cache[0].metadata_group[real_cache[0].name + ".json"]))
+    whole = {r["file"]: r for r in cli("inspect", cache, "--json")["kernels"]}
+    assert len(whole) == 55
+    for kernel in real_cache:
+        cubin = kernel.metadata_group[kernel.name + ".cubin"]
+        alone = cli("inspect", cubin, "--json")["kernels"][0]
+        assert alone == whole[cubin]
+        assert alone["dyn_smem_bytes"] == kernel.metadata.shared
+        assert alone["occupancy"]["blocks_per_sm"] == occcalc.triton_occupancy(kernel).blocks_per_sm
