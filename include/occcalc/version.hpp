@@ -38,7 +38,8 @@ inline constexpr int list_schema_version = 1;
 inline constexpr int suggest_schema_version = 2;
 /// `sweep --json` (`sweep.schema.json`).
 inline constexpr int sweep_schema_version = 1;
-/// `diff --json` (`diff.schema.json`).
-inline constexpr int diff_schema_version = 1;
+/// `diff --json` (`diff.schema.json`); 2: `dyn_smem_bytes` in each side's
+/// figures.
+inline constexpr int diff_schema_version = 2;
 
 }  // namespace occcalc

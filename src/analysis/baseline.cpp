@@ -57,12 +57,17 @@ void compare_all(const kernel_figures& b, const kernel_figures& a, const regress
   compare_figure("registers", b.registers, a.registers, true, true, t.registers, count, lists);
   compare_figure("spills", b.spills, a.spills, true, true, std::int64_t{0}, count, lists);
   compare_figure("stack bytes", b.stack_bytes, a.stack_bytes, true, true, t.stack_bytes, count, lists);
-  const std::string at = a.block_size ? fmt::format(" at {} threads", *a.block_size) : std::string();
+  // Both at one block size, unless each input states its own (Triton's), which then shows apart.
+  const std::string at =
+      a.block_size && b.block_size == a.block_size ? fmt::format(" at {} threads", *a.block_size) : std::string();
+  compare_figure("block size", b.block_size, a.block_size, false, false, std::int64_t{0}, count, lists);
   compare_figure(("occupancy" + at).c_str(), shown_percent(b.occupancy), shown_percent(a.occupancy), true, false,
                  t.occupancy_points,
                  [](const std::optional<double>& v) { return v ? fmt::format("{:.2f}%", *v) : "?"; }, lists);
   compare_figure("static smem bytes", b.static_smem_bytes, a.static_smem_bytes, false, true, std::int64_t{0}, count,
                  lists);
+  compare_figure("dynamic smem bytes", std::optional<std::int64_t>(b.dyn_smem_bytes.value_or(0)),
+                 std::optional<std::int64_t>(a.dyn_smem_bytes.value_or(0)), false, true, std::int64_t{0}, count, lists);
   // The declared block size has no better or worse: a change is shown.
   const auto declared = [](const kernel_figures& f) {
     if (!f.declared_block_size) return std::string("none");
@@ -135,10 +140,11 @@ std::vector<build_kernel> build_kernels_of(const std::vector<input_report>& repo
   for (const auto& input : reports) {
     const std::string relative = relative_to_inputs(input.file, inputs);
     for (const auto& r : input.kernels) {
-      build_kernel k{r.file, relative, r.kernel, std::nullopt, std::nullopt};
+      build_kernel k{r.file, relative, r.kernel, std::nullopt, std::nullopt, {}};
       if (r.block_size_from == triton_block_size) {
         k.own_threads = r.block_size;
         k.own_dyn_smem_bytes = r.dynamic_shared_memory_bytes;
+        k.triton_config = r.triton_config;
       }
       out.push_back(std::move(k));
     }
@@ -159,12 +165,16 @@ kernel_figures figures_of(const kernel_report& r) {
   f.spills = inspect::spill_total(k.vgpr_spills, k.sgpr_spills, k.spill_store_bytes, k.spill_load_bytes);
   set_declared_block_size(k, f);
   f.block_size = r.block_size;
+  f.dyn_smem_bytes = r.dynamic_shared_memory_bytes;
   if (const auto summary = r.summary()) f.occupancy = summary->occupancy();
   return f;
 }
 
 kernel_figures figures_like(const occcalc::table& tables, const build_kernel& old, const kernel_report& today,
                             const launch_overrides& given) {
+  // A launch the input states (Triton's metadata) is part of the kernel:
+  // a config whose shared memory doubled must not be judged at the new size.
+  if (old.own_threads) return figures_of(report_at_own_launch(tables, old, given));
   // The old kernel's resources at today's launch: its own declared size
   // would choose another block size, so it is set aside for the occupancy
   // and shown apart.
@@ -212,13 +222,14 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
   using groups = std::map<key, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>>;
   // One pass: pairs the kernels still unpaired whose key is unique on both
   // sides; returns every group of the key.
+  // `key_of` may leave a kernel out of a pass (an empty optional).
   const auto pass = [&](auto&& key_of) {
     groups by_key;
     for (std::size_t i = 0; i < before.size(); ++i) {
-      if (!old_paired[i]) by_key[key_of(before[i])].first.push_back(i);
+      if (const std::optional<key> k = key_of(before[i]); k && !old_paired[i]) by_key[*k].first.push_back(i);
     }
     for (std::size_t i = 0; i < after.size(); ++i) {
-      if (!new_paired[i]) by_key[key_of(after[i])].second.push_back(i);
+      if (const std::optional<key> k = key_of(after[i]); k && !new_paired[i]) by_key[*k].second.push_back(i);
     }
     for (const auto& [k, sides] : by_key) {
       if (sides.first.size() != 1 || sides.second.size() != 1) continue;
@@ -255,9 +266,15 @@ kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::
   };
   const auto& name = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.name; };
   const auto& arch = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.arch.name; };
-  by_origin(pass([&](const build_kernel& k) { return key{k.file, name(k), arch(k)}; }));
-  by_origin(pass([&](const build_kernel& k) { return key{k.relative_path, name(k), arch(k)}; }));
-  const auto rest = pass([&](const build_kernel& k) { return key{std::string(), name(k), arch(k)}; });
+  by_origin(pass([&](const build_kernel& k) { return std::optional<key>(key{k.file, name(k), arch(k)}); }));
+  by_origin(pass([&](const build_kernel& k) { return std::optional<key>(key{k.relative_path, name(k), arch(k)}); }));
+  // Triton's configs: the hash directory moves with any source edit or upgrade, the config does not.
+  pass([&](const build_kernel& k) {
+    return k.triton_config.empty() ? std::nullopt : std::optional<key>(key{k.triton_config, name(k), arch(k)});
+  });
+  const auto rest = pass([&](const build_kernel& k) {
+    return std::optional<key>(key{std::string(), name(k), arch(k)});
+  });
   // What no key tells apart: the copies of one kernel, paired in the order
   // of their figures.
   for (const auto& [k, sides] : rest) {

@@ -27,6 +27,10 @@ struct build_kernel {
   /// The launch the input itself states, which wins over the command's: a
   /// Triton kernel's block size and dynamic shared memory (its metadata).
   std::optional<std::int64_t> own_threads, own_dyn_smem_bytes;
+  /// A Triton kernel's config (`kernel_report::triton_config`): pairs it with
+  /// the same config of another build, whatever directory Triton's hash put
+  /// either in.
+  std::string triton_config;
 };
 
 /// The kernel reported as inspect would: at its own launch where the input
@@ -65,6 +69,9 @@ struct kernel_figures {
   std::optional<std::int64_t> block_size;
   /// Occupancy in [0, 1] at `block_size`.
   std::optional<double> occupancy;
+  /// The dynamic shared memory per block occupancy was computed with; empty
+  /// for none.
+  std::optional<std::int64_t> dyn_smem_bytes;
 };
 
 /// The figures of one kernel reported.
@@ -72,7 +79,9 @@ kernel_figures figures_of(const kernel_report& report);
 
 /// The figures of `old`'s kernel at the launch `today` was reported at (its
 /// block size and dynamic shared memory, with `given`'s carveout and
-/// model): like with like, whatever block size the old build declared.
+/// model): like with like, whatever block size the old build declared. A
+/// kernel whose input states its own launch (Triton's metadata) is taken at
+/// that launch: its block size and shared memory are part of the kernel.
 kernel_figures figures_like(const occcalc::table& tables, const build_kernel& old, const kernel_report& today,
                             const launch_overrides& given);
 
@@ -119,8 +128,8 @@ struct kernel_pairing {
 };
 
 /// Pairs the kernels of two builds: by the file as reported, name and
-/// architecture; then by the file's path relative to its input; then by
-/// name and architecture alone; each where the key is unique on both sides.
+/// architecture; then by the file's path relative to its input; then, for
+/// Triton's kernels, by their config; then by name and architecture alone; each where the key is unique on both sides.
 /// Copies of a kernel in one file pair by the entry each came from where
 /// both sides hold the same entries. Copies no
 /// key tells apart are paired in order of their figures (equal builds pair

@@ -59,6 +59,9 @@ struct kernel_report {
   /// Whether the kernel's arch names an AMD target of the tables (so its
   /// figures are VGPRs, SGPRs, LDS and scratch), with or without a result.
   bool amd_target = false;
+  /// A Triton kernel's config (`triton_metadata::config()`): what pairs it
+  /// with its counterpart in another build; empty for other kernels.
+  std::string triton_config;
 
   bool has_occupancy() const noexcept { return evaluation.has_value(); }
   /// The NVIDIA result, or null.

@@ -90,6 +90,7 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
   if (text_field("block_size_from", false) == triton_block_size) {
     b.own_threads = count("block_size");
     b.own_dyn_smem_bytes = count("dyn_smem_bytes");
+    b.triton_config = text_field("triton_config", false);
   }
   return b;
 }

@@ -1,6 +1,11 @@
 #include "analysis/triton.hpp"
 
+#include <cctype>
+#include <set>
+#include <vector>
+
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "occcalc/error.hpp"
@@ -14,6 +19,9 @@ namespace {
 /// Warp sizes Triton's targets use when the metadata predates `warp_size`.
 constexpr std::int64_t cuda_warp_size = 32;
 constexpr std::int64_t hip_warp_size = 64;
+/// The most tensor shapes a config's identity lists (a kernel's IR uses a
+/// few dozen at most; a bound on hostile IR).
+constexpr std::size_t max_tiles = 64;
 /// The most warps a Triton kernel launches with (1024 threads of 32 on
 /// CUDA; a bound on hostile values).
 constexpr std::int64_t max_num_warps = 1024;
@@ -42,6 +50,7 @@ std::optional<triton_metadata> read_triton_metadata(const std::string& origin, c
   if (j.contains("num_ctas")) m.num_ctas = integer("num_ctas", {1, max_num_warps});
   if (j.contains("num_stages")) m.num_stages = integer("num_stages", {0, max_num_warps});
   if (j.contains("name") && j["name"].is_string()) m.name = j["name"].get<std::string>();
+  if (j.contains("maxnreg") && !j["maxnreg"].is_null()) m.maxnreg = integer("maxnreg", {1, occcalc::max_request_value});
   if (const auto it = j.find("cluster_dims"); it != j.end() && it->is_array() && it->size() == 3) {
     for (std::size_t i = 0; i < 3; ++i) {
       if (!(*it)[i].is_number_integer() || (*it)[i].get<std::int64_t>() < 1) {
@@ -69,6 +78,33 @@ std::optional<triton_metadata> read_triton_metadata(const std::string& origin, c
   }
   if (m.warp_size == 0) m.warp_size = m.backend == "hip" ? hip_warp_size : cuda_warp_size;
   return m;
+}
+
+std::string triton_metadata::config() const {
+  std::string out = fmt::format("num_warps {}, num_stages {}, num_ctas {}", num_warps, num_stages, num_ctas);
+  if (maxnreg) out += fmt::format(", maxnreg {}", *maxnreg);
+  if (!tiles.empty()) out += ", tiles " + tiles;
+  return out;
+}
+
+std::string triton_tiles(std::string_view ir) {
+  constexpr std::string_view opening = "tensor<";
+  std::set<std::string> shapes;
+  for (std::size_t at = ir.find(opening); at != std::string_view::npos && shapes.size() < max_tiles;
+       at = ir.find(opening, at + 1)) {
+    // Dimensions are digits joined by `x`, then the element type.
+    std::size_t end = at + opening.size();
+    std::size_t shape_end = end;
+    while (end < ir.size() && std::isdigit(static_cast<unsigned char>(ir[end]))) {
+      while (end < ir.size() && std::isdigit(static_cast<unsigned char>(ir[end]))) ++end;
+      shape_end = end;
+      if (end < ir.size() && ir[end] == 'x') ++end;
+    }
+    if (shape_end > at + opening.size())
+      shapes.emplace(ir.substr(at + opening.size(), shape_end - at - opening.size()));
+  }
+  std::vector<std::string> sorted(shapes.begin(), shapes.end());
+  return fmt::format("{}", fmt::join(sorted, " "));
 }
 
 }  // namespace occcalc::cli

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace occcalc::cli {
 
@@ -29,8 +30,26 @@ struct triton_metadata {
   std::string backend;
   std::string arch;
 
+  /// The register cap (`maxnreg`), where the config sets one.
+  std::optional<std::int64_t> maxnreg;
+  /// The tensor shapes of the kernel's Triton IR (`<name>.ttir` beside it),
+  /// sorted: `1024`, `128x32 128x64 32x64`. They follow the constexprs
+  /// (block sizes), which Triton's metadata does not record; empty without
+  /// the IR.
+  std::string tiles;
+
   std::int64_t block_size() const noexcept { return num_warps * warp_size; }
+
+  /// What tells the configs of one kernel apart across builds, whatever
+  /// directory Triton's hash puts them in: `num_warps 4, num_stages 4,
+  /// num_ctas 1, tiles 128x32 128x64 32x64`. Not the shared memory: a
+  /// config whose shared memory grows is the same config, changed.
+  std::string config() const;
 };
+
+/// The tensor shapes Triton IR text uses, each once, sorted (`tensor<128x64xf16>`
+/// is `128x64`); at most `max_tiles` of them.
+std::string triton_tiles(std::string_view ir);
 
 /// The metadata in `text` (a `<name>.json` of a Triton cache), or empty when
 /// it is not Triton's (no `num_warps` and `shared`). Throws

@@ -187,6 +187,14 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/// `meta` with the tensor shapes of the Triton IR beside its kernel
+/// (`<stem>.ttir`), where there is one.
+triton_metadata with_tiles(triton_metadata meta, const std::string& stem) {
+  const std::string ir = stem + ".ttir";
+  if (is_regular_file(ir)) meta.tiles = triton_tiles(read_text_file(ir, "Triton IR"));
+  return meta;
+}
+
 /// The Triton kernels among `files`, by stem: a `<stem>.json` that is
 /// Triton's metadata beside a `<stem>.cubin` or `<stem>.hsaco`. A Triton
 /// file with a bad value is an error (`fail`), its kernel then read alone.
@@ -200,7 +208,7 @@ std::map<std::string, triton_metadata> triton_kernels(const std::vector<std::str
     if (!present.count(stem + ".cubin") && !present.count(stem + ".hsaco")) continue;
     try {
       if (auto meta = read_triton_metadata(file, read_text_file(file, "Triton metadata"))) {
-        found.emplace(stem, std::move(*meta));
+        found.emplace(stem, with_tiles(std::move(*meta), stem));
       }
     } catch (const occcalc::error& e) {
       fail(e.what());
@@ -219,7 +227,9 @@ std::optional<triton_metadata> triton_metadata_beside(const std::string& path, F
   const std::string metadata = stem_of(path) + ".json";
   if (!is_regular_file(metadata)) return std::nullopt;
   try {
-    return read_triton_metadata(metadata, read_text_file(metadata, "Triton metadata"));
+    auto meta = read_triton_metadata(metadata, read_text_file(metadata, "Triton metadata"));
+    if (meta) return with_tiles(std::move(*meta), stem_of(path));
+    return meta;
   } catch (const occcalc::error& e) {
     fail(e.what());
     return std::nullopt;
@@ -315,6 +325,11 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
                                triton->cluster_dims[1], triton->cluster_dims[2], origin.empty() ? "" : "; " + origin);
         }
         run[j] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
+        if (triton != nullptr) {
+          run[j].triton_config = triton->config();
+          // Triton's PTX requires the block size its metadata launches (.reqntid): the launch is Triton's.
+          if (run[j].block_size == triton->block_size()) run[j].block_size_from = triton_block_size;
+        }
       });
       sink.kernels(run);
     }

@@ -91,6 +91,7 @@ nlohmann::ordered_json figures_json(const std::optional<kernel_figures>& f) {
   j["stack_bytes"] = optional(f->stack_bytes);
   j["spills"] = optional(f->spills);
   j["block_size"] = optional(f->block_size);
+  j["dyn_smem_bytes"] = optional(f->dyn_smem_bytes);
   j["occupancy"] = optional(f->occupancy);
   return j;
 }

@@ -175,6 +175,7 @@ class json_printer final : public record_printer<std::monostate> {
       w.member("block_size_from", r.block_size_from);
     }
     if (r.dynamic_shared_memory_bytes) w.member("dyn_smem_bytes", *r.dynamic_shared_memory_bytes);
+    if (!r.triton_config.empty()) w.member("triton_config", r.triton_config);
     if (r.evaluation)
       std::visit(
           [&](const auto& q) {

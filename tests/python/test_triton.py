@@ -221,3 +221,63 @@ def test_a_cubin_read_alone_equals_its_cache_directory_read(real_cache):
         assert alone == whole[cubin]
         assert alone["dyn_smem_bytes"] == kernel.metadata.shared
         assert alone["occupancy"]["blocks_per_sm"] == occcalc.triton_occupancy(kernel).blocks_per_sm
+
+
+def rehashed_copy(cache, into, change=None):
+    """`cache` copied as Triton writes it after a source edit: every kernel in a directory of a
+    new hash; `change(name, metadata)` may edit one kernel's metadata."""
+    import hashlib
+    import shutil
+    for group in sorted(os.listdir(cache)):
+        target = os.path.join(into, hashlib.sha256(("edited" + group).encode()).hexdigest()[:40].upper())
+        shutil.copytree(os.path.join(cache, group), target)
+        for name in os.listdir(target):
+            path = os.path.join(target, name)
+            if name.endswith(".json") and not name.startswith("__grp__") and change:
+                meta = json.load(open(path))
+                if change(group, meta):
+                    json.dump(meta, open(path, "w"))
+    return into
+
+
+def diff(old, new, *flags):
+    run = subprocess.run([os.environ["OCCCALC_CLI"], "diff", old, new, "--json", *flags], capture_output=True,
+                         text=True)
+    return run.returncode, json.loads(run.stdout)
+
+
+def test_a_rehashed_cache_pairs_each_config_with_itself(real_cache, tmp_path):
+    cache = os.path.dirname(os.path.dirname(real_cache[0].metadata_group[real_cache[0].name + ".json"]))
+    status, same = diff(cache, rehashed_copy(cache, str(tmp_path / "a")), "--fail-on-regression")
+    assert (status, same["counts"], same["kernels"]) == (0, {"regressed": 0, "new": 0, "removed": 0, "improved": 0,
+                                                              "changed": 0, "unchanged": 55}, [])
+
+
+def test_a_config_that_doubles_its_shared_memory_regresses(real_cache, tmp_path):
+    # The sm_90a matmul config of 128x32 tiles, 4 warps: 40 KiB of shared memory, 5 blocks an SM;
+    # doubled to 80 KiB, 2. After a re-hash, exactly that config is reported.
+    target = next(k for k in real_cache if k.name == "matmul_kernel" and k.metadata.target.arch == 90
+                  and k.metadata.shared == 40960)
+    group = os.path.basename(os.path.dirname(target.metadata_group["matmul_kernel.json"]))
+    cache = os.path.dirname(os.path.dirname(target.metadata_group["matmul_kernel.json"]))
+
+    def double(directory, meta):
+        if directory != group:
+            return False
+        meta["shared"] *= 2
+        return True
+    edited = rehashed_copy(cache, str(tmp_path / "b"), double)
+    status, report = diff(cache, edited, "--fail-on-regression")
+    assert status == 1
+    assert report["counts"]["regressed"] == 1 and report["counts"]["unchanged"] == 54
+    (change,) = report["kernels"]
+    assert change["status"] == "regressed"
+    assert (change["old"]["dyn_smem_bytes"], change["new"]["dyn_smem_bytes"]) == (40960, 81920)
+    assert change["regressions"] == ["occupancy at 128 threads 31.25% -> 12.50%"]
+    assert change["other_changes"] == ["dynamic smem bytes 40960 -> 81920"]
+    # The same against a saved inspect --json as the baseline.
+    saved = tmp_path / "baseline.json"
+    saved.write_text(subprocess.run([os.environ["OCCCALC_CLI"], "inspect", cache, "--json"], check=True,
+                                    capture_output=True, text=True).stdout)
+    status, report = diff(str(saved), edited, "--fail-on-regression")
+    assert (status, report["counts"]["regressed"], report["counts"]["unchanged"]) == (1, 1, 54)
