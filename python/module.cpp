@@ -31,6 +31,7 @@
 #include "occcalc/error.hpp"
 #include "inspect/inspect.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
+#include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/request/request.hpp"
 #include "occcalc/version.hpp"
@@ -311,6 +312,83 @@ py::tuple occupancy_many(const py::object& threads, const py::object& regs, cons
   });
 }
 
+/// A kernel's fixed request (target, registers, static shared memory,
+/// barriers, carveout), resolved at a block size any target takes: the
+/// part of `cuda.core`'s twin that does not change between its calls.
+occcalc::resolved_request kernel_request(const py::kwargs& kwargs) {
+  occcalc::request req = request_of(kwargs);
+  if (!req.threads) req.threads = occcalc::field_value::of_integer(1);
+  if (!req.regs) throw occcalc::input_error("regs", "is required: registers per thread");
+  if (occcalc::is_amd_request(tables(), req)) {
+    throw occcalc::input_error("gfx", "names an AMD target; cuda.core's occupancy calls are NVIDIA's");
+  }
+  return occcalc::resolve(tables(), req);
+}
+
+/// `launch` checked, its errors naming cuda.core's arguments (`block_size`,
+/// not the request's `threads`).
+occcalc::resolved_request checked_launch(const occcalc::nvidia_arch& arch, const occcalc::launch_config& launch) {
+  try {
+    return occcalc::resolve_launch(arch, launch);
+  } catch (const occcalc::input_error& e) {
+    const auto spell = [](std::string_view key) { return std::string(key); };
+    if (e.field() == "threads") throw occcalc::input_error("block_size", e.message(spell));
+    if (e.field() == "dyn_smem") throw occcalc::input_error("dynamic_shared_memory_size", e.message(spell));
+    throw;
+  }
+}
+
+/// `cudaOccMaxActiveBlocksPerMultiprocessor` for the kernel of `kwargs`.
+std::int64_t max_active_blocks(std::int64_t block_size, std::int64_t dynamic_bytes, const py::kwargs& kwargs) {
+  const occcalc::resolved_request fixed = kernel_request(kwargs);
+  occcalc::launch_config launch = fixed.launch;
+  launch.threads_per_block = block_size;
+  launch.dynamic_shared_memory_bytes = dynamic_bytes;
+  const auto resolved = checked_launch(*fixed.arch, launch);
+  return occcalc::compute_occupancy(*resolved.arch, resolved.launch).blocks_per_sm;
+}
+
+/// The block size of most resident threads and the blocks per SM there
+/// (`cudaOccMaxPotentialOccupancyBlockSize`, or its VariableSMem form when
+/// `dynamic` is a function of the block size), and the SMs of the named GPU
+/// (None without one).
+py::tuple potential_block_size(const py::object& dynamic, std::int64_t block_size_limit, const py::kwargs& kwargs) {
+  const occcalc::resolved_request fixed = kernel_request(kwargs);
+  const auto sm_count = fixed.sm_count ? py::object(py::int_(*fixed.sm_count)) : py::object(py::none());
+  if (!PyCallable_Check(dynamic.ptr())) {
+    const occcalc::dynamic_shared_memory_rule rule{integer_of("dynamic_shared_memory_needed", dynamic), 0};
+    const auto c = occcalc::max_potential_block_size(*fixed.arch, fixed.launch, rule, block_size_limit);
+    return py::make_tuple(c.block_size, c.blocks_per_sm, sm_count);
+  }
+  // The function is called for each block size tried, as the runtime calls it.
+  struct python_function {
+    const py::object& f;
+    std::int64_t at(std::int64_t threads) const {
+      return integer_of("dynamic_shared_memory_needed(" + std::to_string(threads) + ")", f(threads));
+    }
+  };
+  const auto c = occcalc::max_potential_block_size(*fixed.arch, fixed.launch, python_function{dynamic},
+                                                   block_size_limit);
+  return py::make_tuple(c.block_size, c.blocks_per_sm, sm_count);
+}
+
+/// `cudaOccAvailableDynamicSMemPerBlock`: the dynamic shared memory a block
+/// may use with `blocks` resident; an error where fewer are resident even
+/// without any, as the runtime's.
+std::int64_t available_dynamic_smem(std::int64_t blocks, std::int64_t block_size, const py::kwargs& kwargs) {
+  const occcalc::resolved_request fixed = kernel_request(kwargs);
+  occcalc::launch_config launch = fixed.launch;
+  launch.threads_per_block = block_size;
+  const auto resolved = checked_launch(*fixed.arch, launch);
+  const auto answer = occcalc::available_dynamic_shared_memory(*resolved.arch, resolved.launch, blocks);
+  if (!answer.cuda_bytes) {
+    throw occcalc::input_error("num_blocks_per_multiprocessor",
+                               std::to_string(blocks) + " blocks of " + std::to_string(block_size) +
+                                   " threads are not resident on one SM even without dynamic shared memory");
+  }
+  return *answer.cuda_bytes;
+}
+
 /// A value of an option that is not a request field (suggest's `target`,
 /// sweep's `vary`), as the text the CLI would have read.
 std::string option_text(const std::string& key, const py::handle& value) {
@@ -522,6 +600,9 @@ type.)doc");
   m.def("_sweep_json", &sweep_json);
   m.def("_inspect_json", &inspect_json, py::arg("paths"), py::arg("kernel") = "", py::arg("arch") = "");
   m.def("_image_kernels", &image_kernels, py::arg("data"));
+  m.def("_max_active_blocks", &max_active_blocks, py::arg("block_size"), py::arg("dynamic_bytes"));
+  m.def("_potential_block_size", &potential_block_size, py::arg("dynamic"), py::arg("block_size_limit"));
+  m.def("_available_dynamic_smem", &available_dynamic_smem, py::arg("blocks"), py::arg("block_size"));
   m.def("_loads_cubin", &loads_cubin, py::arg("image"), py::arg("gpu"));
   m.def("_gpu_entries", &gpu_entries);
   m.def("_arch_entries", &arch_entries);

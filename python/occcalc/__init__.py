@@ -21,13 +21,15 @@ from ._occcalc import Error, Result, __version__  # noqa: F401
 from ._occcalc import occupancy  # noqa: F401
 from . import _occcalc
 from . import triton
+from .kernel import Kernel, KernelOccupancy, MaxPotentialBlockSizeOccupancyResult  # noqa: F401
 
 # Named where users import them from, in tracebacks and reprs.
 Error.__module__ = "occcalc"
 Result.__module__ = "occcalc"
 
-__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "triton", "suggest", "sweep",
-           "inspect", "gpus", "archs", "__version__"]
+__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "triton", "Kernel",
+           "KernelOccupancy", "MaxPotentialBlockSizeOccupancyResult", "suggest", "sweep", "inspect", "gpus", "archs",
+           "__version__"]
 
 
 def occupancy_many(threads, regs=None, smem=None, dyn_smem=None, *, vgprs=None, sgprs=None, lds=None, **request):

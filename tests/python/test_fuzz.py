@@ -182,3 +182,25 @@ def test_only_names_that_resolved_are_remembered():
 def test_truth_values_bytes_and_floats_are_not_integers(value):
     with pytest.raises(TypeError, match=r"^threads"):
         occcalc.occupancy_many(value, 32, cc="8.0")
+
+
+def test_the_cuda_core_twin():
+    rng = random.Random(SEED + 4)
+    keys = ["cc", "gpu", "regs", "smem", "barriers", "carveout", "cache", "sm_count", "block_size",
+            "dynamic_shared_memory_size", "dynamic_shared_memory_needed", "block_size_limit",
+            "num_blocks_per_multiprocessor", "Kernel", "threads", "dyn_smem", "name", "cubin"]
+    for _ in range(2000):
+        figures = random_kwargs(rng, ["cc", "gpu", "regs", "smem", "barriers", "carveout", "sm_count"],
+                                rng.randint(1, 3))
+        if rng.random() < 0.6:
+            figures.update(cc=rng.choice(["8.0", "9.0", "sm_75"]), regs=rng.choice([0, 32, 255]))
+        a, b = rng.choice(VALUES), rng.choice(VALUES + [lambda threads: threads * 8, lambda threads: "x"])
+
+        def call(**kw):
+            k = occcalc.Kernel(**figures)
+            rng.choice([lambda: k.occupancy.max_active_blocks_per_multiprocessor(a, b if not callable(b) else 0),
+                        lambda: k.occupancy.max_potential_block_size(b, a),
+                        lambda: k.occupancy.available_dynamic_shared_memory_per_block(a, b if not callable(b) else 1),
+                        lambda: occcalc.Kernel.from_cubin(rng.choice([b"", b"\x7fELF" + bytes(80), "/nonexistent",
+                                                                      a]))])()
+        check(call, keys + list(figures))

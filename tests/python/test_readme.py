@@ -1,15 +1,19 @@
-"""The README's Python examples run as doctests: its ```python blocks."""
+"""The Python examples of the README and docs/python.md run as doctests: their ```python blocks."""
 import doctest
 import os
 import re
 
-README = os.path.join(os.path.dirname(__file__), "..", "..", "README.md")
+import pytest
+
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 
 
-def test_readme_python_examples():
+@pytest.mark.parametrize("document", ["README.md", "docs/python.md"])
+def test_python_examples(document):
+    README = os.path.join(ROOT, document)
     text = open(README, encoding="utf-8").read()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
-    assert blocks, "the README has no Python example"
+    assert blocks, f"{document} has no Python example"
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     for i, block in enumerate(blocks):

@@ -43,10 +43,13 @@ struct block_size_choice {
 /// limit (the architecture's maximum, or `max_threads` if smaller and > 0)
 /// down in warp-size steps, the first limit itself when it is not a multiple
 /// of the warp size; the one with the most resident threads wins, the larger
-/// block on a tie; the search stops once an SM is full.
-inline block_size_choice max_potential_block_size(const nvidia_arch& arch, launch_config launch,
-                                                  const dynamic_shared_memory_rule& dynamic,
-                                                  std::int64_t max_threads = 0) {
+/// block on a tie; the search stops once an SM is full. `dynamic.at(threads)`
+/// is the dynamic shared memory at a block size: a `dynamic_shared_memory_rule`,
+/// or any function of the block size (`cudaOccMaxPotentialOccupancyBlockSizeVariableSMem`'s
+/// `blockSizeToDynamicSMemSize`).
+template <typename Dynamic = dynamic_shared_memory_rule>
+block_size_choice max_potential_block_size(const nvidia_arch& arch, launch_config launch, const Dynamic& dynamic,
+                                           std::int64_t max_threads = 0) {
   const std::int64_t warp = arch.warp_size_threads;
   const std::int64_t limit =
       max_threads > 0 ? std::min(arch.max_threads_per_block, max_threads) : arch.max_threads_per_block;

@@ -1,0 +1,169 @@
+"""An offline twin of cuda.core's occupancy API: the same calls, with no GPU.
+
+``cuda.core``'s ``Kernel.occupancy`` (``KernelOccupancy``) asks the driver,
+which needs a GPU and a loaded kernel. :class:`Kernel` holds a kernel's
+figures (read from a cubin, a Triton kernel, or given) and its
+``occupancy`` answers the same calls, with the same names, arguments and
+results, computed as ``cuda_occupancy.h`` computes them:
+
+- ``max_active_blocks_per_multiprocessor(block_size, dynamic_shared_memory_size)``:
+  ``cudaOccMaxActiveBlocksPerMultiprocessor``;
+- ``max_potential_block_size(dynamic_shared_memory_needed, block_size_limit)``:
+  ``cudaOccMaxPotentialOccupancyBlockSize`` (``...VariableSMem`` when
+  ``dynamic_shared_memory_needed`` is a function of the block size); its
+  ``min_grid_size`` needs the SM count (``gpu=`` or ``sm_count=``), and is
+  ``None`` without it;
+- ``available_dynamic_shared_memory_per_block(num_blocks_per_multiprocessor, block_size)``:
+  ``cudaOccAvailableDynamicSMemPerBlock``, for a kernel opted in to the most
+  dynamic shared memory it may use.
+
+What the driver refuses raises :class:`occcalc.Error` here (cuda.core raises
+``CUDAError``); a value of the wrong type, ``TypeError``.
+"""
+from collections import namedtuple as _namedtuple
+
+from . import _occcalc
+from ._occcalc import Error
+
+__all__ = ["Kernel", "KernelOccupancy", "MaxPotentialBlockSizeOccupancyResult"]
+
+# cuda.core's own: namedtuple("MaxPotential", ("min_grid_size", "max_block_size")).
+MaxPotentialBlockSizeOccupancyResult = _namedtuple("MaxPotential", ("min_grid_size", "max_block_size"))
+
+_KERNEL_KEYS = ("cc", "gpu", "regs", "smem", "barriers", "carveout", "cache", "sm_count")
+
+
+def _a(value):
+    name = type(value).__name__
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
+
+
+def _count(value, where):
+    """`value` as an integer: what has __index__ (int, NumPy's integers), never a bool."""
+    import operator
+    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
+        raise TypeError(f"{where} is {_a(value)}; it takes an integer")
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError(f"{where} is {_a(value)}; it takes an integer") from None
+
+
+class KernelOccupancy:
+    """cuda.core's ``KernelOccupancy`` calls for one :class:`Kernel`, answered offline."""
+
+    __slots__ = ("_request",)
+
+    def __init__(self, request):
+        self._request = request
+
+    def max_active_blocks_per_multiprocessor(self, block_size, dynamic_shared_memory_size):
+        """The most blocks of ``block_size`` threads resident on one SM, each with
+        ``dynamic_shared_memory_size`` bytes of dynamic shared memory."""
+        return _occcalc._max_active_blocks(_count(block_size, "block_size"),
+                                           _count(dynamic_shared_memory_size, "dynamic_shared_memory_size"),
+                                           **self._request)
+
+    def max_potential_block_size(self, dynamic_shared_memory_needed, block_size_limit):
+        """The largest block size of the most resident threads (``max_block_size``) and
+        the grid that fills the GPU with it (``min_grid_size``; ``None`` without an
+        SM count). ``dynamic_shared_memory_needed``: bytes, or a function of the
+        block size; ``block_size_limit``: 0 for the kernel's own limit."""
+        if not callable(dynamic_shared_memory_needed):
+            dynamic_shared_memory_needed = _count(dynamic_shared_memory_needed, "dynamic_shared_memory_needed")
+        block, blocks_per_sm, sm_count = _occcalc._potential_block_size(
+            dynamic_shared_memory_needed, _count(block_size_limit, "block_size_limit"), **self._request)
+        min_grid = blocks_per_sm * sm_count if sm_count is not None else None
+        return MaxPotentialBlockSizeOccupancyResult(min_grid_size=min_grid, max_block_size=block)
+
+    def available_dynamic_shared_memory_per_block(self, num_blocks_per_multiprocessor, block_size):
+        """The dynamic shared memory a block may use with ``num_blocks_per_multiprocessor``
+        blocks of ``block_size`` threads resident on one SM."""
+        return _occcalc._available_dynamic_smem(_count(num_blocks_per_multiprocessor, "num_blocks_per_multiprocessor"),
+                                                _count(block_size, "block_size"), **self._request)
+
+
+class Kernel:
+    """A kernel's figures and the GPU it runs on: what cuda.core's ``Kernel`` knows
+    once the driver has loaded it.
+
+    ``Kernel(regs=..., cc=... or gpu=..., smem=0, barriers=1, carveout=None,
+    cache=None, sm_count=None)``, or :meth:`from_cubin` and :meth:`from_triton`.
+    """
+
+    __slots__ = ("_request", "name")
+
+    def __init__(self, *, name=None, **figures):
+        unknown = sorted(set(figures) - set(_KERNEL_KEYS))
+        if unknown:
+            raise TypeError(f"Kernel() does not take {', '.join(unknown)}; it takes {', '.join(_KERNEL_KEYS)}")
+        self._request = {key: value for key, value in figures.items() if value is not None}
+        self.name = name
+        # Checked now, as cuda.core checks a kernel when it loads it.
+        _occcalc._max_active_blocks(32, 0, **self._request)
+
+    @property
+    def occupancy(self):
+        """The occupancy calls, as ``cuda.core.Kernel.occupancy``."""
+        return KernelOccupancy(self._request)
+
+    @classmethod
+    def from_cubin(cls, cubin, name=None, **gpu):
+        """The kernel ``name`` (the only one where it holds one) of a cubin: bytes, or a
+        path. ``gpu``: ``gpu=``, ``cc=`` or ``sm_count=`` (by default the cubin's own
+        architecture, with no SM count)."""
+        import os
+        if isinstance(cubin, (bytes, bytearray, memoryview)):
+            data = bytes(cubin)
+        else:
+            try:
+                with open(os.fspath(cubin), "rb") as f:
+                    data = f.read()
+            except TypeError:
+                raise TypeError(f"cubin is {_a(cubin)}; it takes bytes or a path") from None
+            except OSError as error:
+                raise Error(f"{cubin}: cannot read: {error.strerror}") from None
+        kernels = _occcalc._image_kernels(data)
+        matching = [k for k in kernels if name is None or k["name"] == name]
+        if len(matching) != 1:
+            names = ", ".join(k["name"] for k in kernels) or "none"
+            wanted = f"no kernel named {name!r}" if name is not None else "several kernels; name one"
+            raise Error(f"the cubin holds {wanted} (it holds {names})")
+        k = matching[0]
+        request = dict(regs=k["registers"], smem=k["static_smem"], barriers=k["barriers"])
+        if not any(gpu.get(key) is not None for key in ("gpu", "cc")):
+            request["cc"] = k["arch"]
+        request.update(gpu)
+        if "cc" not in gpu and "gpu" in gpu and gpu["gpu"] is not None:
+            result = _occcalc.occupancy(gpu=gpu["gpu"], threads=32, regs=0)
+            if not _occcalc._loads_cubin(k["arch"], result.arch):
+                raise Error(f"{k['name']} is built for {k['arch']}; {result.gpu} ({result.arch}) cannot load it")
+        return cls(name=k["name"], **request)
+
+    @classmethod
+    def from_triton(cls, compiled, **gpu):
+        """A compiled Triton kernel (``compile()``, ``warmup()``, the cache), with no GPU:
+        its cubin's figures (``n_regs`` where it holds no binary)."""
+        from . import triton
+        meta = compiled.metadata
+        backend, arch, _ = triton._target(meta)
+        if backend != "cuda":
+            raise Error(f"a {backend} kernel: cuda.core's occupancy calls are CUDA's")
+        figures = triton._figures(compiled, meta, backend)
+        request = dict(cc=arch, regs=figures["registers"], smem=figures.get("static_smem"),
+                       barriers=figures.get("barriers"))
+        if any(gpu.get(key) is not None for key in ("gpu", "cc")):
+            request.pop("cc")
+        request.update(gpu)
+        kernel = cls(name=triton._field(meta, "name"), **request)
+        # Refused as triton.occupancy refuses a GPU that cannot load the binary.
+        triton._check_target(compiled, backend, _occcalc.occupancy(threads=32, **{
+            k: v for k, v in request.items() if k in ("cc", "gpu")}, regs=0), gpu)
+        return kernel
+
+    def __repr__(self):
+        figures = ", ".join(f"{k}={v!r}" for k, v in self._request.items())
+        return f"<occcalc.Kernel {self.name or ''} {figures}>".replace("  ", " ")
+
+
+Kernel.__module__ = KernelOccupancy.__module__ = "occcalc"

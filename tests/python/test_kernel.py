@@ -1,0 +1,126 @@
+"""occcalc.Kernel: cuda.core's occupancy calls with no GPU, held to cuda_occupancy.h
+(the oracle built from it) and to what the CUDA runtime answered on an H200 and an H100
+(tests/fixtures/measured, tools/gpu/measure_clusters.cu)."""
+import json
+import lzma
+import os
+import random
+import subprocess
+
+import pytest
+
+import occcalc
+import triton_shapes
+
+MEASURED = os.path.join(os.path.dirname(__file__), "..", "fixtures", "measured")
+ORACLE = os.environ.get("OCCCALC_CUDA_OCCUPANCY_ORACLE")
+CCS = ["5.0", "6.0", "6.1", "7.0", "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]
+
+
+def measurements(gpu):
+    rows = [json.loads(line) for line in lzma.open(os.path.join(MEASURED, gpu, "clusters.jsonl.xz"))]
+    kernels = {r["kernel"]: r for r in rows if r["record"] == "kernel"}
+    return kernels, [r for r in rows if r["record"] == "query"]
+
+
+@pytest.mark.parametrize("gpu", ["h200", "h100"])
+def test_every_runtime_answer_is_reproduced(gpu):
+    kernels, queries = measurements(gpu)
+    blocks_cells = available_cells = refused = 0
+    for q in queries:
+        k = occcalc.Kernel(cc="9.0", regs=kernels[q["kernel"]]["regs"])
+        got = k.occupancy.max_active_blocks_per_multiprocessor(q["threads"], q["dyn_smem"])
+        assert got == q["blocks_per_sm"], q
+        blocks_cells += 1
+        for blocks, want in enumerate(q["available_dyn_smem_by_blocks"], 1):
+            available_cells += 1
+            if isinstance(want, dict):  # the runtime refuses: fewer blocks resident
+                with pytest.raises(occcalc.Error, match="num_blocks_per_multiprocessor"):
+                    k.occupancy.available_dynamic_shared_memory_per_block(blocks, q["threads"])
+                refused += 1
+            else:
+                assert k.occupancy.available_dynamic_shared_memory_per_block(blocks, q["threads"]) == want, q
+    assert (blocks_cells, available_cells, refused) == (2688, 1792, 1189)
+
+
+def oracle(lines):
+    run = subprocess.run([ORACLE], input="".join(line + "\n" for line in lines), capture_output=True, text=True,
+                         check=True)
+    return run.stdout.splitlines()
+
+
+@pytest.mark.skipif(not ORACLE, reason="cuda_occupancy.h not found: the oracle is not built")
+def test_the_twin_equals_cuda_occupancy_h():
+    rng = random.Random(44)
+    cases = []
+    for _ in range(3000):
+        cc = rng.choice(CCS)
+        regs = rng.choice([0, 8, 16, 24, 32, 37, 40, 48, 56, 64, 72, 96, 128, 168, 200, 255])
+        smem = rng.choice([0, 0, 1024, 4096, 12288, 40000])
+        call = rng.choice(["blocks", "potential", "per_thread", "available"])
+        if call == "blocks":
+            args = (rng.randrange(1, 1025), rng.choice([0, 512, 8192, 30000, 49152, 65536, 100000]))
+        elif call == "potential":
+            args = (rng.choice([0, 1024, 16384, 49152]), rng.choice([0, 0, 64, 256, 500, 1024]))
+        elif call == "per_thread":
+            args = (rng.choice([0, 4, 16, 48, 100]), rng.choice([0, 0, 128, 700]))
+        else:
+            args = (rng.randrange(1, 9), rng.choice([32, 64, 96, 128, 256, 384, 512, 1024]))
+        cases.append((call, cc, regs, smem) + args)
+    answers = oracle(" ".join(map(str, case)) for case in cases)
+    checked = {"blocks": 0, "potential": 0, "per_thread": 0, "available": 0, "error": 0}
+    for (call, cc, regs, smem, a, b), want in zip(cases, answers):
+        # One SM, as the oracle's device has: min_grid_size is the blocks per SM.
+        occupancy = occcalc.Kernel(cc=cc, regs=regs, smem=smem, barriers=0, sm_count=1).occupancy
+        try:
+            if call == "blocks":
+                got = str(occupancy.max_active_blocks_per_multiprocessor(a, b))
+            elif call in ("potential", "per_thread"):
+                dynamic = a if call == "potential" else (lambda threads, a=a: a * threads)
+                result = occupancy.max_potential_block_size(dynamic, b)
+                got = f"{result.min_grid_size} {result.max_block_size}"
+            else:
+                got = str(occupancy.available_dynamic_shared_memory_per_block(a, b))
+        except occcalc.Error:
+            got = "error"
+        assert got == want, (call, cc, regs, smem, a, b)
+        checked["error" if want == "error" else call] += 1
+    assert sum(checked.values()) == 3000 and min(checked.values()) > 50, checked
+
+
+@pytest.fixture(scope="module")
+def real_cache(tmp_path_factory):
+    return triton_shapes.load_cache(triton_shapes.unpack_cache(tmp_path_factory.mktemp("triton")))
+
+
+def test_kernels_from_a_cubin_and_from_triton(real_cache, tmp_path):
+    add = next(k for k in real_cache if k.name == "add_kernel" and k.metadata.target.arch == 90)
+    from_triton = occcalc.Kernel.from_triton(add)
+    path = tmp_path / "add.cubin"
+    path.write_bytes(add.kernel)
+    for kernel in (from_triton, occcalc.Kernel.from_cubin(path), occcalc.Kernel.from_cubin(add.kernel, "add_kernel")):
+        assert kernel.name == "add_kernel"
+        # 26 registers on sm_90: 16 blocks of 128 threads fill an SM.
+        assert kernel.occupancy.max_active_blocks_per_multiprocessor(128, 0) == 16
+    on_h100 = occcalc.Kernel.from_triton(add, gpu="H100 SXM5 80GB").occupancy.max_potential_block_size(0, 0)
+    assert on_h100 == occcalc.MaxPotentialBlockSizeOccupancyResult(min_grid_size=264, max_block_size=1024)
+    with pytest.raises(occcalc.Error, match="cannot load"):
+        occcalc.Kernel.from_triton(add, gpu="RTX 4090")
+    with pytest.raises(occcalc.Error, match="no kernel named 'mul'"):
+        occcalc.Kernel.from_cubin(add.kernel, "mul")
+
+
+def test_bad_arguments_name_themselves():
+    occupancy = occcalc.Kernel(cc="8.0", regs=32).occupancy
+    with pytest.raises(TypeError, match="^block_size is a float"):
+        occupancy.max_active_blocks_per_multiprocessor(128.0, 0)
+    with pytest.raises(TypeError, match="^dynamic_shared_memory_size is a bool"):
+        occupancy.max_active_blocks_per_multiprocessor(128, False)
+    with pytest.raises(TypeError, match="dynamic_shared_memory_needed\\(1024\\) is a str"):
+        occupancy.max_potential_block_size(lambda threads: "many", 0)
+    with pytest.raises(occcalc.Error, match="block_size"):
+        occupancy.max_active_blocks_per_multiprocessor(0, 0)
+    with pytest.raises(TypeError, match="does not take threads"):
+        occcalc.Kernel(cc="8.0", regs=32, threads=128)
+    with pytest.raises(occcalc.Error, match="regs is required"):
+        occcalc.Kernel(cc="8.0")
