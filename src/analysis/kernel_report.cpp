@@ -124,7 +124,8 @@ launch_overrides parse_overrides(const occcalc::request& typed) {
 
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
                             const launch_overrides& overrides, const std::string& threads_from) {
-  kernel_report r{std::move(file), std::move(kernel), std::nullopt, {}, overrides.dyn_smem_bytes, std::nullopt, {}};
+  kernel_report r{
+      std::move(file), std::move(kernel), std::nullopt, {}, overrides.dyn_smem_bytes, std::nullopt, {}, false, {}};
   const std::string shared_problem = settle_static_shared_memory(tables, r.kernel.resources);
   const auto& k = r.kernel.resources;
   // A required block size (.reqntid) is the only one the kernel launches
