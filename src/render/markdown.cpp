@@ -1,5 +1,8 @@
 #include "render/markdown.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <fmt/format.h>
 
 #include "occcalc/common/text.hpp"
@@ -20,15 +23,24 @@ std::string shortened(const std::string& text) {
   return text.substr(0, boundary(keep)) + std::string(gap) + text.substr(boundary(text.size() - keep));
 }
 
-std::string escaped(std::string_view raw, bool code) {
+/// `raw` as the text of a table cell: printable, shortened, every ASCII
+/// punctuation character backslash-escaped (CommonMark lets any be), so that
+/// no link, emphasis, autolink (`www.` and `https://` are cut by the escaped
+/// `.` and `:`) or table column comes from data; `<` and `&` as entities, and
+/// `@` as code, which alone stops an email autolink.
+std::string cell_text(std::string_view raw) {
   const std::string text = shortened(occcalc::detail::printable(raw));
   std::string out;
   for (const char c : text) {
-    switch (c) {
-      case '|': out += "\\|"; break;
-      case '<': out += code ? "<" : "&lt;"; break;
-      case '&': out += code ? "&" : "&amp;"; break;
-      default: out += c;
+    if (c == '<') {
+      out += "&lt;";
+    } else if (c == '&') {
+      out += "&amp;";
+    } else if (c == '@') {
+      out += "`@`";  // GFM links `a@b.example` through escapes and entities alike; not through code
+    } else {
+      if (std::ispunct(static_cast<unsigned char>(c)) != 0 && static_cast<unsigned char>(c) < 0x80) out += '\\';
+      out += c;
     }
   }
   return out;
@@ -36,7 +48,7 @@ std::string escaped(std::string_view raw, bool code) {
 
 }  // namespace
 
-std::string markdown_cell(std::string_view text) { return escaped(text, false); }
+std::string markdown_cell(std::string_view text) { return cell_text(text); }
 
 void append_rows(std::string& out, std::size_t count, const std::function<std::string(std::size_t)>& row,
                  std::string_view rest) {
@@ -50,9 +62,29 @@ void append_rows(std::string& out, std::size_t count, const std::function<std::s
 }
 
 std::string markdown_code(std::string_view text) {
-  const std::string body = escaped(text, true);
-  const bool has_tick = body.find('`') != std::string::npos;
-  return has_tick ? "`` " + body + " ``" : "`" + body + "`";
+  // In a table cell `|` ends the cell even in a code span unless escaped
+  // (GFM); nothing else is escaped in a code span, which shows it as is.
+  std::string body;
+  for (const char c : shortened(occcalc::detail::printable(text))) {
+    if (c == '|') body += '\\';
+    body += c;
+  }
+  // A code span ends at the first backtick run as long as its fence
+  // (CommonMark, "Code spans"): the fence is one longer than the longest run
+  // inside. One space is stripped each side when both are there, so a body
+  // that starts or ends with a backtick, or with a space at both ends, is
+  // padded with one.
+  std::size_t longest = 0;
+  for (std::size_t i = 0, run = 0; i < body.size(); ++i) {
+    run = body[i] == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  if (body.empty()) return "` `";
+  const std::string fence(longest + 1, '`');
+  const bool pad = !body.empty() &&
+                   (body.front() == '`' || body.back() == '`' ||
+                    (body.front() == ' ' && body.back() == ' ' && body.find_first_not_of(' ') != std::string::npos));
+  return pad ? fence + " " + body + " " + fence : fence + body + fence;
 }
 
 }  // namespace occcalc::cli

@@ -16,13 +16,16 @@ inline constexpr std::size_t max_markdown_rows = 50;
 /// 65,536 characters and GitHub refuses a step summary over 1 MiB.
 inline constexpr std::size_t max_markdown_bytes = 60 * 1024;
 
-/// A table cell: control characters as `\xNN`, `|` escaped, `<` and `&` as
-/// entities (no HTML from a name), and at most `max_cell_chars` bytes,
-/// cut in the middle, where template arguments often differ.
+/// A table cell: `printable` text (controls as `\xNN`, bidi and zero-width
+/// characters as `\uNNNN`), every ASCII punctuation character
+/// backslash-escaped and `<` and `&` as entities, so that no HTML, link,
+/// autolink, emphasis or column comes from data; at most `max_cell_chars`
+/// bytes, cut in the middle, where template arguments often differ.
 std::string markdown_cell(std::string_view text);
 
-/// `markdown_cell` as inline code (a name with `<` stays text), fenced past
-/// any backtick in it.
+/// Inline code in a table cell: `printable` text shown as it is (a name with
+/// `<` stays text), `|` escaped, fenced by one backtick more than the longest
+/// run of backticks inside, so that data cannot close the span.
 std::string markdown_code(std::string_view text);
 
 /// Appends the rows `row(0)` ... `row(count - 1)` of a table to `out` while

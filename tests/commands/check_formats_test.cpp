@@ -66,7 +66,7 @@ TEST_CASE("check --format github appends a Markdown summary where GITHUB_STEP_SU
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK_THAT(text, StartsWith("earlier step\n### occcalc check: failed\n"));
   CHECK_THAT(text, Contains("| **fail** | `" + log_fixture +
-                            "` | sm_90 | `demo::spilling(float const*, float*, int, int)` | registers | 32 registers "
+                            "` | sm\\_90 | `demo::spilling(float const*, float*, int, int)` | registers | 32 registers "
                             "per thread exceeds 16 | defaults |"));
 }
 

@@ -96,7 +96,7 @@ TEST_CASE("diff --format github and markdown", "[cli][diff]") {
                       old_build + ",title=occcalc diff%3A removed::only_old (sm_80): removed\n" + old_build + " -> " +
                       new_build + ": 1 regressed, 1 new, 1 removed, 0 improved, 0 changed otherwise, 1 unchanged\n");
   const auto md = run({"diff", old_build, new_build, "--format", "markdown"});
-  CHECK_THAT(md.out, Contains("| **regressed** | sm_80 | `reduce_live` | registers 14 -> 32 |\n"));
+  CHECK_THAT(md.out, Contains("| **regressed** | sm\\_80 | `reduce_live` | registers 14 \\-\\> 32 |\n"));
   const auto bad = run({"diff", old_build, new_build, "--format", "csv"});
   CHECK(bad.status == exit_status::bad_input);
   CHECK(bad.err == "occcalc: error: --format 'csv' is not one of text, json, github, sarif or markdown\n");

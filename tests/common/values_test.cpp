@@ -8,6 +8,7 @@
 
 #include "occcalc/common/enum_set.hpp"
 #include "occcalc/common/optional_integer.hpp"
+#include "occcalc/common/text.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 
 using occcalc::optional_integer;
@@ -45,4 +46,22 @@ TEST_CASE("enum_set: insert_if adds exactly the members it is told to", "[common
   CHECK(set.contains(occcalc::resource::registers));
   CHECK(set.contains(occcalc::resource::barriers));
   CHECK_FALSE(set.contains(occcalc::resource::shared_memory));
+}
+
+TEST_CASE("printable text escapes controls, bytes that are not UTF-8 and invisible format characters", "[text]") {
+  using occcalc::detail::printable;
+  CHECK(printable("a\nb\x1b[2J") == "a\\x0ab\\x1b[2J");
+  CHECK(printable("\xff") == "\\xff");
+  // Trojan Source: a right-to-left override, isolates, zero-width characters, a BOM.
+  CHECK(printable("kernel\xe2\x80\xae"
+                  "evil") ==
+        "kernel\\u202e"
+        "evil");
+  CHECK(printable("\xe2\x81\xa6x\xe2\x81\xa9") == "\\u2066x\\u2069");
+  CHECK(printable("a\xe2\x80\x8b"
+                  "b\xef\xbb\xbf") ==
+        "a\\u200b"
+        "b\\ufeff");
+  // Other text is kept: accents, an ellipsis, CJK.
+  CHECK(printable("caf\xc3\xa9 \xe2\x80\xa6 \xe6\xbc\xa2") == "caf\xc3\xa9 \xe2\x80\xa6 \xe6\xbc\xa2");
 }

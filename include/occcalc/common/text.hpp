@@ -84,11 +84,22 @@ inline std::string one_line(std::string_view text, std::size_t max_chars) {
   return out;
 }
 
+/// Unicode's invisible format characters, which reorder or hide the text
+/// around them: the bidi embeddings, overrides and isolates (U+202A-U+202E,
+/// U+2066-U+2069, U+061C), the zero-width characters and marks
+/// (U+200B-U+200F, U+2060-U+2064) and U+FEFF. A kernel name that holds one
+/// reads as another name ("Trojan Source", CVE-2021-42574).
+constexpr bool invisible_format_character(std::uint32_t code) noexcept {
+  return code == 0x061c || (code >= 0x200b && code <= 0x200f) || (code >= 0x202a && code <= 0x202e) ||
+         (code >= 0x2060 && code <= 0x2064) || (code >= 0x2066 && code <= 0x2069) || code == 0xfeff;
+}
+
 /// `text` safe to print anywhere: every control character (a newline, a
 /// carriage return, a terminal escape, C1 controls such as U+009B) and every
-/// byte that is not UTF-8 written as `\xNN`, so a name or a path from an
-/// untrusted file can neither start a line nor drive the terminal. Valid
-/// UTF-8 text is kept.
+/// byte that is not UTF-8 written as `\xNN`, and every invisible format
+/// character (bidi overrides, zero-width characters) as `\uNNNN`, so a name
+/// or a path from an untrusted file can neither start a line, nor drive the
+/// terminal, nor read as another. Other valid UTF-8 text is kept.
 inline std::string printable(std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
   std::string out;
@@ -123,6 +134,12 @@ inline std::string printable(std::string_view text) {
     if (!valid) {
       escape(byte);
       ++i;
+      continue;
+    }
+    if (invisible_format_character(code)) {
+      out += "\\u";
+      for (const int shift : {12, 8, 4, 0}) out += hex[(code >> shift) & 0xf];
+      i += length;
       continue;
     }
     out.append(text.substr(i, length));
