@@ -185,6 +185,25 @@ for name, schema in schemas.items():
     elif versions != {int(table[name])}:
         failures.append(f"docs/reference.md says {name} is version {table[name]}; the schema says {sorted(versions)}")
 
+# The counts README.md and docs/ state, against the tables the binary lists.
+listed = json.loads(subprocess.run([OCCCALC, "list", "--json"], capture_output=True, text=True, check=True).stdout)
+counts = {key: len(listed[key]) for key in ("gpus", "amd_targets", "amd_gpus")}
+stated = [("README.md", r"through 12\.1 and (\d+) named GPUs", "gpus"),
+          ("README.md", r"\((\d+) targets, \d+ named GPUs\)", "amd_targets"),
+          ("README.md", r"\(\d+ targets, (\d+) named GPUs\)", "amd_gpus"),
+          ("docs/amd.md", r"(\d+) targets and \d+ named", "amd_targets"),
+          ("docs/amd.md", r"\d+ targets and (\d+) named", "amd_gpus")]
+for document, pattern, key in stated:
+    with open(os.path.join(ROOT, document), encoding="utf-8") as f:
+        found = re.search(pattern, f.read().replace("\n", " "))
+    if not found:
+        failures.append(f"{document} no longer states the count of {key} ({pattern})")
+    elif int(found.group(1)) != counts[key]:
+        failures.append(f"{document} says {found.group(1)} {key}; occcalc list has {counts[key]}")
+row = re.search(r"^\| `schema_version` \| (\d+);", reference, re.M)
+if not row or int(row.group(1)) != schema_versions(schemas["result.schema.json"]).pop():
+    failures.append("docs/reference.md's result fields table gives another schema_version than result.schema.json")
+
 for f in failures:
     print("FAIL", f)
 print(f"{checked} documents validated against {len(schemas)} schemas; {len(failures)} failures")
