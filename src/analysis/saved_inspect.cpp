@@ -159,13 +159,26 @@ class record_stream {
 
 }  // namespace
 
+namespace {
+
+/// `text` without the UTF-8 byte order mark an editor may save before JSON
+/// (RFC 8259 lets a parser ignore it).
+std::string_view without_byte_order_mark(std::string_view text) {
+  constexpr std::string_view mark = "\xef\xbb\xbf";
+  return text.substr(0, mark.size()) == mark ? text.substr(mark.size()) : text;
+}
+
+}  // namespace
+
 bool looks_like_json(std::string_view text) {
+  text = without_byte_order_mark(text);
   const auto first = text.find_first_not_of(" \t\r\n");
   return first != std::string_view::npos && text[first] == '{';
 }
 
 std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, std::string_view text,
                                                     const kernel_matcher& filter) {
+  text = without_byte_order_mark(text);
   const auto fail = [&](const std::string& problem) { throw occcalc::table_error(origin + ": " + problem); };
   // The version is checked as soon as it is read (occcalc writes it first),
   // so a file of another version is refused as such, not by a field.

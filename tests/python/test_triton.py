@@ -281,3 +281,7 @@ def test_a_config_that_doubles_its_shared_memory_regresses(real_cache, tmp_path)
                                     capture_output=True, text=True).stdout)
     status, report = diff(str(saved), edited, "--fail-on-regression")
     assert (status, report["counts"]["regressed"], report["counts"]["unchanged"]) == (1, 1, 54)
+    # A baseline an editor saved with a UTF-8 byte order mark reads the same.
+    saved.write_bytes(b"\xef\xbb\xbf" + saved.read_bytes())
+    status, report = diff(str(saved), edited, "--fail-on-regression")
+    assert (status, report["counts"]["regressed"], report["counts"]["unchanged"]) == (1, 1, 54)
