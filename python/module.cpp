@@ -113,7 +113,8 @@ occcalc::request request_of(const py::kwargs& kwargs) {
     const std::string key = utf8_of("an argument's name", name);
     const auto* field = occcalc::find_request_field(key);
     if (field == nullptr) {
-      throw occcalc::input_error(key, "is not a known argument; known arguments: " + occcalc::request_field_keys());
+      throw occcalc::input_error(occcalc::detail::one_line(key, occcalc::detail::max_quoted_chars),
+                                 "is not a known argument; known arguments: " + occcalc::request_field_keys());
     }
     if (value.is_none()) continue;  // None: not given, as the CLI's default
     req.*(field->member) = field_of(key, *field, value);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/tables/json_input.hpp"
 #include "render/result_json.hpp"
@@ -45,8 +46,10 @@ occcalc::request request_from_json(const nlohmann::json& line) {
     }
     const auto* field = occcalc::find_request_field(item.key());
     if (field == nullptr) {
-      throw occcalc::input_error(item.key(), "is not a known field; known fields: " + occcalc::request_field_keys() +
-                                                 ", " + std::string(batch_id_key));
+      // The unknown key is echoed (as the field and in the message) cut to a quoted value's length.
+      throw occcalc::input_error(
+          occcalc::detail::one_line(item.key(), occcalc::detail::max_quoted_chars),
+          "is not a known field; known fields: " + occcalc::request_field_keys() + ", " + std::string(batch_id_key));
     }
     if (field->kind == occcalc::field_kind::flag) {
       if (!value.is_boolean()) throw occcalc::input_error(item.key(), shown_value(value) + " is not true or false");
