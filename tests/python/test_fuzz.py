@@ -204,3 +204,13 @@ def test_the_cuda_core_twin():
                         lambda: occcalc.Kernel.from_cubin(rng.choice([b"", b"\x7fELF" + bytes(80), "/nonexistent",
                                                                       a]))])()
         check(call, keys + list(figures))
+
+
+def test_unknown_keys_are_echoed_bounded():
+    import subprocess
+    with pytest.raises(occcalc.Error) as e:
+        occcalc.occupancy(**{"k" * 100_000: 1})
+    assert str(e.value).startswith("k" * 80 + "... is not a known argument") and len(str(e.value)) < 600
+    line = subprocess.run([os.environ["OCCCALC_CLI"], "batch"], input='{"' + "k" * 100_000 + '": 1}\n',
+                          capture_output=True, text=True).stdout
+    assert '"field":"' + "k" * 80 + '..."' in line and len(line) < 1000
