@@ -187,17 +187,26 @@ std::string file_name(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-/// `meta` with the tensor shapes of the Triton IR beside its kernel
-/// (`<stem>.ttir`), where there is one.
-triton_metadata with_tiles(triton_metadata meta, const std::string& stem) {
-  const std::string ir = stem + ".ttir";
-  if (is_regular_file(ir)) meta.tiles = triton_tiles(read_text_file(ir, "Triton IR"));
-  return meta;
+/// The Triton metadata in `metadata` (the `<stem>.json` beside a kernel
+/// binary), with the tensor shapes of the Triton IR beside it
+/// (`<stem>.ttir`) where there is one; none when it is not Triton's. A
+/// Triton file with a bad value is an error (`fail`), its kernel then read
+/// alone.
+template <typename Fail>
+std::optional<triton_metadata> read_triton_file(const std::string& metadata, Fail&& fail) {
+  try {
+    auto meta = read_triton_metadata(metadata, read_text_file(metadata, "Triton metadata"));
+    const std::string ir = stem_of(metadata) + ".ttir";
+    if (meta && is_regular_file(ir)) meta->tiles = triton_tiles(read_text_file(ir, "Triton IR"));
+    return meta;
+  } catch (const occcalc::error& e) {
+    fail(e.what());
+    return std::nullopt;
+  }
 }
 
 /// The Triton kernels among `files`, by stem: a `<stem>.json` that is
-/// Triton's metadata beside a `<stem>.cubin` or `<stem>.hsaco`. A Triton
-/// file with a bad value is an error (`fail`), its kernel then read alone.
+/// Triton's metadata beside a `<stem>.cubin` or `<stem>.hsaco`.
 template <typename Fail>
 std::map<std::string, triton_metadata> triton_kernels(const std::vector<std::string>& files, Fail&& fail) {
   const std::set<std::string> present(files.begin(), files.end());
@@ -206,34 +215,19 @@ std::map<std::string, triton_metadata> triton_kernels(const std::vector<std::str
     if (!ends_with(file, ".json")) continue;
     const std::string stem = stem_of(file);
     if (!present.count(stem + ".cubin") && !present.count(stem + ".hsaco")) continue;
-    try {
-      if (auto meta = read_triton_metadata(file, read_text_file(file, "Triton metadata"))) {
-        found.emplace(stem, with_tiles(std::move(*meta), stem));
-      }
-    } catch (const occcalc::error& e) {
-      fail(e.what());
-    }
+    if (auto meta = read_triton_file(file, fail)) found.emplace(stem, std::move(*meta));
   }
   return found;
 }
 
 /// The Triton metadata beside a kernel binary read on its own (`<stem>.json`
 /// next to `<stem>.cubin` or `<stem>.hsaco`), as reading its cache directory
-/// finds it; none when there is no such file or it is not Triton's. A Triton
-/// file with a bad value is an error (`fail`), the kernel then read alone.
+/// finds it; none when there is no such file or it is not Triton's.
 template <typename Fail>
 std::optional<triton_metadata> triton_metadata_beside(const std::string& path, Fail&& fail) {
   if (!ends_with(path, ".cubin") && !ends_with(path, ".hsaco")) return std::nullopt;
   const std::string metadata = stem_of(path) + ".json";
-  if (!is_regular_file(metadata)) return std::nullopt;
-  try {
-    auto meta = read_triton_metadata(metadata, read_text_file(metadata, "Triton metadata"));
-    if (meta) return with_tiles(std::move(*meta), stem_of(path));
-    return meta;
-  } catch (const occcalc::error& e) {
-    fail(e.what());
-    return std::nullopt;
-  }
+  return is_regular_file(metadata) ? read_triton_file(metadata, fail) : std::nullopt;
 }
 
 /// Keeps every report, in `reports`.
