@@ -340,11 +340,12 @@ occcalc::resolved_request checked_launch(const occcalc::nvidia_arch& arch, const
 }
 
 /// `cudaOccMaxActiveBlocksPerMultiprocessor` for the kernel of `kwargs`.
-std::int64_t max_active_blocks(std::int64_t block_size, std::int64_t dynamic_bytes, const py::kwargs& kwargs) {
+std::int64_t max_active_blocks(const py::handle& block_size, const py::handle& dynamic_bytes,
+                               const py::kwargs& kwargs) {
   const occcalc::resolved_request fixed = kernel_request(kwargs);
   occcalc::launch_config launch = fixed.launch;
-  launch.threads_per_block = block_size;
-  launch.dynamic_shared_memory_bytes = dynamic_bytes;
+  launch.threads_per_block = integer_of("block_size", block_size);
+  launch.dynamic_shared_memory_bytes = integer_of("dynamic_shared_memory_size", dynamic_bytes);
   const auto resolved = checked_launch(*fixed.arch, launch);
   return occcalc::compute_occupancy(*resolved.arch, resolved.launch).blocks_per_sm;
 }
@@ -353,7 +354,8 @@ std::int64_t max_active_blocks(std::int64_t block_size, std::int64_t dynamic_byt
 /// (`cudaOccMaxPotentialOccupancyBlockSize`, or its VariableSMem form when
 /// `dynamic` is a function of the block size), and the SMs of the named GPU
 /// (None without one).
-py::tuple potential_block_size(const py::object& dynamic, std::int64_t block_size_limit, const py::kwargs& kwargs) {
+py::tuple potential_block_size(const py::object& dynamic, const py::handle& limit, const py::kwargs& kwargs) {
+  const std::int64_t block_size_limit = integer_of("block_size_limit", limit);
   const occcalc::resolved_request fixed = kernel_request(kwargs);
   const auto sm_count = fixed.sm_count ? py::object(py::int_(*fixed.sm_count)) : py::object(py::none());
   if (!PyCallable_Check(dynamic.ptr())) {
@@ -376,7 +378,9 @@ py::tuple potential_block_size(const py::object& dynamic, std::int64_t block_siz
 /// `cudaOccAvailableDynamicSMemPerBlock`: the dynamic shared memory a block
 /// may use with `blocks` resident; an error where fewer are resident even
 /// without any, as the runtime's.
-std::int64_t available_dynamic_smem(std::int64_t blocks, std::int64_t block_size, const py::kwargs& kwargs) {
+std::int64_t available_dynamic_smem(const py::handle& resident, const py::handle& threads, const py::kwargs& kwargs) {
+  const std::int64_t blocks = integer_of("num_blocks_per_multiprocessor", resident);
+  const std::int64_t block_size = integer_of("block_size", threads);
   const occcalc::resolved_request fixed = kernel_request(kwargs);
   occcalc::launch_config launch = fixed.launch;
   launch.threads_per_block = block_size;

@@ -21,6 +21,7 @@ from ._occcalc import Error, Result, __version__  # noqa: F401
 from ._occcalc import occupancy  # noqa: F401
 from . import _occcalc
 from . import triton
+from .triton import _a
 from .kernel import Kernel, KernelOccupancy, MaxPotentialBlockSizeOccupancyResult  # noqa: F401
 
 # Named where users import them from, in tracebacks and reprs.
@@ -65,12 +66,6 @@ def sweep(vary, **request):
     cliffs and the current value. ``from_``, ``to`` and ``step`` set the
     range."""
     return _json.loads(_occcalc._sweep_json(vary=vary, **request))
-
-
-def _a(value):
-    """`value`'s type with its article: `a list`, `an int`."""
-    name = type(value).__name__
-    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 def _path_bytes(path, where):

@@ -24,6 +24,8 @@ from collections import namedtuple as _namedtuple
 
 from . import _occcalc
 from ._occcalc import Error
+from . import triton
+from .triton import _a
 
 __all__ = ["Kernel", "KernelOccupancy", "MaxPotentialBlockSizeOccupancyResult"]
 
@@ -33,20 +35,9 @@ MaxPotentialBlockSizeOccupancyResult = _namedtuple("MaxPotential", ("min_grid_si
 _KERNEL_KEYS = ("cc", "gpu", "regs", "smem", "barriers", "carveout", "cache", "sm_count")
 
 
-def _a(value):
-    name = type(value).__name__
-    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
-
-
-def _count(value, where):
-    """`value` as an integer: what has __index__ (int, NumPy's integers), never a bool."""
-    import operator
-    if isinstance(value, bool) or type(value).__name__ in ("bool_", "bool"):
-        raise TypeError(f"{where} is {_a(value)}; it takes an integer")
-    try:
-        return operator.index(value)
-    except TypeError:
-        raise TypeError(f"{where} is {_a(value)}; it takes an integer") from None
+def _target_of(request):
+    """The architecture and GPU a kernel request names, as a Result names them."""
+    return _occcalc.occupancy(threads=32, regs=0, **{k: request[k] for k in ("cc", "gpu") if request.get(k) is not None})
 
 
 class KernelOccupancy:
@@ -60,27 +51,22 @@ class KernelOccupancy:
     def max_active_blocks_per_multiprocessor(self, block_size, dynamic_shared_memory_size):
         """The most blocks of ``block_size`` threads resident on one SM, each with
         ``dynamic_shared_memory_size`` bytes of dynamic shared memory."""
-        return _occcalc._max_active_blocks(_count(block_size, "block_size"),
-                                           _count(dynamic_shared_memory_size, "dynamic_shared_memory_size"),
-                                           **self._request)
+        return _occcalc._max_active_blocks(block_size, dynamic_shared_memory_size, **self._request)
 
     def max_potential_block_size(self, dynamic_shared_memory_needed, block_size_limit):
         """The largest block size of the most resident threads (``max_block_size``) and
         the grid that fills the GPU with it (``min_grid_size``; ``None`` without an
         SM count). ``dynamic_shared_memory_needed``: bytes, or a function of the
         block size; ``block_size_limit``: 0 for the kernel's own limit."""
-        if not callable(dynamic_shared_memory_needed):
-            dynamic_shared_memory_needed = _count(dynamic_shared_memory_needed, "dynamic_shared_memory_needed")
-        block, blocks_per_sm, sm_count = _occcalc._potential_block_size(
-            dynamic_shared_memory_needed, _count(block_size_limit, "block_size_limit"), **self._request)
+        block, blocks_per_sm, sm_count = _occcalc._potential_block_size(dynamic_shared_memory_needed,
+                                                                         block_size_limit, **self._request)
         min_grid = blocks_per_sm * sm_count if sm_count is not None else None
         return MaxPotentialBlockSizeOccupancyResult(min_grid_size=min_grid, max_block_size=block)
 
     def available_dynamic_shared_memory_per_block(self, num_blocks_per_multiprocessor, block_size):
         """The dynamic shared memory a block may use with ``num_blocks_per_multiprocessor``
         blocks of ``block_size`` threads resident on one SM."""
-        return _occcalc._available_dynamic_smem(_count(num_blocks_per_multiprocessor, "num_blocks_per_multiprocessor"),
-                                                _count(block_size, "block_size"), **self._request)
+        return _occcalc._available_dynamic_smem(num_blocks_per_multiprocessor, block_size, **self._request)
 
 
 class Kernel:
@@ -134,31 +120,22 @@ class Kernel:
         if not any(gpu.get(key) is not None for key in ("gpu", "cc")):
             request["cc"] = k["arch"]
         request.update(gpu)
-        if "cc" not in gpu and "gpu" in gpu and gpu["gpu"] is not None:
-            result = _occcalc.occupancy(gpu=gpu["gpu"], threads=32, regs=0)
-            if not _occcalc._loads_cubin(k["arch"], result.arch):
-                raise Error(f"{k['name']} is built for {k['arch']}; {result.gpu} ({result.arch}) cannot load it")
-        return cls(name=k["name"], **request)
+        kernel = cls(name=k["name"], **request)
+        triton._check_target(k["name"], k["arch"], _target_of(request))
+        return kernel
 
     @classmethod
     def from_triton(cls, compiled, **gpu):
         """A compiled Triton kernel (``compile()``, ``warmup()``, the cache), with no GPU:
         its cubin's figures (``n_regs`` where it holds no binary)."""
-        from . import triton
-        meta = compiled.metadata
-        backend, arch, _ = triton._target(meta)
+        backend, _, request = triton._own_request(compiled, gpu)
         if backend != "cuda":
             raise Error(f"a {backend} kernel: cuda.core's occupancy calls are CUDA's")
-        figures = triton._figures(compiled, meta, backend)
-        request = dict(cc=arch, regs=figures["registers"], smem=figures.get("static_smem"),
-                       barriers=figures.get("barriers"))
-        if any(gpu.get(key) is not None for key in ("gpu", "cc")):
-            request.pop("cc")
         request.update(gpu)
-        kernel = cls(name=triton._field(meta, "name"), **request)
+        name = triton._field(compiled.metadata, "name")
+        kernel = cls(name=name, **request)
         # Refused as triton.occupancy refuses a GPU that cannot load the binary.
-        triton._check_target(compiled, backend, _occcalc.occupancy(threads=32, **{
-            k: v for k, v in request.items() if k in ("cc", "gpu")}, regs=0), gpu)
+        triton._check_target(name, triton.binary_target(compiled), _target_of(request))
         return kernel
 
     def __repr__(self):

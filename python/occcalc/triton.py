@@ -122,17 +122,37 @@ def _figures(kernel, meta, backend):
     return {"registers": n_regs, "static_smem": None, "barriers": None, "sgprs": None}
 
 
-def _check_target(kernel, backend, result, launch):
-    """Refuses a GPU or architecture that cannot load the kernel's binary."""
-    image = binary_target(kernel)
-    if backend == "cuda":
+def _check_target(name, image, result):
+    """Refuses the GPU or architecture of `result` where it cannot load kernel `name`'s
+    binary, built for `image` (`sm_90a`, `gfx90a`)."""
+    if image.startswith("sm_"):
         runs = _occcalc._loads_cubin(image, result.arch)
     else:
         runs = result.arch.split(":")[0] == image
     if not runs:
         asked = f"{result.gpu} ({result.arch})" if result.gpu else result.arch
-        raise Error(f"{_field(kernel.metadata, 'name')} is built for {image}; {asked} cannot load it "
+        raise Error(f"{name} is built for {image}; {asked} cannot load it "
                     f"(ask for a GPU that runs {image}, or compile the kernel for {result.arch})")
+
+
+def _own_request(kernel, launch):
+    """The compiled kernel's backend, warp size, and its own figures as request keys: its
+    target (unless ``launch`` names a GPU or architecture), registers, static shared memory
+    and barriers (AMD: VGPRs, SGPRs, LDS and the wave size)."""
+    meta = kernel.metadata
+    backend, arch, warp_size = _target(meta)
+    figures = _figures(kernel, meta, backend)
+    if backend == "hip":
+        request = dict(gfx=str(arch).split(":")[0], vgprs=figures["registers"], sgprs=figures.get("sgprs"),
+                       lds=figures.get("static_smem") or 0, wave64=warp_size == 64 or None,
+                       wave32=warp_size == 32 or None)
+    else:
+        request = dict(cc=arch, regs=figures["registers"], smem=figures.get("static_smem"),
+                       barriers=figures.get("barriers"))
+    if any(launch.get(key) is not None for key in ("gpu", "cc", "gfx")):
+        request.pop("cc", None)
+        request.pop("gfx", None)
+    return backend, warp_size, request
 
 
 def occupancy(kernel, **launch):
@@ -153,23 +173,16 @@ def occupancy(kernel, **launch):
     """
     from . import occupancy as _occupancy
     meta = kernel.metadata
-    backend, arch, warp_size = _target(meta)
-    threads = _integer(meta, "num_warps") * warp_size
+    backend, warp_size, request = _own_request(kernel, launch)
+    request["threads"] = _integer(meta, "num_warps") * warp_size
     shared = _integer(meta, "shared", 0)
-    figures = _figures(kernel, meta, backend)
     if backend == "hip":
-        request = dict(gfx=str(arch).split(":")[0], threads=threads, vgprs=figures["registers"],
-                       sgprs=figures.get("sgprs"), lds=(figures.get("static_smem") or 0) + shared,
-                       wave64=warp_size == 64 or None, wave32=warp_size == 32 or None)
+        request["lds"] += shared
     else:
-        request = dict(cc=arch, threads=threads, regs=figures["registers"], smem=figures.get("static_smem"),
-                       dyn_smem=shared, barriers=figures.get("barriers"))
-    if any(launch.get(key) is not None for key in ("gpu", "cc", "gfx")):
-        request.pop("cc", None)
-        request.pop("gfx", None)
+        request["dyn_smem"] = shared
     request.update(launch)
     result = _occupancy(**request)
-    _check_target(kernel, backend, result, launch)
+    _check_target(_field(meta, "name"), binary_target(kernel), result)
     return result
 
 
