@@ -1,7 +1,9 @@
 #include "analysis/baseline.hpp"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <string_view>
 #include <tuple>
 #include <utility>
 
@@ -115,32 +117,11 @@ kernel_report report_at_own_launch(const occcalc::table& tables, const build_ker
   return report_kernel(tables, k.file, k.kernel, launch, triton_block_size);
 }
 
-std::string relative_to_inputs(const std::string& file, const std::vector<std::string>& inputs) {
-  std::size_t best = std::string::npos;
-  std::string relative = file;
-  for (const auto& input : inputs) {
-    std::string root = input;
-    while (root.size() > 1 && root.back() == '/') root.pop_back();
-    if (best != std::string::npos && root.size() <= best) continue;
-    if (file == root) {
-      best = root.size();
-      relative.clear();
-    } else if (file.size() > root.size() && file.compare(0, root.size(), root) == 0 &&
-               (file[root.size()] == '/' || root == "/")) {
-      best = root.size();
-      relative = file.substr(root.size() + (root == "/" ? 0 : 1));
-    }
-  }
-  return relative;
-}
-
-std::vector<build_kernel> build_kernels_of(const std::vector<input_report>& reports,
-                                           const std::vector<std::string>& inputs) {
-  std::vector<build_kernel> out;
+kernel_store build_kernels_of(const std::vector<input_report>& reports, const std::vector<std::string>& inputs) {
+  kernel_store out(inputs);
   for (const auto& input : reports) {
-    const std::string relative = relative_to_inputs(input.file, inputs);
     for (const auto& r : input.kernels) {
-      build_kernel k{r.file, relative, r.kernel, std::nullopt, std::nullopt, {}};
+      build_kernel k{r.file, {}, r.kernel, std::nullopt, std::nullopt, {}};
       if (r.block_size_from == triton_block_size) {
         k.own_threads = r.block_size;
         k.own_dyn_smem_bytes = r.dynamic_shared_memory_bytes;
@@ -215,90 +196,102 @@ bool comparable(const kernel_figures& before, const kernel_figures& after, std::
   return check == "block_size";
 }
 
-kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::vector<build_kernel>& after) {
+kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& after) {
   kernel_pairing out;
   std::vector<char> old_paired(before.size()), new_paired(after.size());
-  using key = std::tuple<std::string, std::string, std::string>;
-  using groups = std::map<key, std::pair<std::vector<std::size_t>, std::vector<std::size_t>>>;
+  using key = std::array<std::string_view, 3>;
+  /// One kernel still unpaired under one pass's key: sorted, a key's kernels
+  /// are one run, the old build's first.
+  struct keyed {
+    key k;
+    bool is_new;
+    std::size_t index;
+    bool operator<(const keyed& o) const { return std::tie(k, is_new, index) < std::tie(o.k, o.is_new, o.index); }
+  };
   // One pass: pairs the kernels still unpaired whose key is unique on both
-  // sides; returns every group of the key.
+  // sides, and hands every other key's kernels, old and new, to `rest`.
   // `key_of` may leave a kernel out of a pass (an empty optional).
-  const auto pass = [&](auto&& key_of) {
-    groups by_key;
+  const auto pass = [&](auto&& key_of, auto&& rest) {
+    std::vector<keyed> kernels;
+    kernels.reserve(before.size() + after.size());
     for (std::size_t i = 0; i < before.size(); ++i) {
-      if (const std::optional<key> k = key_of(before[i]); k && !old_paired[i]) by_key[*k].first.push_back(i);
+      if (old_paired[i]) continue;
+      if (const std::optional<key> k = key_of(before.identity_of(i))) kernels.push_back({*k, false, i});
     }
     for (std::size_t i = 0; i < after.size(); ++i) {
-      if (const std::optional<key> k = key_of(after[i]); k && !new_paired[i]) by_key[*k].second.push_back(i);
+      if (new_paired[i]) continue;
+      if (const std::optional<key> k = key_of(after.identity_of(i))) kernels.push_back({*k, true, i});
     }
-    for (const auto& [k, sides] : by_key) {
-      if (sides.first.size() != 1 || sides.second.size() != 1) continue;
-      out.pairs.emplace_back(sides.first[0], sides.second[0]);
-      old_paired[sides.first[0]] = new_paired[sides.second[0]] = 1;
+    std::sort(kernels.begin(), kernels.end());
+    std::vector<std::size_t> olds, news;
+    for (auto first = kernels.begin(); first != kernels.end();) {
+      const auto last = std::find_if(first, kernels.end(), [&](const keyed& x) { return x.k != first->k; });
+      olds.clear();
+      news.clear();
+      for (auto x = first; x != last; ++x) (x->is_new ? news : olds).push_back(x->index);
+      if (olds.size() == 1 && news.size() == 1) {
+        out.pairs.emplace_back(olds[0], news[0]);
+        old_paired[olds[0]] = new_paired[news[0]] = 1;
+      } else {
+        rest(first->k, olds, news);
+      }
+      first = last;
     }
-    return by_key;
   };
   // Copies of one kernel in one file, told apart by the entry each came
   // from (`.nv_fatbin entry 39`) where both sides hold the same entries: a
   // library rebuilt with its layout. Where the entries differ (a log's
   // lines shift), the entries prove nothing and the copies wait for the
   // last pass.
-  const auto by_origin = [&](const groups& by_key) {
-    const auto& origin = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.origin; };
-    for (const auto& [k, sides] : by_key) {
-      if (sides.first.size() < 2 || sides.first.size() != sides.second.size()) continue;
-      std::map<std::string, std::size_t> old_at;
-      for (const auto i : sides.first) old_at.emplace(origin(before[i]), i);
-      if (old_at.size() != sides.first.size()) continue;  // an entry named twice tells nothing
-      std::vector<std::pair<std::size_t, std::size_t>> found;
-      for (const auto i : sides.second) {
-        const auto old = old_at.find(origin(after[i]));
-        if (old == old_at.end()) break;
-        found.emplace_back(old->second, i);
-        old_at.erase(old);  // each old copy pairs once
-      }
-      if (found.size() != sides.second.size()) continue;
-      for (const auto& [o, n] : found) {
-        out.pairs.emplace_back(o, n);
-        old_paired[o] = new_paired[n] = 1;
-      }
+  const auto by_origin = [&](const key&, const std::vector<std::size_t>& olds, const std::vector<std::size_t>& news) {
+    if (olds.size() < 2 || olds.size() != news.size()) return;
+    std::map<std::string_view, std::size_t> old_at;
+    for (const auto i : olds) old_at.emplace(before.identity_of(i).origin, i);
+    if (old_at.size() != olds.size()) return;  // an entry named twice tells nothing
+    std::vector<std::pair<std::size_t, std::size_t>> found;
+    for (const auto i : news) {
+      const auto old = old_at.find(after.identity_of(i).origin);
+      if (old == old_at.end()) return;
+      found.emplace_back(old->second, i);
+      old_at.erase(old);  // each old copy pairs once
+    }
+    for (const auto& [o, n] : found) {
+      out.pairs.emplace_back(o, n);
+      old_paired[o] = new_paired[n] = 1;
     }
   };
-  const auto& name = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.name; };
-  const auto& arch = [](const build_kernel& k) -> const std::string& { return k.kernel.resources.arch.name; };
-  by_origin(pass([&](const build_kernel& k) { return std::optional<key>(key{k.file, name(k), arch(k)}); }));
-  by_origin(pass([&](const build_kernel& k) { return std::optional<key>(key{k.relative_path, name(k), arch(k)}); }));
+  using identity = kernel_store::identity;
+  pass([](const identity& k) { return std::optional<key>(key{k.file, k.name, k.arch}); }, by_origin);
+  pass([](const identity& k) { return std::optional<key>(key{k.relative_path, k.name, k.arch}); }, by_origin);
   // Triton's configs: the hash directory moves with any source edit or upgrade, the config does not.
-  pass([&](const build_kernel& k) {
-    return k.triton_config.empty() ? std::nullopt : std::optional<key>(key{k.triton_config, name(k), arch(k)});
-  });
-  const auto rest = pass([&](const build_kernel& k) {
-    return std::optional<key>(key{std::string(), name(k), arch(k)});
-  });
+  const auto no_rest = [](const key&, const std::vector<std::size_t>&, const std::vector<std::size_t>&) {};
+  pass(
+      [](const identity& k) {
+        return k.triton_config.empty() ? std::nullopt : std::optional<key>(key{k.triton_config, k.name, k.arch});
+      },
+      no_rest);
   // What no key tells apart: the copies of one kernel, paired in the order
   // of their figures.
-  for (const auto& [k, sides] : rest) {
-    std::vector<std::size_t> old_copies, new_copies;
-    for (const auto i : sides.first) {
-      if (!old_paired[i]) old_copies.push_back(i);
-    }
-    for (const auto i : sides.second) {
-      if (!new_paired[i]) new_copies.push_back(i);
-    }
-    if (old_copies.empty() || new_copies.empty()) continue;
-    const auto by_figures = [](const std::vector<build_kernel>& side) {
-      return [&side](std::size_t a, std::size_t b) { return figures_key(side[a]) < figures_key(side[b]); };
+  const auto by_figures = [&](const key& k, const std::vector<std::size_t>& olds,
+                              const std::vector<std::size_t>& news) {
+    if (olds.empty() || news.empty()) return;
+    const auto in_order = [](const kernel_store& side, const std::vector<std::size_t>& copies) {
+      std::vector<std::pair<decltype(figures_key(side[0])), std::size_t>> keyed_copies;
+      for (const auto i : copies) keyed_copies.emplace_back(figures_key(side[i]), i);
+      std::sort(keyed_copies.begin(), keyed_copies.end());
+      return keyed_copies;
     };
-    std::sort(old_copies.begin(), old_copies.end(), by_figures(before));
-    std::sort(new_copies.begin(), new_copies.end(), by_figures(after));
+    const auto old_copies = in_order(before, olds), new_copies = in_order(after, news);
     const std::size_t n = std::min(old_copies.size(), new_copies.size());
     for (std::size_t i = 0; i < n; ++i) {
-      out.pairs.emplace_back(old_copies[i], new_copies[i]);
-      old_paired[old_copies[i]] = new_paired[new_copies[i]] = 1;
+      out.pairs.emplace_back(old_copies[i].second, new_copies[i].second);
+      old_paired[old_copies[i].second] = new_paired[new_copies[i].second] = 1;
     }
-    out.ambiguities.push_back(fmt::format("{} ({}, {} old and {} new)", after[new_copies.front()].kernel.demangled,
-                                          std::get<2>(k), old_copies.size(), new_copies.size()));
-  }
+    out.ambiguities.push_back(fmt::format("{} ({}, {} old and {} new)",
+                                          after.identity_of(new_copies.front().second).demangled, k[2], olds.size(),
+                                          news.size()));
+  };
+  pass([](const identity& k) { return std::optional<key>(key{std::string_view(), k.name, k.arch}); }, by_figures);
   for (std::size_t i = 0; i < before.size(); ++i) {
     if (!old_paired[i]) out.removed.push_back(i);
   }
@@ -321,9 +314,8 @@ std::string ambiguity_note(const std::vector<std::string>& ambiguities) {
       ambiguities.size(), ambiguities.size() == 1 ? "" : "s", names);
 }
 
-baseline_diff compare_builds(const occcalc::table& tables, const std::vector<build_kernel>& before,
-                             const std::vector<build_kernel>& after, const launch_overrides& given,
-                             const regression_thresholds& thresholds) {
+baseline_diff compare_builds(const occcalc::table& tables, const kernel_store& before, const kernel_store& after,
+                             const launch_overrides& given, const regression_thresholds& thresholds) {
   const kernel_pairing pairing = pair_kernels(before, after);
   baseline_diff diff;
   diff.ambiguities = pairing.ambiguities;

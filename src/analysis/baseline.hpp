@@ -11,39 +11,16 @@
 
 #include "analysis/kernel_matcher.hpp"
 #include "analysis/kernel_report.hpp"
+#include "analysis/kernel_store.hpp"
 
 namespace occcalc::cli {
-
-/// One kernel of one build as a comparison reads it: its raw figures and
-/// where it came from.
-struct build_kernel {
-  /// The file it was read from, as reported (`build/lib/a.cubin`).
-  std::string file;
-  /// `file` relative to the input given on the command line that held it
-  /// (`lib/a.cubin` under `build`); empty for a file given itself. What
-  /// identifies the file across two builds in two directories.
-  std::string relative_path;
-  inspect::inspected_kernel kernel;
-  /// The launch the input itself states, which wins over the command's: a
-  /// Triton kernel's block size and dynamic shared memory (its metadata).
-  std::optional<std::int64_t> own_threads, own_dyn_smem_bytes;
-  /// A Triton kernel's config (`kernel_report::triton_config`): pairs it with
-  /// the same config of another build, whatever directory Triton's hash put
-  /// either in.
-  std::string triton_config;
-};
 
 /// The kernel reported as inspect would: at its own launch where the input
 /// states one, else at `given`.
 kernel_report report_at_own_launch(const occcalc::table& tables, const build_kernel& k, const launch_overrides& given);
 
-/// `file` relative to the input among `inputs` that holds it (the longest
-/// that is `file` itself or a directory above it); `file` when none does.
-std::string relative_to_inputs(const std::string& file, const std::vector<std::string>& inputs);
-
 /// The kernels of `reports`, read from `inputs` (the paths given).
-std::vector<build_kernel> build_kernels_of(const std::vector<input_report>& reports,
-                                           const std::vector<std::string>& inputs);
+kernel_store build_kernels_of(const std::vector<input_report>& reports, const std::vector<std::string>& inputs);
 
 /// The figures of one kernel that a comparison shows, at one launch; each
 /// empty where unknown.
@@ -135,7 +112,7 @@ struct kernel_pairing {
 /// key tells apart are paired in order of their figures (equal builds pair
 /// equal copies, so unchanged code never fails and a changed copy never
 /// hides) and named in `ambiguities`. Nothing is dropped.
-kernel_pairing pair_kernels(const std::vector<build_kernel>& before, const std::vector<build_kernel>& after);
+kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& after);
 
 /// One note for all the ambiguities: how many, and the first few.
 std::string ambiguity_note(const std::vector<std::string>& ambiguities);
@@ -143,9 +120,8 @@ std::string ambiguity_note(const std::vector<std::string>& ambiguities);
 /// Compares `before` with `after`: the new kernels reported as inspect would
 /// at `given`, each old one at its new pair's launch. Changes come regressed
 /// first, then new, removed, improved and otherwise changed.
-baseline_diff compare_builds(const occcalc::table& tables, const std::vector<build_kernel>& before,
-                             const std::vector<build_kernel>& after, const launch_overrides& given,
-                             const regression_thresholds& thresholds);
+baseline_diff compare_builds(const occcalc::table& tables, const kernel_store& before, const kernel_store& after,
+                             const launch_overrides& given, const regression_thresholds& thresholds);
 
 /// What `after` regressed in against `before` (empty: no worse), a figure
 /// known before and unknown after included.

@@ -18,6 +18,13 @@ namespace {
 /// The oldest inspect schema whose records carry the raw figures.
 constexpr std::int64_t oldest_inspect_schema = 2;
 
+/// The most a saved inspect may hold (docs/reference.md): a million kernels
+/// save to about 600 MiB.
+constexpr std::size_t max_saved_inspect_bytes = std::size_t{4} << 30;
+/// The longest name, path, origin or config a record may hold: a mangled
+/// name runs to kilobytes, and a log's line is read up to 1 MiB.
+constexpr std::size_t max_saved_text_bytes = std::size_t{1} << 20;
+
 using nlohmann::json;
 
 /// One record of a saved inspect, as a build's kernel: every raw figure it
@@ -31,7 +38,13 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
       throw occcalc::table_error(fmt::format("{}: field '{}' is missing", where, key));
     }
     if (!it->is_string()) throw occcalc::table_error(fmt::format("{}: field '{}' is not a string", where, key));
-    return it->get<std::string>();
+    const auto& text = it->get_ref<const std::string&>();
+    if (text.size() > max_saved_text_bytes) {
+      throw occcalc::table_error(
+          fmt::format("{}: field '{}' holds {} bytes; a saved record's text is at most {} (1 MiB)", where, key,
+                      text.size(), max_saved_text_bytes));
+    }
+    return text;
   };
   const auto count = [&](const char* key) -> std::optional<std::int64_t> {
     const auto it = record.find(key);
@@ -176,8 +189,7 @@ bool looks_like_json(std::string_view text) {
   return first != std::string_view::npos && text[first] == '{';
 }
 
-std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, std::string_view text,
-                                                    const kernel_matcher& filter) {
+kernel_store kernels_from_inspect_json(const std::string& origin, std::string_view text, const kernel_matcher& filter) {
   text = without_byte_order_mark(text);
   const auto fail = [&](const std::string& problem) { throw occcalc::table_error(origin + ": " + problem); };
   // The version is checked as soon as it is read (occcalc writes it first),
@@ -192,8 +204,12 @@ std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, s
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
     fail(fmt::format("a NUL byte at offset {}; JSON text has none", nul));
   }
+  if (text.size() > max_saved_inspect_bytes) {
+    fail(fmt::format("{} bytes; a saved inspect --json is read up to {} bytes (4 GiB)", text.size(),
+                     max_saved_inspect_bytes));
+  }
   json root;
-  std::vector<build_kernel> out;
+  kernel_store out;
   std::size_t index = 0;
   bool version_checked = false;
   record_stream events(root, [&](json&& record) {
@@ -202,7 +218,7 @@ std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, s
       version_checked = true;
     }
     build_kernel b = kernel_of(origin, index++, record);
-    if (filter.matches(b.kernel)) out.push_back(std::move(b));
+    if (filter.matches(b.kernel)) out.push_back(b);
   });
   try {
     json::sax_parse(text.begin(), text.end(), &events);
@@ -228,7 +244,7 @@ std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, s
       inputs.push_back(input.get<std::string>());
     }
   }
-  for (auto& b : out) b.relative_path = relative_to_inputs(b.file, inputs);
+  out.set_inputs(std::move(inputs));
   return out;
 }
 

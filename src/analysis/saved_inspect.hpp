@@ -12,10 +12,10 @@
 namespace occcalc::cli {
 
 /// The kernels in a saved `occcalc inspect --json` (schema 2 to the current
-/// one) that pass `filter`: every raw figure a record holds. Throws
+/// one) that pass `filter`: every raw figure a record holds. A file is read
+/// up to 4 GiB and a record's text up to 1 MiB a field. Throws
 /// `occcalc::table_error` naming `origin` and the record for anything else.
-std::vector<build_kernel> kernels_from_inspect_json(const std::string& origin, std::string_view text,
-                                                    const kernel_matcher& filter);
+kernel_store kernels_from_inspect_json(const std::string& origin, std::string_view text, const kernel_matcher& filter);
 
 /// Whether `text` is JSON (a saved inspect --json) rather than a build output
 /// or a compiler log.

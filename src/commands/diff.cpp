@@ -23,8 +23,8 @@ constexpr std::size_t sniff_bytes = 64;
 
 /// Reads `path`'s kernels as inspect reads them, from `in` for standard
 /// input; each report then names `path`.
-std::vector<build_kernel> read_build(const occcalc::table& tables, const std::string& path, const inspect_command& read,
-                                     std::istream& in, std::ostream& err) {
+kernel_store read_build(const occcalc::table& tables, const std::string& path, const inspect_command& read,
+                        std::istream& in, std::ostream& err) {
   inspect_command one = read;
   one.inputs = {path != "-" && (is_directory(path) || is_regular_file(path)) ? path : "-"};
   auto result = read_inputs(tables, one, in, err, [&](const inspect::inspected_kernel&) {
@@ -41,8 +41,8 @@ std::vector<build_kernel> read_build(const occcalc::table& tables, const std::st
 
 }  // namespace
 
-std::vector<build_kernel> read_side(const occcalc::table& tables, const std::string& path, const inspect_command& read,
-                                    std::istream& in, std::ostream& err) {
+kernel_store read_side(const occcalc::table& tables, const std::string& path, const inspect_command& read,
+                       std::istream& in, std::ostream& err) {
   if (path != "-" && is_directory(path)) return read_build(tables, path, read, in, err);
   const kernel_matcher filter = make_kernel_matcher(read.kernel_pattern, read.arch);
   // Read once: a pipe, a process substitution or standard input cannot be

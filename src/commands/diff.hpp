@@ -24,8 +24,8 @@ struct diff_options {
 /// The kernels of one side that pass the filter: a saved `inspect --json`,
 /// or a build output read as inspect reads it; a file, a directory, a pipe
 /// or `-` (standard input). Throws `occcalc::error` naming it.
-std::vector<build_kernel> read_side(const occcalc::table& tables, const std::string& path, const inspect_command& read,
-                                    std::istream& in, std::ostream& err);
+kernel_store read_side(const occcalc::table& tables, const std::string& path, const inspect_command& read,
+                       std::istream& in, std::ostream& err);
 
 /// Prints the comparison; exit 1 with `fail_on_regression` when a kernel
 /// got worse, 2 when a side could not be read.

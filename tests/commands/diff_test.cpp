@@ -66,6 +66,26 @@ TEST_CASE("diff: a side may be a saved inspect --json, and JSON output has the s
   CHECK_THAT(bad.err, Contains(other + ": not a saved 'occcalc inspect --json'"));
 }
 
+TEST_CASE("diff: a saved record's text is read up to 1 MiB a field, and past it refused naming the field",
+          "[cli][diff]") {
+  const auto saved_with_name = [](std::size_t bytes) {
+    const std::string path = std::string(OCCCALC_TEMP_DIR) + "/long-name-" + std::to_string(bytes) + ".json";
+    nlohmann::json j = nlohmann::json::parse(run({"inspect", old_build, "--json"}).out);
+    j["kernels"][0]["kernel"] = "_Z" + std::string(bytes - 2, 'a');
+    std::ofstream(path) << j.dump();
+    return path;
+  };
+  const auto at_cap = run({"diff", saved_with_name(std::size_t{1} << 20), old_build});
+  CHECK(at_cap.status == exit_status::ok);
+  CHECK_THAT(at_cap.out, Contains("1 new, 1 removed"));
+  const std::string past = saved_with_name((std::size_t{1} << 20) + 1);
+  const auto r = run({"diff", past, old_build});
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == "occcalc: error: " + past +
+                     ": kernels[0]: field 'kernel' holds 1048577 bytes; a saved record's text is at most 1048576 "
+                     "(1 MiB)\n");
+}
+
 TEST_CASE("check --baseline applies the policy only to what is new or got worse", "[cli][check][diff]") {
   const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/max10.json";
   std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"max_registers": 10}})";
