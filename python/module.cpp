@@ -444,6 +444,27 @@ std::string sweep_json(const py::kwargs& kwargs) {
   return out.str();
 }
 
+/// The CLI's words for an option as the module's: `--sm-count` is
+/// `sm_count=`, the keyword argument that gives the same.
+std::string in_python_words(std::string text) {
+  const auto is_word = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-'; };
+  for (std::size_t at = 0; (at = text.find("--", at)) != std::string::npos;) {
+    const bool starts = (at == 0 || text[at - 1] == ' ' || text[at - 1] == '(') && at + 2 < text.size() &&
+                        text[at + 2] >= 'a' && text[at + 2] <= 'z';
+    if (!starts) {
+      at += 2;
+      continue;
+    }
+    std::size_t end = at + 2;
+    while (end < text.size() && is_word(text[end])) ++end;
+    std::string name = text.substr(at + 2, end - at - 2);
+    std::replace(name.begin(), name.end(), '-', '_');
+    text.replace(at, end - at, name + "=");
+    at += name.size() + 1;
+  }
+  return text;
+}
+
 /// The CLI's `inspect --json` document for `paths`, and its notes.
 /// `paths` are file system paths as bytes (os.fsencode's: any file name,
 /// UTF-8 or not); the document and notes come back as bytes, for Python to
@@ -461,14 +482,18 @@ std::pair<py::bytes, py::bytes> inspect_json(const std::vector<py::bytes>& paths
   {
     py::gil_scoped_release unlocked;  // reading a library takes a while
     if (cli::run_inspect(tables(), command, no_input, out, err, {}) != cli::exit_status::ok) {
-      // The CLI's error lines, without their prefix.
-      std::string message = err.str();
-      for (std::size_t at; (at = message.find("occcalc: error: ")) != std::string::npos;) message.erase(at, 16);
-      while (!message.empty() && message.back() == '\n') message.pop_back();
-      throw occcalc::error(message.empty() ? "inspect could not read its inputs" : message);
+      // The CLI's error lines, without their prefix: its notes are for a
+      // reading that went through.
+      constexpr std::string_view prefix = "occcalc: error: ";
+      std::string message;
+      std::istringstream lines(err.str());
+      for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(prefix, 0) == 0) message += (message.empty() ? "" : "\n") + line.substr(prefix.size());
+      }
+      throw occcalc::error(message.empty() ? "inspect could not read its inputs" : in_python_words(message));
     }
   }
-  return {py::bytes(out.str()), py::bytes(err.str())};
+  return {py::bytes(out.str()), py::bytes(in_python_words(err.str()))};
 }
 
 /// A figure of a kernel, or None where the binary does not state it.

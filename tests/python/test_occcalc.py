@@ -271,3 +271,24 @@ def test_inspect_is_the_clis():
         occcalc.inspect(os.path.join(fixtures, "no-such-file"))
     with pytest.raises(occcalc.Error, match="inspect needs a path"):
         occcalc.inspect()
+
+
+def test_inspect_speaks_the_modules_words(tmp_path):
+    """A failed read raises its error lines alone, and notes name keyword
+    arguments, not the CLI's flags: a directory with remarks that need a
+    target (a note: 'give arch=') and a Triton file with a bad value (the
+    error)."""
+    amd = os.path.join(os.path.dirname(__file__), "..", "fixtures", "amd", "kernels.gfx1100.remarks")
+    (tmp_path / "k.remarks").write_bytes(open(amd, "rb").read())
+    with pytest.warns(UserWarning) as notes:
+        occcalc.inspect(str(tmp_path))
+    texts = [str(w.message) for w in notes]
+    assert any("give arch= (e.g. gfx90a)" in t for t in texts), texts
+    assert not any("--" in t for t in texts), texts
+    (tmp_path / "add_kernel.json").write_text('{"name": "add_kernel", "num_warps": 3000, "shared": 0}')
+    (tmp_path / "add_kernel.cubin").write_bytes(open(os.path.join(
+        os.path.dirname(__file__), "..", "fixtures", "inspect", "kernels.sm_90.cubin"), "rb").read())
+    with pytest.raises(occcalc.Error) as failed:
+        occcalc.inspect(str(tmp_path))
+    message = str(failed.value)
+    assert "num_warps" in message and "note" not in message and "give arch" not in message, message
