@@ -16,6 +16,7 @@
 #include "analysis/kernel_report.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/decompress.hpp"
+#include "inspect/demangle.hpp"
 #include "inspect/elf.hpp"
 #include "inspect/fatbin.hpp"
 #include "inspect/inspect.hpp"
@@ -595,4 +596,38 @@ TEST_CASE("inspect: a mapped input's fat binaries are handed back whole once pla
     CHECK(!read.kernels.empty());
     CHECK(summary(read) == summary(inspect_data(bytes)));
   }
+}
+
+TEST_CASE("demangle: real names demangle; a name nested past the cap stays mangled, in the CLI and the page alike",
+          "[inspect][demangle]") {
+  using occcalc::inspect::demangle;
+  using occcalc::inspect::mangled_nesting;
+  // cuBLASLt's, 12 deep (template arguments, nested names, pointers to const).
+  const std::string cublas =
+      "_ZN8cublasLt19splitKreduce_kernelILi8ELi32EliafaLb0EaafLb0ELb0ELb1ELb0EEEvNS_18cublasSplitKParamsIT4_EEPKT2_"
+      "PKT8_PT7_PT3_PKS2_SF_PKT9_S6_PSG_PvlPS2_PiSL_SL_SF_SF_SF_SF_SF_";
+  CHECK(mangled_nesting(cublas) == 12);
+  CHECK(demangle(cublas).rfind("void cublasLt::splitKreduce_kernel<8, 32, long, int, signed char, float,", 0) == 0);
+  CHECK(mangled_nesting("_Z1fv") == 0);
+  CHECK(mangled_nesting("_Z1fPPPPi") == 4);
+  // Letters in a source name nest nothing: 'INFO' is a name, not four groups.
+  CHECK(mangled_nesting("_Z4INFOv") == 0);
+  CHECK(mangled_nesting("_ZN4demo5scaleIfLi4EEEvPT_S1_") == 3);
+  const auto nested = [](std::size_t levels) {
+    std::string name = "_Z1f";
+    for (std::size_t i = 0; i < levels; ++i) name += "I1a";
+    return name + std::string(levels, 'E') + "vv";  // f<a<a<...>>>: a template returns void
+  };
+  CHECK(mangled_nesting(nested(128)) == 128);
+  CHECK(demangle(nested(128)).rfind("void f<a<a<a<", 0) == 0);
+  CHECK(demangle(nested(129)) == nested(129));
+  const std::string pointers = "_Z1f" + std::string(300, 'P') + "i";
+  CHECK(demangle(pointers) == pointers);
+  const std::string functions = [] {
+    std::string name = "_Z1f";
+    for (int i = 0; i < 200; ++i) name += "PF";
+    return name + "v" + std::string(200, 'E');
+  }();
+  CHECK(mangled_nesting(functions) == 400);
+  CHECK(demangle(functions) == functions);
 }
