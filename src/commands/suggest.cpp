@@ -38,7 +38,8 @@ exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional
   if (model_asked && occcalc::detail::lower(occcalc::detail::trim(*model_asked)) != "hip") {
     throw occcalc::input_error("model", occcalc::detail::one_line(*model_asked, occcalc::detail::max_quoted_chars) +
                                             " has no block size search; for AMD, suggest answers with the HIP "
-                                            "runtime's (--model hip)");
+                                            "runtime's (" +
+                                            occcalc::field_ref("model") + " hip)");
   }
   r.model = occcalc::amd_model::hip;
   occcalc::detail::require_model(*r.target, r.model);
@@ -86,12 +87,13 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
   }
   if (!options.blocks.empty()) s.blocks = occcalc::parse_count("blocks", options.blocks, {1, arch.max_blocks_per_sm});
   if ((s.target || s.blocks) && !threads_given) {
-    throw occcalc::input_error(s.target ? "target" : "blocks", "needs --threads: the block size to start from");
+    throw occcalc::input_error(s.target ? "target" : "blocks",
+                               "needs " + occcalc::field_ref("threads") + ": the block size to start from");
   }
   if (s.rule.bytes_per_thread > 0 && (threads_given || s.blocks || s.target)) {
-    throw occcalc::input_error("dyn_smem_per_thread",
-                               "applies only to the block size search; give --dyn-smem with "
-                               "--threads");
+    throw occcalc::input_error("dyn_smem_per_thread", "applies only to the block size search; give " +
+                                                          occcalc::field_ref("dyn_smem") + " with " +
+                                                          occcalc::field_ref("threads"));
   }
 
   s.choice = occcalc::max_potential_block_size(arch, launch, s.rule, s.max_threads);

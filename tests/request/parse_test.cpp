@@ -194,9 +194,18 @@ TEST_CASE("a family name covers its products' variants, never another product", 
   CHECK_FALSE(occcalc::find_named_gpu(tables, "MI300").found());  // MI300X and MI300A are two products
   CHECK_FALSE(occcalc::find_named_gpu(tables, "RX 7900").found());
   // Where one device is needed, a family is named with its SM counts.
-  REQUIRE_THROWS_WITH(occcalc::require_gpu(tables, "gpu", "H100"),
-                      "'H100' names several GPUs: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs), H100 NVL (132 SMs); "
-                      "give one of them, or --sm-count");
+  // The field it points to is each front end's to spell: --sm-count, sm_count=.
+  try {
+    occcalc::require_gpu(tables, "gpu", "H100");
+    FAIL("a family is not one GPU");
+  } catch (const occcalc::input_error& e) {
+    CHECK(occcalc::flagged_text(e) ==
+          "--gpu 'H100' names several GPUs: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs), H100 NVL (132 SMs); "
+          "give one of them, or --sm-count");
+    CHECK(e.keyed_text() ==
+          "gpu 'H100' names several GPUs: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs), H100 NVL (132 SMs); "
+          "give one of them, or sm_count");
+  }
   // The words: lower case, brand words dropped; variants: form factors and memory sizes.
   CHECK(occcalc::gpu_name_words("Tesla V100-PCIE-16GB") == std::vector<std::string>{"v100", "pcie", "16gb"});
   CHECK(occcalc::is_variant_word("80gb"));

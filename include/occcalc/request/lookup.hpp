@@ -288,7 +288,7 @@ inline const gpu& require_gpu(const table& tables, const std::string& field, std
   std::vector<std::string> named;
   for (const gpu* g : match.nvidia_family) named.push_back(g->name + " (" + std::to_string(g->sm_count) + " SMs)");
   throw input_error(field, detail::quoted(detail::trim(query)) + " names several GPUs: " + detail::join(named, ", ") +
-                               "; give one of them, or --sm-count");
+                               "; give one of them, or " + field_ref("sm_count"));
 }
 
 /// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws
