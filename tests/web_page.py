@@ -23,6 +23,7 @@ usage: web_page.py PAGE OCCCALC
 import json
 import os
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -69,6 +70,8 @@ window.driver = {
       .filter(visible).map((e) => [e.dataset.key, e.textContent]));
     const messages = Object.fromEntries([...document.querySelectorAll(".msg")]
       .filter((m) => m.textContent !== "").map((m) => [m.id.slice(2), m.textContent]));
+    const cli_messages = Object.fromEntries([...document.querySelectorAll(".msg")]
+      .filter((m) => m.textContent !== "").map((m) => [m.id.slice(2), m.dataset.cli ?? m.textContent]));
     const fields = Object.fromEntries([...document.querySelectorAll("#kernel input, #kernel select")]
       .filter(visible).map((e) => [e.id.slice(2), e.value]));
     return {
@@ -86,7 +89,7 @@ window.driver = {
       suggest_text: text("o-suggest-text"),
       text: text("o-text"),
       charts: document.querySelectorAll("#o-charts svg g.chart").length,
-      messages, fields,
+      messages, cli_messages, fields,
     };
   },
   // What a person sees broken: the page wider than the window, an element
@@ -136,6 +139,8 @@ failures = []
 # least one each).
 families = []
 suggested = []
+# Each answered configuration and what a fresh page showed for it.
+fresh_reads = []
 
 
 def fail(what):
@@ -230,13 +235,27 @@ def check_answer(what, shown, doc):
     if shown["limiters"] != doc["limiters"]:
         fail(f"{what}: limiters {shown['limiters']}, the CLI {doc['limiters']}")
     if doc.get("waves_per_sm") is not None:
-        want = {"blocks_per_wave": doc["blocks_per_wave"], "waves_per_sm": doc["waves_per_sm"],
-                "full_waves": doc["full_waves"], "tail_utilization": round(doc["tail_utilization"] * 100, 2)}
-        got = {k: number(shown["waves"].get(k)) for k in want}
+        # Waves per SM with two decimals, as the CLI's text gives them.
+        want = {"blocks_per_wave": str(doc["blocks_per_wave"]), "waves_per_sm": f"{doc['waves_per_sm']:.2f}",
+                "full_waves": str(doc["full_waves"]),
+                "tail_utilization": f"{round(doc['tail_utilization'] * 100, 2):g}% full",
+                "whole_wave_grids": " or ".join(map(str, doc["whole_wave_grids"])) if doc.get("whole_wave_grids") else None}
+        got = {k: shown["waves"].get(k) for k in want}
         if got != want:
             fail(f"{what}: waves {got}, the CLI {want}")
     elif shown["waves"]:
         fail(f"{what}: waves shown where the CLI has none")
+
+
+CLI_FLAG = re.compile(r"(^|[\s(])--[a-z]")
+
+
+def check_words(what, shown):
+    """The page speaks its own words: no CLI flag in a message it shows (the
+    CLI's line is kept for scripts, in data-cli)."""
+    for field, message in shown["messages"].items():
+        if CLI_FLAG.search(message):
+            fail(f"{what}: beside {field}, a CLI flag: {message!r}")
 
 
 def check_configuration(b, config):
@@ -254,8 +273,9 @@ def check_configuration(b, config):
     text = cli(command[1:])
     if text.returncode == 2:
         message = text.stderr.strip().removeprefix("occcalc: error: ")
-        if list(shown["messages"].values()) != [message] or not shown["stale"]:
-            fail(f"{what}: the CLI refuses ({message}); the page says {shown['messages']}")
+        if list(shown["cli_messages"].values()) != [message] or not shown["stale"]:
+            fail(f"{what}: the CLI refuses ({message}); the page says {shown['cli_messages']}")
+        check_words(what, shown)
         return False
     # A family has no one min grid size or SM count: suggest --json and a
     # grid with --json are refused, as below.
@@ -270,7 +290,7 @@ def check_configuration(b, config):
         # beside the grid and shows the answer per SM, which is --json's
         # without the grid; the text has each product's waves.
         message = query.stderr.strip().removeprefix("occcalc: error: ")
-        if shown["messages"].get("grid") != message:
+        if shown["cli_messages"].get("grid") != message:
             fail(f"{what}: the CLI's --json refuses ({message}); the page says {shown['messages']}")
         at = command.index("--grid")
         query = cli(command[1:at] + command[at + 2:] + ["--json"])
@@ -293,10 +313,12 @@ def check_configuration(b, config):
             suggested.append(config["target"])
             if shown["suggest_text"] != text.stdout:
                 fail(f"{what}: suggest's text differs from the CLI's:\n{text.stdout}\n---\n{shown['suggest_text']}")
-        elif shown["messages"].get("suggest") != text.stderr.strip().removeprefix("occcalc: error: "):
+        elif shown["cli_messages"].get("suggest") != text.stderr.strip().removeprefix("occcalc: error: "):
             fail(f"{what}: suggest refused ({text.stderr.strip()}); the page says {shown['messages']}")
     if shown["charts"] != 3:
         fail(f"{what}: {shown['charts']} charts, not 3")
+    check_words(what, shown)
+    fresh_reads.append((config, shown))
     return True
 
 
@@ -382,8 +404,9 @@ def check_bad_inputs(b):
             fail(f"{what}: the last answer is not marked stale")
         run = cli(shlex.split(shown["command"])[1:])
         message = run.stderr.strip().removeprefix("occcalc: error: ")
-        if run.returncode != 2 or shown["messages"][field] != message:
-            fail(f"{what}: the page says {shown['messages'][field]!r}; the CLI (exit {run.returncode}) {message!r}")
+        if run.returncode != 2 or shown["cli_messages"][field] != message:
+            fail(f"{what}: the page says {shown['cli_messages'][field]!r}; the CLI (exit {run.returncode}) {message!r}")
+        check_words(what, shown)
     b.evaluate("driver.set({target: ''})")
     if "target" not in b.evaluate("driver.read()")["messages"]:
         fail("an empty target: no message beside it")
@@ -412,6 +435,129 @@ def check_hostile(b):
             fail(f"{why}: {shown['messages']['log']!r} does not name line 1, the line pasted")
     if b.evaluate("document.documentElement.dataset.ready") != "true":
         fail("the page stopped answering after hostile input")
+
+
+# Makes a trap on demand: every export of each calculator the page starts
+# throws WebAssembly's own trap when the text it is handed holds TRAP, as a
+# stack overflow or an access out of bounds does, leaving that instance as
+# it was. The page must mark its answer stale, say so beside the field, and
+# start a fresh calculator.
+TRAPS = r"""
+(() => {
+  const instantiate = WebAssembly.instantiateStreaming;
+  WebAssembly.instantiateStreaming = async (source, imports) => {
+    const made = await instantiate(source, imports);
+    const real = made.instance.exports;
+    const memory = Object.values(real).find((e) => e instanceof WebAssembly.Memory);
+    const exports = {};
+    for (const [name, e] of Object.entries(real)) {
+      exports[name] = typeof e !== "function" ? e : (...args) => {
+        const at = args[0];
+        if (typeof at === "number" && at > 0 && at + 64 <= memory.buffer.byteLength &&
+            new TextDecoder().decode(new Uint8Array(memory.buffer, at, 64)).includes("TRAP")) {
+          throw new WebAssembly.RuntimeError("memory access out of bounds");
+        }
+        return e(...args);
+      };
+    }
+    return {instance: {exports}, module: made.module};
+  };
+})();
+"""
+
+
+def ptxas_log(name, registers=8):
+    return (f"ptxas info    : Compiling entry function '{name}' for 'sm_80'\n"
+            f"ptxas info    : Used {registers} registers\n")
+
+
+def hostile_pastes():
+    """50 pastes: names nested past the demangler's cap in each form the
+    browser's stack cannot take (kept mangled, as the CLI keeps them), NUL
+    bytes, binaries, junk, huge pastes and traps."""
+    rng = random.Random(41)
+    pastes = []
+    for i in range(50):
+        kind = i % 10
+        if kind == 0:
+            levels = rng.choice([129, 2000, 4000])
+            pastes.append(("deep templates", ptxas_log("_Z1f" + "I1a" * levels + "E" * levels + "vv", 8 + i)))
+        elif kind == 1:
+            levels = rng.choice([65, 3000, 5000])
+            pastes.append(("deep function types", ptxas_log("_Z1f" + "PF" * levels + "v" + "E" * levels, 8 + i)))
+        elif kind == 2:
+            text = ptxas_log("_Z1fv")
+            at = rng.randrange(len(text))
+            pastes.append(("a NUL byte", text[:at] + "\0" + text[at:]))
+        elif kind == 3:
+            pastes.append(("a trap reading a log", "TRAP" + ptxas_log("_Z1fv")))
+        elif kind == 4:
+            pastes.append(("binary", "".join(chr(rng.randrange(256)) for _ in range(4000))))
+        elif kind == 5:
+            pastes.append(("junk", "".join(rng.choice("ptxas info:Used registers'_ZN\n0123456789") for _ in range(3000))))
+        elif kind == 6:
+            pastes.append(("a huge paste", "ptxas info    : Used 1 registers\n" * rng.choice([1000, 150000])))
+        elif kind == 7:
+            pastes.append(("a deep name in a long name", ptxas_log("_ZN" + "1a" * 5000 + "1fE" + "I1a" * 1000 + "E" * 1000 + "v")))
+        elif kind == 8:
+            pastes.append(("control characters", ptxas_log("_Z1f\x1b[31m\u202ev")))
+        else:
+            pastes.append(("an unterminated name", "ptxas info    : Compiling entry function '" + "_Z" * 5000))
+    return pastes
+
+
+def check_recovery(b, fresh):
+    """Hostile pastes, then the configurations answered on a fresh page:
+    every answer equal to the fresh page's."""
+    b.send("Page.addScriptToEvaluateOnNewDocument", source=TRAPS)
+    b.open(URL)
+    b.evaluate(DRIVER)
+    b.evaluate("driver.ready()")
+    b.evaluate("driver.set({target: '8.0', threads: '128', regs: '32'})")
+    pastes = hostile_pastes()
+    traps = 0
+    for why, text in pastes:
+        b.evaluate(f"driver.paste({json.dumps(text)})")
+        b.evaluate("new Promise((r) => setTimeout(r, 50))")  # a restart is asynchronous
+        b.evaluate("driver.ready()")
+        shown = b.evaluate("driver.read()")
+        message = shown["messages"].get("log", "")
+        if why == "a trap reading a log":
+            traps += 1
+            if "The calculator stopped reading this log" not in message:
+                fail(f"{why}: the page says {shown['messages']}")
+        elif why == "a NUL byte" and "a NUL byte at offset" not in message:
+            fail(f"{why}: the page says {message!r}")
+        elif why.startswith("deep"):
+            # Kept mangled, as inspect keeps it; the figures are read.
+            log = os.path.join(os.path.dirname(PAGE), "deep.log")
+            with open(log, "w", encoding="utf-8") as f:
+                f.write(text)
+            record = json.loads(cli(["inspect", log, "--json"]).stdout)["kernels"][0]
+            if record["name"] != record["kernel"] or shown["fields"].get("regs") != str(record["registers"]):
+                fail(f"{why}: inspect names it {record['name'][:40]!r}...; the page shows regs {shown['fields'].get('regs')}")
+        elif why in ("binary", "junk") and not message:
+            fail(f"{why}: no message beside the log")
+    # A trap answering the fields: stale, said beside the answer, and the
+    # next change answered by a fresh calculator.
+    b.evaluate("driver.set({target: 'TRAP', threads: '128', regs: '32'})")
+    b.evaluate("new Promise((r) => setTimeout(r, 200))")
+    shown = b.evaluate("driver.read()")
+    if not shown["stale"] or "The calculator stopped on these fields" not in shown["messages"].get("answer", ""):
+        fail(f"a trap answering the fields: stale {shown['stale']}, messages {shown['messages']}")
+    b.evaluate("driver.paste('')")
+    differ = 0
+    for config, want in fresh[:100]:
+        b.evaluate(f"driver.set({json.dumps(config)})")
+        got = b.evaluate("driver.read()")
+        if got != want:
+            differ += 1
+            if differ <= 3:
+                keys = [k for k in want if got.get(k) != want[k]]
+                fail(f"after hostile pastes, {json.dumps(config)} differs from a fresh page in {keys}")
+    print(f"{len(pastes)} hostile pastes ({traps} traps) and a trap on the fields, then {min(len(fresh), 100)} "
+          f"configurations: {differ} differ from a fresh page", flush=True)
+    return len(pastes)
 
 
 def check_layout(b):
@@ -466,9 +612,17 @@ def main():
     if chromium.CHROMIUM is None:
         print("chromium is not installed (scripts/install-deps --web installs it): skipped")
         return 77
+    global OCCCALC
     if not os.access(OCCCALC, os.X_OK):
-        print(f"FAIL {OCCCALC} is not built: the page is compared with the CLI (cmake --workflow --preset default)")
-        return 1
+        # A clean clone's web workflow: the CLI the page is held to is built
+        # here, alone (the cli preset: no tests, a minute or two).
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        print(f"{OCCCALC} is not built: building the CLI to compare with (cmake --preset cli)", flush=True)
+        for step in (["cmake", "--preset", "cli"], ["cmake", "--build", "--preset", "cli"]):
+            if subprocess.run(step, cwd=root, stdout=subprocess.DEVNULL).returncode != 0:
+                print(f"FAIL {' '.join(step)} failed: the page is compared with the CLI")
+                return 1
+        OCCCALC = os.path.join(root, "build-cli", "src", "occcalc")
     with open(PAGE, encoding="utf-8") as f:
         page = f.read()
     if "default-src 'none'" not in page:
@@ -489,14 +643,15 @@ def main():
         check_bad_inputs(b)
         check_hostile(b)
         print("bad and hostile input checked", flush=True)
-        check_layout(b)
         others = [u for u in b.requests if u.split("#")[0] != URL and u != "about:blank"]
+        pastes = check_recovery(b, fresh_reads)
+        check_layout(b)
         for url in others:
             fail(f"the page requested {url[:120]}")
         requests = len(b.requests)
         check_served(b)
     print(f"{len(configs)} configurations ({answered} answered), {kernels} logged kernels, {len(BAD_INPUTS) + 1} bad inputs, "
-          f"hostile input, 16 layouts (4 scenes at 360 and 1280 px, light and dark) and the page served over HTTP; {requests} requests from disk, all the page itself; "
+          f"hostile input, {pastes} hostile pastes then 100 configurations as on a fresh page, 16 layouts (4 scenes at 360 and 1280 px, light and dark) and the page served over HTTP; {requests} requests from disk, all the page itself; "
           f"{len(failures)} failures")
     return 1 if failures else 0
 

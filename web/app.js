@@ -19,16 +19,49 @@
   let logKernels = [];
   let shownSvg = null;
 
-  /** Calls an exported function with a string, returns its JSON answer. */
-  function call(m, name, text) {
+  /** What a call reports when the calculator trapped (a stack overflow, memory
+   * out of bounds): the instance is then unusable and is replaced. */
+  class Stopped extends Error {}
+
+  /** Calls an exported function with a string and its length in bytes,
+   * returns its JSON answer. A trap marks the answer stale, says so beside
+   * `field`, and starts a fresh calculator, which answers the form again. */
+  function call(m, name, text, field = "answer") {
     const size = m.lengthBytesUTF8(text) + 1;
-    const at = m._malloc(size);
+    let at = 0;
     try {
+      at = m._malloc(size);
       m.stringToUTF8(text, at, size);
-      return JSON.parse(m.UTF8ToString(m["_" + name](at)));
+      return JSON.parse(m.UTF8ToString(m["_" + name](at, size - 1)));
+    } catch (error) {
+      restart(field, error);
+      throw new Stopped(String(error));
     } finally {
-      m._free(at);
+      if (at && m === calc) m._free(at);
     }
+  }
+
+  /** A fresh calculator after a trap: until it answers, the page says the
+   * answer shown is from before. */
+  function restart(field, error) {
+    if (calc === null) return;  // one restart at a time
+    calc = null;
+    $("answer").classList.add("stale");
+    messageFor(field).textContent = `The calculator stopped (${error.message ?? error}) and is restarting; ` +
+      "the answer below is from before.";
+    const why = error.message ?? String(error);
+    instantiate().then((m) => {
+      bind(m);
+      if (field === "log") {
+        // The log did it, not the fields: they are answered again.
+        update();
+        $("m-log").textContent = `The calculator stopped reading this log (${why}) and was restarted.`;
+      } else {
+        // These fields did it: asking again would stop it again.
+        messageFor(field).textContent = `The calculator stopped on these fields (${why}) and was restarted; ` +
+          "the answer below is from before.";
+      }
+    }, failed);
   }
 
   function readForm() {
@@ -79,15 +112,22 @@
 
   function clearMessages() {
     for (const m of document.querySelectorAll("#kernel .msg, #answer .msg")) {
-      if (m.id !== "m-log") m.textContent = "";
+      if (m.id !== "m-log") m.textContent = m.dataset.cli = "";
       m.classList.remove("note");
     }
     for (const input of document.querySelectorAll("[aria-invalid]")) input.removeAttribute("aria-invalid");
   }
 
+  /** Shows `error` in message element `m`: the page's words, and the CLI's
+   * for scripts and tests (data-cli). */
+  function say(m, error) {
+    m.textContent = error.message;
+    m.dataset.cli = error.cli_message ?? error.message;
+  }
+
   function showError(error) {
     const m = messageFor(error.field);
-    m.textContent = error.message;
+    say(m, error);
     const input = $("f-" + (m.id.slice(2)));
     if (input) input.setAttribute("aria-invalid", "true");
   }
@@ -145,9 +185,10 @@
     if (!waves.hidden) {
       item(waves, "grid_blocks", "Grid", `${doc.input.grid} ${blocks} on ${doc.input.sm_count} ${unit}s`);
       item(waves, "blocks_per_wave", `${blocks[0].toUpperCase() + blocks.slice(1)} per wave`, doc.blocks_per_wave);
-      item(waves, "waves_per_sm", `Waves per ${unit}`, doc.waves_per_sm);
+      item(waves, "waves_per_sm", `Waves per ${unit}`, doc.waves_per_sm.toFixed(2));  // as the CLI's text
       item(waves, "full_waves", "Full waves", doc.full_waves);
       item(waves, "tail_utilization", "Last wave", percent(doc.tail_utilization) + " full");
+      if (doc.whole_wave_grids?.length) item(waves, "whole_wave_grids", "Whole-wave grids", doc.whole_wave_grids.join(" or "));
     }
   }
 
@@ -163,12 +204,18 @@
     item(list, "max_dynamic_smem_per_block", "Most dynamic shared memory per block", doc.max_dynamic_smem_per_block);
     const steps = $("o-steps");
     steps.replaceChildren();
+    const [block, blocks] = amd ? ["work-group", "work-groups"] : ["block", "blocks"];
     for (const step of doc.next_steps ?? []) {
       const li = document.createElement("li");
       li.dataset.resource = step.resource;
-      let text = `${words(step.resource)} ${step.current} → ${step.needed}: ${step.blocks_per_sm} blocks, ${percent(step.occupancy)}`;
-      if (step.maxrregcount) text += `; -maxrregcount=${step.maxrregcount}`;
-      if (step.launch_bounds) text += ` or __launch_bounds__(${step.launch_bounds.join(", ")})`;
+      // No value of the resource alone gains one: the CLI says so too.
+      let text = `${words(step.resource)}: cannot gain a ${block} alone`;
+      if (step.needed !== null) {
+        text = `${words(step.resource)} ${step.current} → ${step.needed}: ${step.blocks_per_sm} ${blocks}, ` +
+          percent(step.occupancy);
+        if (step.maxrregcount) text += `; -maxrregcount=${step.maxrregcount}`;
+        if (step.launch_bounds) text += ` or __launch_bounds__(${step.launch_bounds.join(", ")})`;
+      }
       li.textContent = text;
       steps.append(li);
     }
@@ -177,9 +224,20 @@
   /** Asks the calculator for the form's answer and shows it. */
   function update() {
     if (!calc) return;
-    const answer = call(calc, "occcalc_web_answer", JSON.stringify(readForm()));
+    let answer;
+    try {
+      answer = call(calc, "occcalc_web_answer", JSON.stringify(readForm()));
+    } catch (error) {
+      if (error instanceof Stopped) return;
+      throw error;
+    }
     clearMessages();
     for (const field of document.querySelectorAll("[data-vendor]")) field.hidden = field.dataset.vendor !== answer.vendor;
+    // The vendor's words: work-groups and work-items on AMD targets.
+    for (const e of document.querySelectorAll("[data-amd-words]")) {
+      e.dataset.nvidiaWords ??= e.textContent;
+      e.textContent = answer.vendor === "amd" ? e.dataset.amdWords : e.dataset.nvidiaWords;
+    }
     $("answer").classList.toggle("stale", Boolean(answer.error));
     // The commands even for an error: the CLI says the same.
     $("o-command").textContent = answer.command ?? "";
@@ -192,18 +250,18 @@
       $("o-text").textContent = answer.text;
       showResult(answer.result);
       // A family's waves differ by product: the text below has each one's.
-      $("m-grid").textContent = answer.grid_note ?? "";
+      if (answer.grid_note) say($("m-grid"), answer.grid_note);
       $("m-grid").classList.toggle("note", Boolean(answer.grid_note));
       $("o-suggest").hidden = $("o-steps").hidden = !answer.suggest;
       if (answer.suggest) showSuggest(answer.suggest);
       // A family's suggestion, per product, as the CLI prints it.
       $("o-suggest-text").hidden = !answer.suggest_text;
       $("o-suggest-text").textContent = answer.suggest_text ?? "";
-      if (answer.suggest_error) $("m-suggest").textContent = answer.suggest_error.message;
+      if (answer.suggest_error) say($("m-suggest"), answer.suggest_error);
       // The charts are most of a change's work: redrawn only when they differ
       // (not for the grid or the SM count).
       if (answer.svg !== shownSvg) $("o-charts").innerHTML = (answer.svg ?? "").replace(/^<\?xml[^>]*>\s*/, "");
-      if (!answer.svg) $("m-sweep").textContent = answer.sweep_error.message;
+      if (!answer.svg) say($("m-sweep"), answer.sweep_error);
       shownSvg = answer.svg;
     }
     saveState();
@@ -238,7 +296,13 @@
       $("m-log").textContent = `the log is ${text.length} characters; the page reads at most ${MAX_LOG_CHARS}`;
       return;
     }
-    const read = call(calc, "occcalc_web_read_log", text);
+    let read;
+    try {
+      read = call(calc, "occcalc_web_read_log", text, "log");
+    } catch (error) {
+      if (error instanceof Stopped) return;
+      throw error;
+    }
     if (read.error) {
       $("m-log").textContent = read.error.message;
       choice.hidden = true;
@@ -251,13 +315,18 @@
     applyKernel(0);
   }
 
-  function start(m) {
+  /** Makes `m` the calculator, for the form and for scripts. */
+  function bind(m) {
     calc = m;
     // The calculator for the console and for scripts: occcalc.answer({target: "H100", threads: "256", regs: "64"}).
     window.occcalc = {
-      answer: (request) => call(m, "occcalc_web_answer", JSON.stringify(request)),
-      readLog: (text) => call(m, "occcalc_web_read_log", text),
+      answer: (request) => call(calc, "occcalc_web_answer", JSON.stringify(request)),
+      readLog: (text) => call(calc, "occcalc_web_read_log", text, "log"),
     };
+  }
+
+  function start(m) {
+    bind(m);
     const names = $("names");
     for (const [value, label] of call(m, "occcalc_web_names", "")) {
       const option = document.createElement("option");
@@ -290,15 +359,17 @@
     return new Response(stream, {headers: {"Content-Type": "application/wasm"}});
   }
 
-  const failed = (error) => {
+  function failed(error) {
     $("m-answer").textContent = "The calculator did not start: " + error;
-  };
-  occcalcModule({
+  }
+  /** A calculator: the module compiled from the bytes the page holds. */
+  const instantiate = () => occcalcModule({
     instantiateWasm(imports, done) {
       WebAssembly.instantiateStreaming(wasmResponse(), imports).then((r) => done(r.instance, r.module), failed);
       return {};
     },
-  }).then((m) => {
+  });
+  instantiate().then((m) => {
     start(m);
     performance.mark("occcalc:answered");  // bench/web_bench.py: the first answer
   }, failed);

@@ -46,23 +46,30 @@ cli::terminal page_terminal() {
   return term;
 }
 
-/// An error as the page shows it beside a field: the CLI's line without
-/// its `occcalc: error: ` lead.
-json error_json(const std::exception& e) {
+/// An error as the page shows it beside a field: the CLI's message in the
+/// page's words, led by the field's label and naming other fields by theirs
+/// (`Grid needs a named GPU ("GPU or architecture") or "SMs"`); and
+/// `cli_message`, the CLI's line without its `occcalc: error: ` lead.
+json error_json(const std::exception& e, bool amd) {
   if (const auto* input = dynamic_cast<const occcalc::input_error*>(&e)) {
-    return {{"field", input->field()}, {"message", occcalc::flagged_text(*input)}};
+    const auto quoted = [amd](std::string_view key) { return fmt::format("\"{}\"", page_label(key, amd)); };
+    return {{"field", input->field()},
+            {"message", input->field().empty()
+                            ? input->message(quoted)
+                            : fmt::format("{} {}", page_label(input->field(), amd), input->message(quoted))},
+            {"cli_message", occcalc::flagged_text(*input)}};
   }
-  return {{"field", ""}, {"message", e.what()}};
+  return {{"field", ""}, {"message", e.what()}, {"cli_message", e.what()}};
 }
 
 /// Runs `command` into a string; its error as the page shows it.
 template <typename Command>
-json run_into(Command&& command) {
+json run_into(bool amd, Command&& command) {
   std::ostringstream out;
   try {
     command(out);
   } catch (const std::exception& e) {
-    return {{"error", error_json(e)}};
+    return {{"error", error_json(e, amd)}};
   }
   return {{"output", out.str()}};
 }
@@ -84,7 +91,7 @@ occcalc::request request_of(const page_fields& fields) {
 /// - else `text` (the CLI's text answer), `result` (its `--json`), `suggest`
 ///   (`suggest --json`; its text, `suggest_text`, where only the text
 ///   answers: a family) and `svg` (`sweep --svg -`), or `suggest_error` and
-///   `sweep_error` where those refuse; `grid_note` for a family with a grid,
+///   `sweep_error` where those refuse; `grid_note` (as `error`) for a family with a grid,
 ///   whose `result` is then per SM, without the grid.
 /// Each answer is computed from the fields its command shows: suggest takes
 /// no grid, sweep neither a grid nor an SM count.
@@ -108,12 +115,12 @@ json answer(const json& page) {
     for_suggest = request_of(without_grid);
     for_sweep = request_of(sweep_fields);
   } catch (const std::exception& e) {
-    out["error"] = error_json(e);
+    out["error"] = error_json(e, r.amd);
     return out;
   }
   const cli::terminal term = page_terminal();
   const auto query = [&](bool as_json) {
-    return run_into([&](std::ostream& s) {
+    return run_into(r.amd, [&](std::ostream& s) {
       cli::query_options o{request, {}, as_json, false, term};
       std::ostringstream err;
       cli::run_query(tables(), o, s, err);
@@ -135,19 +142,20 @@ json answer(const json& page) {
     std::ostringstream s, err;
     cli::run_query(tables(), o, s, err);
     out["result"] = json::parse(s.str());
-    out["grid_note"] = result["error"]["message"];
+    out["grid_note"] = result["error"];
   } else {
     out["error"] = result["error"];
     return out;
   }
-  const json suggest = run_into([&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, true, s, term); });
+  const json suggest =
+      run_into(r.amd, [&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, true, s, term); });
   if (suggest.contains("output")) {
     out["suggest"] = json::parse(suggest["output"].get<std::string>());
   } else {
     // A family: --json has no one min grid size, the text gives each
     // product's.
     const json text_suggest =
-        run_into([&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, false, s, term); });
+        run_into(r.amd, [&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, false, s, term); });
     if (text_suggest.contains("output")) {
       out["suggest_text"] = text_suggest["output"];
     } else {
@@ -157,7 +165,8 @@ json answer(const json& page) {
   cli::sweep_options sweep;
   sweep.vary = "threads";
   sweep.svg_file = "-";
-  const json svg = run_into([&](std::ostream& s) { cli::run_sweep(tables(), for_sweep, sweep, false, s, term); });
+  const json svg =
+      run_into(r.amd, [&](std::ostream& s) { cli::run_sweep(tables(), for_sweep, sweep, false, s, term); });
   if (svg.contains("output")) {
     out["svg"] = svg["output"];
   } else {
@@ -170,6 +179,12 @@ json answer(const json& page) {
 /// fills.
 json read_log(std::string_view text) {
   json out;
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    // As the CLI refuses a saved document: a log is text.
+    out["error"] = {{"field", "log"},
+                    {"message", fmt::format("a NUL byte at offset {}; a compiler log has none", nul)}};
+    return out;
+  }
   std::vector<inspect::kernel_resources> kernels;
   try {
     if (inspect::is_compiler_log(text)) {
@@ -249,10 +264,11 @@ const char* occcalc_web_answer(const char* request_json) {
   }
 }
 
-/// The kernels of a pasted compiler log.
-const char* occcalc_web_read_log(const char* text) {
+/// The kernels of a pasted compiler log: `length` bytes at `text`, NUL
+/// bytes included.
+const char* occcalc_web_read_log(const char* text, std::size_t length) {
   try {
-    return occcalc::web::give(occcalc::web::read_log(text));
+    return occcalc::web::give(occcalc::web::read_log({text, length}));
   } catch (const std::exception& e) {
     return occcalc::web::give({{"error", {{"field", "log"}, {"message", e.what()}}}});
   }

@@ -115,6 +115,40 @@ std::string command_line(std::string_view subcommand, const page_fields& fields)
   return line;
 }
 
+std::string_view page_label(std::string_view key, bool amd) {
+  struct label {
+    std::string_view key, nvidia, amd;
+  };
+  // The labels of web/index.html, each key's box.
+  static constexpr label labels[] = {
+      {"target", "GPU or architecture", "GPU or architecture"},
+      {"cc", "GPU or architecture", "GPU or architecture"},
+      {"gpu", "GPU or architecture", "GPU or architecture"},
+      {"gfx", "GPU or architecture", "GPU or architecture"},
+      {"threads", "Threads per block", "Work-items per work-group"},
+      {"regs", "Registers per thread", "Registers per thread"},
+      {"smem", "Static shared memory", "Static shared memory"},
+      {"dyn_smem", "Dynamic shared memory", "Dynamic shared memory"},
+      {"carveout", "Carveout", "Carveout"},
+      {"barriers", "Barriers", "Barriers"},
+      {"vgprs", "VGPRs per work-item", "VGPRs per work-item"},
+      {"agprs", "AGPRs", "AGPRs"},
+      {"sgprs", "SGPRs per wave", "SGPRs per wave"},
+      {"lds", "LDS per work-group", "LDS per work-group"},
+      {"wave32", "Wave size", "Wave size"},
+      {"wave64", "Wave size", "Wave size"},
+      {"cu_mode", "RDNA mode", "RDNA mode"},
+      {"wgp_mode", "RDNA mode", "RDNA mode"},
+      {"model", "Model", "Model"},
+      {"grid", "Grid", "Grid"},
+      {"sm_count", "SMs", "CUs"},
+  };
+  for (const auto& l : labels) {
+    if (l.key == key) return amd ? l.amd : l.nvidia;
+  }
+  return key;
+}
+
 json log_fields(const inspect::kernel_resources& k) {
   json fields = json::object();
   const auto put = [&](const char* key, const std::optional<std::int64_t>& figure) {

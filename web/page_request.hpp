@@ -56,6 +56,11 @@ page_fields without(page_fields fields, std::initializer_list<std::string_view> 
 /// shell where needed (`--gpu 'RTX 4090'`).
 std::string command_line(std::string_view subcommand, const page_fields& fields);
 
+/// The page's label for request key `key` (`sm_count`: `SMs`, or `CUs` on
+/// an AMD target): what its messages name a field by, where the CLI names
+/// its flag.
+std::string_view page_label(std::string_view key, bool amd);
+
 /// `text` quoted for a POSIX shell where it needs to be.
 std::string shell_quoted(std::string_view text);
 
