@@ -9,11 +9,13 @@ For an NVIDIA and an AMD launch (`sweep --svg -`, the SVG on standard output):
   register allocation granule for registers, of 1 KiB for shared memory or
   LDS (shown in KiB), at most 8 a chart, inside the plotted range;
 - every shaded region names a limiter the legend shows;
-- the next cliff above the current value is annotated where there is one;
+- the next cliff above the current value is annotated where there is one,
+  its line in one unit;
 - `--svg -` with --json is refused (exit 2).
 
 usage: svg_charts.py OCCCALC
 """
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -27,6 +29,10 @@ CASES = [
     (["--gpu", "RTX 4090", "--threads", "256", "--regs", "64", "--smem", "8K"],
      {"vary-threads": (32, 1), "vary-regs": (8, 1), "vary-smem": (1024, 1024)},
      {"vary-regs": "65", "vary-threads": "288"}),
+    # Shared memory now 0 KiB, its next cliff at 24704 B.
+    (["--gpu", "RTX 4090", "--threads", "256", "--regs", "64"],
+     {"vary-threads": (32, 1), "vary-regs": (8, 1), "vary-smem": (1024, 1024)},
+     {"vary-smem": "24704"}),
     (["--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--lds", "16K"],
      {"vary-threads": (64, 1), "vary-vgprs": (8, 1), "vary-lds": (1024, 1024)},
      {"vary-vgprs": "129"}),
@@ -77,6 +83,10 @@ def check(args, units, next_cliffs, problems):
                   if g.get("class") == "next-cliff"]
         if name in next_cliffs and cliffs != [next_cliffs[name]]:
             problems.append(f"{where}: {name}: next cliff {cliffs}, expected [{next_cliffs[name]}]")
+        # One unit a line: "now: 0 KiB; next cliff: 24704 B" read as two scales.
+        for notes in chart.iter("{http://www.w3.org/2000/svg}text"):
+            if notes.get("class") == "notes" and " KiB" in notes.text and re.search(r"\d B\b", notes.text):
+                problems.append(f"{where}: {name}: KiB and bytes in one line: {notes.text!r}")
 
 
 def main():

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <initializer_list>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -69,9 +72,15 @@ std::string value_text(std::int64_t value, std::int64_t scale) {
 
 /// A value in a sentence, as people write it: whole KiB (`8 KiB`), else the
 /// exact bytes (`8193 B`), on a chart shown in KiB; the number elsewhere.
-std::string value_label(std::int64_t value, std::int64_t scale) {
-  if (scale <= 1) return std::to_string(value);
-  return value % scale == 0 ? fmt::format("{} KiB", value / scale) : fmt::format("{} B", value);
+/// `values` in one unit: KiB where `scale` is 1024 and every value is whole
+/// KiB, else bytes; plain where the axis has no unit (`scale` 1).
+std::vector<std::string> value_labels(std::initializer_list<std::int64_t> values, std::int64_t scale) {
+  const bool whole = std::all_of(values.begin(), values.end(), [&](std::int64_t v) { return v % scale == 0; });
+  std::vector<std::string> out;
+  for (const auto v : values) {
+    out.push_back(scale <= 1 ? std::to_string(v) : whole ? fmt::format("{} KiB", v / scale) : fmt::format("{} B", v));
+  }
+  return out;
 }
 
 }  // namespace
@@ -207,8 +216,6 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
       });
       const double cx = x_of(static_cast<double>(s.current));
       const double cy = y_of(nearest->occupancy);
-      std::string words =
-          fmt::format("now: {} ({:.1f}%)", value_label(s.current, s.display_scale), nearest->occupancy * percent);
       svg += fmt::format(
           "<line class=\"current-line\" x1=\"{0:.1f}\" y1=\"{1}\" x2=\"{0:.1f}\" y2=\"{2}\" "
           "stroke=\"#d62728\" stroke-dasharray=\"4 3\"/>"
@@ -217,13 +224,17 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
       const auto next = std::find_if(s.cliffs.begin(), s.cliffs.end(), [&](const occcalc::sweep_cliff& cliff) {
         return cliff.before >= s.current && cliff.occupancy_after < cliff.occupancy_before;
       });
+      // One unit for the line: 0 KiB and 24704 B read as 0 B and 24704 B.
+      const auto labels = next != s.cliffs.end() ? value_labels({s.current, next->after}, s.display_scale)
+                                                 : value_labels({s.current}, s.display_scale);
+      std::string words = fmt::format("now: {} ({:.1f}%)", labels[0], nearest->occupancy * percent);
       if (next != s.cliffs.end()) {
         svg += fmt::format(
             "<g class=\"next-cliff\" data-before=\"{}\" data-after=\"{}\">"
             "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"none\" stroke=\"#d62728\"/></g>\n",
             next->before, next->after, x_of(static_cast<double>(next->after)), y_of(next->occupancy_after));
-        words += fmt::format("; next cliff: {} ({:.1f}% to {:.1f}%)", value_label(next->after, s.display_scale),
-                             next->occupancy_before * percent, next->occupancy_after * percent);
+        words += fmt::format("; next cliff: {} ({:.1f}% to {:.1f}%)", labels[1], next->occupancy_before * percent,
+                             next->occupancy_after * percent);
       }
       svg += fmt::format("<text class=\"notes\" x=\"{}\" y=\"{:.1f}\" fill=\"#d62728\">{}</text>\n", left, notes_y,
                          xml_escape(words));
@@ -231,7 +242,7 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
       svg += fmt::format(
           "<text class=\"notes\" x=\"{}\" y=\"{:.1f}\" fill=\"#d62728\">now: {}, outside the range "
           "shown</text>\n",
-          left, notes_y, xml_escape(value_label(s.current, s.display_scale)));
+          left, notes_y, xml_escape(value_labels({s.current}, s.display_scale)[0]));
     }
     svg += "</g>\n";
   }
