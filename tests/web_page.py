@@ -108,6 +108,12 @@ window.driver = {
       const r = e.getBoundingClientRect();
       if (r.left < -0.5 || r.right > width + 0.5) problems.push(`${name(e)} spans ${r.left.toFixed(0)}..${r.right.toFixed(0)} of ${width}px`);
     }
+    // Chart type as drawn: its font size times the chart's scale.
+    for (const svg of document.querySelectorAll("#o-charts svg")) {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      const px = parseFloat(svg.getAttribute("font-size")) * scale;
+      if (px < 9) problems.push(`chart text is ${px.toFixed(1)}px (at least 9)`);
+    }
     const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
     const groups = [".field", "#answer > *, #headline > *", ".commands > code", "#o-suggest > *", "#o-waves > *",
                     ".field > *", "header > *, main > *, footer > *"];
@@ -309,7 +315,23 @@ def check_configuration(b, config):
     else:
         # A family: the text answers per product where --json cannot.
         text = cli(shlex.split(shown["suggest_command"])[1:])
-        if text.returncode == 0:
+        if text.returncode == 0 and shown["suggest"]:
+            # Laid out as one GPU's: each product's min grid size, as the
+            # text gives them, and the rest as the first product's --json.
+            suggested.append(config["target"])
+            sizes = re.findall(r"^  min grid size +(\d+) .* fill (.+)$", text.stdout, re.M)
+            want = ", ".join(f"{size} on {gpu}" for size, gpu in sizes)
+            if shown["suggest"].get("min_grid_size") != want:
+                fail(f"{what}: a family's min grid sizes {shown['suggest'].get('min_grid_size')!r}, the CLI {want!r}")
+            command = shlex.split(shown["suggest_command"])[1:]
+            command[command.index("--gpu") + 1] = sizes[0][1]
+            doc = json.loads(cli(command + ["--json"]).stdout)
+            want = {"block_size": doc["block_size"], "blocks_per_sm": doc["blocks_per_sm"],
+                    "occupancy": round(doc["occupancy"] * 100, 2)}
+            got = {k: number(shown["suggest"].get(k)) for k in want}
+            if got != want or shown["steps"] != [s["resource"] for s in doc.get("next_steps", [])]:
+                fail(f"{what}: a family's suggest {got} {shown['steps']}, {sizes[0][1]}'s {want} {doc.get('next_steps')}")
+        elif text.returncode == 0:
             suggested.append(config["target"])
             if shown["suggest_text"] != text.stdout:
                 fail(f"{what}: suggest's text differs from the CLI's:\n{text.stdout}\n---\n{shown['suggest_text']}")
