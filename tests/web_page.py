@@ -429,6 +429,12 @@ def check_bad_inputs(b):
         if run.returncode != 2 or shown["cli_messages"][field] != message:
             fail(f"{what}: the page says {shown['cli_messages'][field]!r}; the CLI (exit {run.returncode}) {message!r}")
         check_words(what, shown)
+        if change == {"regs": "-1"}:
+            # docs/web.md quotes this message: it must be the page's.
+            doc = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "web.md"),
+                       encoding="utf-8").read().replace("\n  ", " ")
+            if f"`{shown['messages'][field]}`" not in doc:
+                fail(f"docs/web.md does not quote the page's message for regs -1: {shown['messages'][field]!r}")
     b.evaluate("driver.set({target: ''})")
     if "target" not in b.evaluate("driver.read()")["messages"]:
         fail("an empty target: no message beside it")
