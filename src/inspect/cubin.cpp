@@ -25,6 +25,12 @@ enum class attribute : std::uint8_t {
   num_barriers = 0x4c,
 };
 
+/// `.nv.compat`'s EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET, in the same record
+/// format: 1 in an arch-specific (`sm_90a`) cubin, 0 otherwise (nvcc 13;
+/// tests/fixtures/inspect/README.md). A family (`f`) cubin is marked only in
+/// its fat binary entry.
+constexpr std::uint8_t compat_accelerator_target = 0x09;
+
 /// `.nv.info` record formats (EIFMT_*).
 enum class record_format : std::uint8_t { none = 1, byte_value = 2, half_value = 3, sized = 4 };
 
@@ -106,6 +112,14 @@ std::vector<kernel_resources> read_cubin(byte_view cubin) {
         fmt::format("not a cubin: ELF machine {} is not EM_CUDA ({})", file.machine(), elf::machine_cuda));
   }
   const int sm = cubin_sm(file.abi_version(), file.flags());
+  target_feature feature = target_feature::none;
+  if (const elf_section* compat = file.find_section(".nv.compat")) {
+    for_each_record(file.contents(*compat), [&](const record& r) {
+      if (static_cast<std::uint8_t>(r.code) == compat_accelerator_target && r.value == 1) {
+        feature = target_feature::arch_specific;
+      }
+    });
+  }
   const elf_section* symtab = nullptr;
   std::unordered_map<std::string_view, const elf_section*> kernel_sections;
   for (const auto& s : file.sections()) {
@@ -158,7 +172,7 @@ std::vector<kernel_resources> read_cubin(byte_view cubin) {
     if (!is_kernel(sym)) continue;
     kernel_resources k;
     k.name = std::string(sym.name);
-    k.arch = nvidia_target(sm);
+    k.arch = nvidia_target(sm, feature);
     const elf_section& text = file.section(sym.section_index);
     const auto found = figures.find(static_cast<std::uint32_t>(index));
     const function_figures f = found == figures.end() ? function_figures{} : found->second;

@@ -19,6 +19,10 @@ constexpr std::uint64_t entry_header_min_bytes = 64;
 constexpr std::uint64_t fatbin_alignment = 8;
 constexpr std::uint64_t flag_lz4 = 0x2000;
 constexpr std::uint64_t flag_zstd = 0x8000;
+/// What nvcc 13 sets for `sm_90a`/`compute_90a` and for `sm_100f`/`compute_100f`
+/// entries (tests/fixtures/inspect/README.md): the target's feature suffix.
+constexpr std::uint64_t flag_arch_specific = 0x100000;
+constexpr std::uint64_t flag_family = 0x200000;
 
 }  // namespace
 
@@ -56,6 +60,9 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
       e.arch = header.read<std::uint32_t>(0x1c, "arch");
       const auto stored_bytes = header.read<std::uint64_t>(0x08, "payload size");
       const auto flags = header.read<std::uint64_t>(0x28, "flags");
+      e.feature = (flags & flag_arch_specific) != 0 ? target_feature::arch_specific
+                  : (flags & flag_family) != 0      ? target_feature::family
+                                                    : target_feature::none;
       e.payload = body.sub(entry_at + entry_header_bytes, stored_bytes, "a fat binary entry's payload");
       e.compressed = (flags & flag_zstd) != 0  ? compression::zstd
                      : (flags & flag_lz4) != 0 ? compression::lz4

@@ -9,6 +9,7 @@
 
 #include "inspect/bytes.hpp"
 #include "inspect/decompress.hpp"
+#include "inspect/gpu_target.hpp"
 
 namespace occcalc::inspect {
 
@@ -18,6 +19,8 @@ struct fatbin_entry {
   std::uint16_t kind = 0;
   /// The SM or compute version (75, 90, 120).
   std::uint32_t arch = 0;
+  /// Its `a` or `f` suffix (`sm_90a`, `compute_100f`), from the entry's flags.
+  target_feature feature = target_feature::none;
   compression compressed = compression::none;
   /// The payload as stored (compressed or not).
   byte_view payload;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <tuple>
+
 #include "inspect/demangle.hpp"
 #include "inspect/limits.hpp"
 #include "inspect/ptx.hpp"
@@ -10,20 +12,57 @@ namespace occcalc::inspect {
 
 namespace {
 
-/// The PTX entries the driver would compile: with `only_sm`, the newest one
-/// it can compile for that GPU (a PTX target above it cannot); else all.
-std::vector<std::size_t> ptx_to_read(const std::vector<work_item>& ptx, const std::optional<int>& only_sm) {
+/// How the driver would take an entry of target `arch` and `feature` on GPU
+/// `sm` (both compute capabilities times ten), best first; none when it
+/// cannot. Cubins run on their major's later GPUs (binary compatibility),
+/// an `a` cubin on its own GPU alone; PTX compiles for any later GPU, an `a`
+/// PTX for its own, an `f` PTX for its major's.
+enum class loads { exact, family, same_major, never };
+
+loads how_loaded(std::uint32_t arch, target_feature feature, int sm, bool ptx) {
+  const auto gpu = static_cast<std::uint32_t>(sm);
+  if (arch == gpu) return loads::exact;
+  if (arch > gpu || feature == target_feature::arch_specific) return loads::never;
+  if (ptx) return feature == target_feature::family && arch / 10 != gpu / 10 ? loads::never : loads::same_major;
+  if (arch / 10 != gpu / 10) return loads::never;
+  return feature == target_feature::family ? loads::family : loads::same_major;
+}
+
+/// The rank of an entry for GPU `sm`: the kind of load, then the newest
+/// target, then (for the exact target) `a` before `f` before none.
+auto rank_of(const fatbin_entry& e, int sm, bool ptx) {
+  const auto feature_rank = e.feature == target_feature::arch_specific ? 0
+                            : e.feature == target_feature::family      ? 1
+                                                                       : 2;
+  return std::make_tuple(how_loaded(e.arch, e.feature, sm, ptx), ~e.arch, feature_rank);
+}
+
+/// Why a cubin of another target runs on GPU `sm`, for its origin.
+std::string why_loaded(const fatbin_entry& e, int sm) {
+  return how_loaded(e.arch, e.feature, sm, false) == loads::family
+             ? fmt::format(", loaded by sm_{}: a family cubin of its major", sm)
+             : fmt::format(", loaded by sm_{}: a cubin of an earlier GPU of its major", sm);
+}
+
+/// The indexes of `entries` the driver would take on GPU `only_sm`: those
+/// of the best rank (one target, more than one entry where a fat binary
+/// repeats it); all of them without `only_sm`.
+std::vector<std::size_t> chosen_for(const std::vector<fatbin_entry>& entries, const std::optional<int>& only_sm,
+                                    bool ptx) {
   std::vector<std::size_t> chosen;
-  std::uint32_t newest = 0;
-  for (std::size_t i = 0; i < ptx.size(); ++i) {
-    const std::uint32_t arch = ptx[i].entry.arch;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
     if (!only_sm) {
       chosen.push_back(i);
-    } else if (arch <= static_cast<std::uint32_t>(*only_sm) && arch >= newest) {
-      if (arch > newest) chosen.clear();
-      newest = arch;
-      chosen.push_back(i);
+      continue;
     }
+    const auto rank = rank_of(entries[i], *only_sm, ptx);
+    if (std::get<0>(rank) == loads::never) continue;
+    if (!chosen.empty()) {
+      const auto best = rank_of(entries[chosen.front()], *only_sm, ptx);
+      if (best < rank) continue;
+      if (rank < best) chosen.clear();
+    }
+    chosen.push_back(i);
   }
   return chosen;
 }
@@ -43,29 +82,42 @@ std::vector<inspected_kernel> with_names(std::vector<kernel_resources> kernels, 
 
 void plan_entries(byte_view region, const std::string& where, const std::optional<int>& only_sm,
                   std::vector<work_item>& items, std::vector<work_item>& ptx_items, inspection& out) {
+  std::vector<fatbin_entry> cubins, ptx;
+  std::vector<std::size_t> cubin_index, ptx_index;  // 1-based, as origins name them
   std::size_t index = 0;
-  const std::size_t cubins_before = items.size();
-  std::vector<work_item> ptx;
   for (const auto& entry : fatbin_entries(region)) {
     ++index;
-    const auto compressed = [&] {
-      return entry.compressed == compression::none ? std::string() : fmt::format(", {}", to_string(entry.compressed));
-    };
     if (entry.kind == fatbin_kind_ptx) {
-      ptx.push_back({entry, fmt::format("{}entry {} (compute_{} PTX{})", where, index, entry.arch, compressed())});
-      continue;
-    }
-    if (entry.kind != fatbin_kind_elf) {
+      ptx.push_back(entry);
+      ptx_index.push_back(index);
+    } else if (entry.kind == fatbin_kind_elf) {
+      cubins.push_back(entry);
+      cubin_index.push_back(index);
+    } else {
       ++out.skipped_entries;
       if (entry.kind == fatbin_kind_lto_ir) ++out.lto_entries;
-      continue;
     }
-    if (only_sm && static_cast<int>(entry.arch) != *only_sm) continue;
-    items.push_back({entry, fmt::format("{}entry {} (sm_{}{})", where, index, entry.arch, compressed())});
   }
-  const auto chosen = items.size() == cubins_before ? ptx_to_read(ptx, only_sm) : std::vector<std::size_t>{};
-  for (const std::size_t i : chosen) ptx_items.push_back(std::move(ptx[i]));
-  out.skipped_entries += ptx.size() - chosen.size();
+  const auto origin = [&](const fatbin_entry& e, std::size_t i, const char* kind) {
+    const std::string compressed = e.compressed == compression::none ? "" : ", " + std::string(to_string(e.compressed));
+    return fmt::format("{}entry {} ({}_{}{}{}{})", where, i, kind, e.arch, suffix_of(e.feature),
+                       e.kind == fatbin_kind_ptx ? " PTX" : "", compressed);
+  };
+  const auto cubins_chosen = chosen_for(cubins, only_sm, false);
+  for (const std::size_t i : cubins_chosen) {
+    const auto& e = cubins[i];
+    work_item item{e, origin(e, cubin_index[i], "sm"), nvidia_target(static_cast<int>(e.arch), e.feature)};
+    if (only_sm && static_cast<int>(e.arch) != *only_sm) {
+      item.origin += why_loaded(e, *only_sm);
+      item.target = nvidia_target(*only_sm);
+    }
+    items.push_back(std::move(item));
+  }
+  const auto ptx_chosen = cubins_chosen.empty() ? chosen_for(ptx, only_sm, true) : std::vector<std::size_t>{};
+  for (const std::size_t i : ptx_chosen) {
+    ptx_items.push_back({ptx[i], origin(ptx[i], ptx_index[i], "compute"), {}});
+  }
+  out.skipped_entries += ptx.size() - ptx_chosen.size();
 }
 
 void add_ptx_kernels(std::string_view text, const std::string& gpu, const std::string& origin, inspection& out) {

@@ -14,10 +14,13 @@
 
 namespace occcalc::inspect {
 
-/// A fat binary entry to read, and where it came from.
+/// A fat binary entry to read, where it came from, and the GPU its kernels
+/// are reported for: the entry's own target (`sm_100f`), or the GPU `--arch`
+/// names where the driver would load this entry on it.
 struct work_item {
   fatbin_entry entry;
   std::string origin;
+  gpu_target target;
 };
 
 /// `kernels` with their demangled names, each origin prefixed by `origin`
@@ -25,10 +28,14 @@ struct work_item {
 std::vector<inspected_kernel> with_names(std::vector<kernel_resources> kernels, const std::string& origin);
 
 /// Plans the reading of the fat binaries in `region`: the cubins into
-/// `items` (only those for `only_sm` when given); the PTX into `ptx_items`
-/// when no cubin of the region is read (a PTX-only build, or `only_sm`
-/// naming a GPU it has PTX but no cubin for), as the driver then compiles
-/// the PTX: with `only_sm`, the newest PTX at or below it, else all of it.
+/// `items`; the PTX into `ptx_items` when no cubin of the region is read (a
+/// PTX-only build, or `only_sm` naming a GPU no cubin runs on), as the
+/// driver then compiles the PTX. With `only_sm`, the image the driver loads
+/// on that GPU (docs/reference.md, "Which image --arch reads"): an exact
+/// cubin (`a`, then `f`, then plain), else the newest family cubin of its
+/// major, else the newest plain cubin of its major, never newer than it;
+/// else the newest PTX it can compile (an `a` PTX only for its own GPU, an
+/// `f` PTX for its major). Without, every cubin, or all the PTX.
 /// The rest is counted in `out.skipped_entries` (and LTO IR in
 /// `out.lto_entries`). `where` prefixes each origin.
 void plan_entries(byte_view region, const std::string& where, const std::optional<int>& only_sm,

@@ -23,6 +23,26 @@ gpu_target parse_gpu_target(std::string_view name) {
   return t;
 }
 
-gpu_target nvidia_target(int sm) { return {"sm_" + std::to_string(sm), gpu_vendor::nvidia, sm}; }
+std::string_view suffix_of(target_feature feature) noexcept {
+  switch (feature) {
+    case target_feature::arch_specific: return "a";
+    case target_feature::family: return "f";
+    case target_feature::none: break;
+  }
+  return "";
+}
+
+gpu_target nvidia_target(int sm, target_feature feature) {
+  return {"sm_" + std::to_string(sm) + std::string(suffix_of(feature)), gpu_vendor::nvidia, sm};
+}
+
+target_feature feature_of(const gpu_target& target) noexcept {
+  if (target.vendor != gpu_vendor::nvidia || target.name.empty()) return target_feature::none;
+  switch (target.name.back()) {
+    case 'a': return target_feature::arch_specific;
+    case 'f': return target_feature::family;
+    default: return target_feature::none;
+  }
+}
 
 }  // namespace occcalc::inspect

@@ -11,6 +11,14 @@ namespace occcalc::inspect {
 
 enum class gpu_vendor : std::uint8_t { unknown, nvidia, amd };
 
+/// An NVIDIA target's feature suffix (nvcc's `-arch`): none (`sm_90`, runs on
+/// later GPUs of its major), arch-specific `a` (`sm_90a`: that compute
+/// capability alone), family `f` (`sm_100f`: its family, the same major).
+enum class target_feature : std::uint8_t { none, arch_specific, family };
+
+/// The suffix's letter: "", "a" or "f".
+std::string_view suffix_of(target_feature feature) noexcept;
+
 struct gpu_target {
   /// As the input spells it: `sm_90`, `sm_90a`, `gfx90a`; empty when the
   /// input names no target.
@@ -25,7 +33,12 @@ struct gpu_target {
 /// empty name) is unknown, its spelling kept for messages.
 gpu_target parse_gpu_target(std::string_view name);
 
-/// The NVIDIA target `sm_<sm>`, as a cubin's ELF header gives it.
-gpu_target nvidia_target(int sm);
+/// The NVIDIA target `sm_<sm>` with its suffix (`sm_100f`), as a cubin or
+/// a fat binary entry gives it.
+gpu_target nvidia_target(int sm, target_feature feature = target_feature::none);
+
+/// The suffix `name` spells (`sm_90a`: arch-specific); none for AMD's and
+/// unknown names.
+target_feature feature_of(const gpu_target& target) noexcept;
 
 }  // namespace occcalc::inspect

@@ -88,7 +88,13 @@ void run_parallel(std::size_t count, unsigned workers, Task&& task) {
 /// Reads one cubin entry.
 std::vector<inspected_kernel> read_item(const work_item& item, scratch_buffer& buffer) {
   try {
-    return with_names(read_cubin(entry_contents(item.entry, buffer)), item.origin);
+    auto kernels = read_cubin(entry_contents(item.entry, buffer));
+    for (auto& k : kernels) {
+      // The entry names the suffix (a family cubin's is nowhere else), and
+      // the GPU that would load it where that is another.
+      if (item.target.sm != k.arch.sm || item.entry.feature != target_feature::none) k.arch = item.target;
+    }
+    return with_names(std::move(kernels), item.origin);
   } catch (const format_error& e) {
     throw format_error(item.origin + ": " + e.what());
   }
