@@ -25,6 +25,7 @@ CLI11_FILES = ("cli/app.cpp", "cli/command_options.cpp", "cli/help_format.cpp", 
 
 # Which public layers each layer may include (besides itself).
 BASE = {"error.hpp", "version.hpp"}
+TOP_LEVEL = BASE | {"occcalc.hpp"}
 ALLOWED = {
     "common": set(),
     "nvidia": {"common"},
@@ -56,7 +57,11 @@ def main() -> int:
         if not text.startswith(f"/// \\file {rel.as_posix()}\n"):
             problems.append(f"include/occcalc/{rel}: its first line must be '/// \\file {rel.as_posix()}'")
         if len(rel.parts) == 1:
-            continue  # the umbrella, error, version and the forwarding headers
+            # The umbrella, error and version: every other header is in its layer.
+            if rel.name not in TOP_LEVEL:
+                problems.append(f"include/occcalc/{rel}: a header outside a layer ({', '.join(sorted(TOP_LEVEL))} "
+                                "are the only ones at the top)")
+            continue
         layer = rel.parts[0]
         allowed = ALLOWED.get(layer)
         if allowed is None:

@@ -30,7 +30,7 @@ EXPECTED = [
     "./usr/share/occcalc/nvidia-architectures.json",
     "./usr/share/occcalc/result.schema.json",
     "./usr/share/cmake/occcalc/occcalc-config.cmake",
-    "./usr/include/occcalc/occupancy.hpp",
+    "./usr/include/occcalc/nvidia/occupancy.hpp",
 ]
 # Where the default preset builds the Python module, it is a package of its own.
 PYTHON_PACKAGE = "./usr/lib/python3/dist-packages/occcalc/__init__.py"
