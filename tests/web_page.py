@@ -83,7 +83,7 @@ window.driver = {
       limiters: [...document.querySelectorAll("#o-limits tr.limiter")].map((r) => r.dataset.resource),
       waves: keyed("o-waves"),
       suggest: keyed("o-suggest"),
-      steps: [...document.querySelectorAll("#o-steps li")].map((l) => l.dataset.resource),
+      steps: [...document.querySelectorAll("#o-steps li[data-resource]")].map((l) => l.dataset.resource),
       command: text("o-command"),
       suggest_command: text("o-suggest-command"),
       suggest_text: text("o-suggest-text"),

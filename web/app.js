@@ -221,6 +221,11 @@
       li.textContent = text;
       steps.append(li);
     }
+    if (doc.next_steps?.length === 0 && doc.target_met === undefined) {
+      const li = document.createElement("li");
+      li.textContent = "Nothing to gain: every warp the SM holds is resident (100%)";  // as the CLI says
+      steps.append(li);
+    }
   }
 
   /** Asks the calculator for the form's answer and shows it. */

@@ -180,6 +180,8 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
                                        s.now.occupancy() * percent, occcalc::summarize(s.now).limiter_list(", ", true)),
                            term);
     if (s.target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
+    // At 100% a step could only trade warps for blocks.
+    if (!s.target && s.steps.empty()) text += "  nothing to gain: every warp the SM holds is resident (100%)\n";
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
       const auto& step = s.steps[i];
       const std::string name(occcalc::info(step.limiter).label);

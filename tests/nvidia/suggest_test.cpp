@@ -2,6 +2,7 @@
 // against ptxas, and next steps checked by recomputing occupancy.
 #include "catch.hpp"
 
+#include <random>
 #include <string>
 
 #include "analysis/kernel_report.hpp"
@@ -135,7 +136,7 @@ TEST_CASE("suggest: the register cap ptxas derives from __launch_bounds__", "[su
   }
 }
 
-TEST_CASE("suggest: next steps gain a block, and one step short does not", "[suggest]") {
+TEST_CASE("suggest: next steps raise the occupancy, and one step short does not", "[suggest]") {
   struct case_t {
     std::string cc;
     occcalc::launch_config launch;
@@ -143,8 +144,8 @@ TEST_CASE("suggest: next steps gain a block, and one step short does not", "[sug
   const auto c = GENERATE(values<case_t>({
       {"7.0", kernel(128, 37)},            // registers: 12 blocks
       {"8.0", kernel(256, 64, 0, 40000)},  // shared memory
-      {"8.6", kernel(96, 32)},             // blocks per SM
-      {"9.0", kernel(1000, 16)},           // warps
+      {"8.6", kernel(32, 32)},             // blocks per SM: 16 blocks of one warp, 33%
+      {"9.0", kernel(640, 16)},            // warps: 3 blocks of 20 warps, 94%
       {"7.5", kernel(256, 70, 8192)},
       {"6.1", kernel(512, 40, 20000)},
   }));
@@ -156,11 +157,9 @@ TEST_CASE("suggest: next steps gain a block, and one step short does not", "[sug
     INFO(c.cc << " " << occcalc::to_string(step.limiter) << " " << step.current << " -> " << step.needed);
     CHECK(now.limiters.contains(step.limiter));
     if (!step.reachable) continue;
+    CHECK(step.result.active_warps_per_sm > now.active_warps_per_sm);
+    if (step.limiter == resource::blocks) continue;  // larger blocks, as many of them
     CHECK(step.result.blocks_per_sm > now.blocks_per_sm);
-    if (step.limiter == resource::blocks) {
-      CHECK(step.result.active_warps_per_sm > now.active_warps_per_sm);
-      continue;
-    }
     // One step short of the answer gains nothing from this resource.
     const std::int64_t unit = step.limiter == resource::shared_memory ? a.shared_memory_allocation_unit_bytes
                               : step.limiter == resource::warps       ? a.warp_size_threads
@@ -172,11 +171,64 @@ TEST_CASE("suggest: next steps gain a block, and one step short does not", "[sug
                             : step.limiter == resource::warps         ? occcalc::sweep_variable::threads
                                                                       : occcalc::sweep_variable::barriers,
                             step.needed + unit);
-    if (occcalc::value_of(short_launch, occcalc::sweep_variable::shared_memory) >= 0) {
-      CHECK(occcalc::compute_occupancy(a, short_launch).limit(step.limiter).blocks.value_or(1 << 30) <=
-            now.blocks_per_sm);
+    if (occcalc::value_of(short_launch, occcalc::sweep_variable::shared_memory) >= 0 &&
+        step.needed + unit < step.current) {
+      CHECK(occcalc::compute_occupancy(a, short_launch).active_warps_per_sm <= now.active_warps_per_sm);
     }
   }
+}
+
+TEST_CASE("suggest: every next step raises the occupancy it claims; none at 100%; the highest first", "[suggest]") {
+  // Each step's configuration run through the core again, over random kernels of every architecture
+  // cuda_occupancy.h knows.
+  std::mt19937_64 rng(43);
+  const auto& tables = occcalc::test::default_tables();
+  std::size_t checked = 0, steps_checked = 0, full = 0;
+  for (int i = 0; i < 15000; ++i) {
+    const auto& a = tables.architectures[rng() % tables.architectures.size()];
+    if (a.cc_major < 3) continue;
+    occcalc::launch_config l;
+    l.threads_per_block = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(a.max_threads_per_block));
+    l.registers_per_thread =
+        static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(a.max_registers_per_thread + 1));
+    l.static_shared_memory_bytes = static_cast<std::int64_t>(rng() % 3 == 0 ? 0 : rng() % 49152);
+    l.barriers = static_cast<std::int64_t>(rng() % 4);
+    const auto now = occcalc::compute_occupancy(a, l);
+    if (now.blocks_per_sm == 0) continue;
+    ++checked;
+    const auto steps = occcalc::next_steps(a, l);
+    if (now.active_warps_per_sm == a.max_warps_per_sm) {
+      ++full;
+      CHECK(steps.empty());
+      continue;
+    }
+    std::int64_t previous_warps = a.max_warps_per_sm + 1;
+    bool unreachable_seen = false;
+    for (const auto& step : steps) {
+      INFO(a.id << " " << l.threads_per_block << " threads, " << l.registers_per_thread << " regs, "
+                << l.static_shared_memory_bytes << " B, " << l.barriers
+                << " barriers: " << occcalc::to_string(step.limiter) << " " << step.current << " -> " << step.needed);
+      if (!step.reachable) {
+        unreachable_seen = true;
+        continue;
+      }
+      CHECK_FALSE(unreachable_seen);  // those that get there first
+      const auto variable = step.limiter == resource::registers       ? occcalc::sweep_variable::registers
+                            : step.limiter == resource::shared_memory ? occcalc::sweep_variable::shared_memory
+                            : step.limiter == resource::barriers      ? occcalc::sweep_variable::barriers
+                                                                      : occcalc::sweep_variable::threads;
+      const auto again = occcalc::compute_occupancy(a, occcalc::with_value(l, variable, step.needed));
+      CHECK(again.active_warps_per_sm == step.result.active_warps_per_sm);
+      CHECK(again.blocks_per_sm == step.result.blocks_per_sm);
+      CHECK(again.active_warps_per_sm > now.active_warps_per_sm);
+      CHECK(step.result.active_warps_per_sm <= previous_warps);  // the highest first
+      previous_warps = step.result.active_warps_per_sm;
+      ++steps_checked;
+    }
+  }
+  CHECK(checked > 6000);
+  CHECK(steps_checked > 5000);
+  CHECK(full > 100);
 }
 
 TEST_CASE("suggest: a target occupancy", "[suggest]") {

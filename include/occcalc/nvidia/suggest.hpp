@@ -171,20 +171,27 @@ struct next_step {
 namespace detail {
 
 /// Whether `result` is where a step should get: `target_warps` resident
-/// warps if set, else more than `blocks` blocks.
-inline bool arrives(const occupancy_result& result, std::int64_t blocks, std::optional<std::int64_t> target_warps) {
-  return target_warps ? result.active_warps_per_sm >= *target_warps : result.blocks_per_sm > blocks;
+/// warps if set, else one more block than `now` and more resident warps (a
+/// smaller block may fit one more block and hold fewer warps in all).
+inline bool arrives(const occupancy_result& result, const occupancy_result& now,
+                    std::optional<std::int64_t> target_warps) {
+  if (target_warps) return result.active_warps_per_sm >= *target_warps;
+  return result.blocks_per_sm > now.blocks_per_sm && result.active_warps_per_sm > now.active_warps_per_sm;
 }
 
 }  // namespace detail
 
 /// For each resource that limits `launch`, the nearest value that gains one
-/// more resident block, or, with `target_occupancy` (0-1], reaches it. Fewer
-/// registers, less shared memory, smaller blocks or fewer barriers; for the
-/// blocks-per-SM limit, larger blocks.
+/// more resident block and raises the occupancy, or, with `target_occupancy`
+/// (0-1], reaches it. Fewer registers, less shared memory, smaller blocks or
+/// fewer barriers; for the blocks-per-SM limit, larger blocks. The steps
+/// that get there come first, the highest occupancy first (in resource order
+/// among equals); those no value of the resource alone gets to follow. At
+/// full occupancy without a target there is nothing to gain: no step.
 inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_config& launch,
                                          std::optional<double> target_occupancy = std::nullopt) {
   const occupancy_result now = compute_occupancy(arch, launch);
+  if (!target_occupancy && now.active_warps_per_sm >= arch.max_warps_per_sm) return {};
   std::optional<std::int64_t> target_warps;
   if (target_occupancy) {
     target_warps = static_cast<std::int64_t>(*target_occupancy * static_cast<double>(arch.max_warps_per_sm) + 1e-9);
@@ -199,7 +206,7 @@ inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_c
       launch_config changed = launch;
       apply(changed, value);
       const occupancy_result result = compute_occupancy(arch, changed);
-      if (detail::arrives(result, now.blocks_per_sm, target_warps)) {
+      if (detail::arrives(result, now, target_warps)) {
         step = {r, current, value, true, result};
         break;
       }
@@ -262,6 +269,10 @@ inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_c
         break;
     }
   }
+  std::stable_sort(steps.begin(), steps.end(), [](const next_step& a, const next_step& b) {
+    if (a.reachable != b.reachable) return a.reachable;
+    return a.reachable && a.result.active_warps_per_sm > b.result.active_warps_per_sm;
+  });
   return steps;
 }
 
