@@ -308,6 +308,11 @@ def check_configuration(b, config):
         want = {"block_size": doc["block_size"], "blocks_per_sm": doc["blocks_per_sm"],
                 "occupancy": round(doc["occupancy"] * 100, 2), "min_grid_size": doc.get("min_grid_size")}
         got = {k: number(shown["suggest"].get(k)) for k in want}
+        ties = doc.get("tied_block_sizes") or []
+        want["ties"] = ", ".join(map(str, ties)) if len(ties) > 1 else None
+        got["ties"] = shown["suggest"].get("tied_block_sizes")
+        want["recommended"] = doc.get("recommended_block_size") if len(ties) > 1 else None
+        got["recommended"] = number(shown["suggest"].get("recommended_block_size"))
         if got != want:
             fail(f"{what}: suggest {got}, the CLI {want}")
         if shown["steps"] != [s["resource"] for s in doc.get("next_steps", [])]:

@@ -197,6 +197,11 @@
     list.replaceChildren();
     const amd = doc.model !== undefined && doc.model !== "nvidia";
     item(list, "block_size", amd ? "Best work-group size" : "Best block size", doc.block_size);
+    // As many resident threads: CUDA takes the largest; occcalc recommends one (the CLI says why).
+    if (doc.tied_block_sizes?.length > 1) {
+      item(list, "tied_block_sizes", "Ties", doc.tied_block_sizes.join(", "));
+      item(list, "recommended_block_size", "Recommended", doc.recommended_block_size);
+    }
     item(list, "blocks_per_sm", (amd ? "Work-groups per " : "Blocks per ") + (doc.unit ?? "sm").toUpperCase(),
       doc.blocks_per_sm);
     item(list, "occupancy", "Occupancy", percent(doc.occupancy));

@@ -22,6 +22,10 @@ struct nvidia_suggestion {
   /// --max-threads; 0 for the architecture's maximum.
   std::int64_t max_threads = 0;
   occcalc::block_size_choice choice;
+  /// The block sizes as good as `choice` (smallest first), and the one among
+  /// them occcalc recommends (`occcalc::recommended_block_size`).
+  std::vector<std::int64_t> ties;
+  std::int64_t recommended = 0;
   /// Whether --threads was given: the next steps start from it.
   bool threads_given = false;
   /// The launch as given.

@@ -93,6 +93,8 @@ std::string suggest_json(const nvidia_suggestion& s) {
   j["gpu"] = gpu ? nlohmann::ordered_json(gpu->name) : nlohmann::ordered_json();
   j["device"] = gpu ? gpu_json(*gpu) : nlohmann::ordered_json();
   j["block_size"] = s.choice.block_size;
+  j["tied_block_sizes"] = s.ties;
+  j["recommended_block_size"] = s.recommended;
   j["blocks_per_sm"] = s.choice.blocks_per_sm;
   j["occupancy"] = s.choice.result.occupancy();
   j["dynamic_smem_bytes"] = s.choice.launch.dynamic_shared_memory_bytes;
@@ -152,6 +154,16 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
                             choice.result.max_warps_per_sm, choice.result.occupancy() * percent,
                             occcalc::summarize(choice.result).limiter_list(", ", true)),
                 term.columns);
+    if (s.ties.size() > 1) {
+      std::string sizes;
+      for (const auto size : s.ties) sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
+      text += row("ties", sizes, "as many resident threads; CUDA takes the largest", term.columns);
+      text += row("recommended", std::to_string(s.recommended),
+                  fmt::format("the smallest tie with a warp for each of the SM's {} schedulers: the most blocks "
+                              "for a grid's last wave",
+                              arch.register_file_partitions),
+                  term.columns);
+    }
     if (s.rule.bytes_per_thread > 0 || s.rule.bytes > 0) {
       text += row("dynamic shared memory", fmt::format("{} B", choice.launch.dynamic_shared_memory_bytes), {},
                   term.columns);

@@ -69,6 +69,43 @@ block_size_choice max_potential_block_size(const nvidia_arch& arch, launch_confi
   return best;
 }
 
+/// Every block size `max_potential_block_size` weighs (with the same limit
+/// and dynamic shared memory) that holds as many resident threads per SM as
+/// its choice, smallest first: the ties CUDA breaks by taking the largest.
+/// Empty when no block size can run.
+template <typename Dynamic = dynamic_shared_memory_rule>
+std::vector<std::int64_t> tied_block_sizes(const nvidia_arch& arch, launch_config launch, const Dynamic& dynamic,
+                                           std::int64_t max_threads = 0) {
+  const block_size_choice best = max_potential_block_size(arch, launch, dynamic, max_threads);
+  const std::int64_t best_threads = best.block_size * best.blocks_per_sm;
+  std::vector<std::int64_t> ties;
+  if (best_threads == 0) return ties;
+  const std::int64_t warp = arch.warp_size_threads;
+  const std::int64_t limit =
+      max_threads > 0 ? std::min(arch.max_threads_per_block, max_threads) : arch.max_threads_per_block;
+  for (std::int64_t aligned = warp; aligned <= detail::round_up(limit, warp); aligned += warp) {
+    launch.threads_per_block = std::min(limit, aligned);
+    launch.dynamic_shared_memory_bytes = dynamic.at(launch.threads_per_block);
+    if (launch.threads_per_block * compute_occupancy(arch, launch).blocks_per_sm == best_threads) {
+      ties.push_back(launch.threads_per_block);
+    }
+  }
+  return ties;
+}
+
+/// Among `ties` (smallest first), the one to recommend: the smallest that
+/// gives each register-file partition (each warp scheduler) of the SM a
+/// warp, else the largest. Small blocks leave the most blocks for a grid's
+/// last wave; a block under one warp per scheduler leaves schedulers idle
+/// whenever the SM holds fewer blocks. 0 when there is no tie to choose from.
+inline std::int64_t recommended_block_size(const nvidia_arch& arch, const std::vector<std::int64_t>& ties) noexcept {
+  const std::int64_t per_scheduler = arch.register_file_partitions * arch.warp_size_threads;
+  for (const std::int64_t size : ties) {
+    if (size >= per_scheduler) return size;
+  }
+  return ties.empty() ? 0 : ties.back();
+}
+
 /// The most dynamic shared memory per block with `blocks` blocks resident.
 struct dynamic_shared_memory_answer {
   /// What `cudaOccAvailableDynamicSMemPerBlock` answers, for a kernel opted
