@@ -206,8 +206,8 @@
       doc.blocks_per_sm);
     item(list, "occupancy", "Occupancy", percent(doc.occupancy));
     // A family: each product's, as the CLI's text gives them.
-    item(list, "min_grid_size", "Min grid size", doc.min_grid_sizes
-      ? doc.min_grid_sizes.map(([gpu, size]) => `${size} on ${gpu}`).join(", ") : doc.min_grid_size);
+    item(list, "min_grid_size", "Min grid size", doc.family
+      ? doc.family.gpus.map((g) => `${g.min_grid_size} on ${g.name}`).join(", ") : doc.min_grid_size);
     item(list, "max_dynamic_smem_per_block", "Most dynamic shared memory per block", doc.max_dynamic_smem_per_block);
     const steps = $("o-steps");
     steps.replaceChildren();

@@ -6,7 +6,6 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include <algorithm>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -23,7 +22,6 @@
 #include "inspect/demangle.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
-#include "occcalc/request/lookup.hpp"
 #include "occcalc/request/request.hpp"
 #include "occcalc/request/resolve.hpp"
 #include "occcalc/tables/gpu_names.hpp"
@@ -84,41 +82,6 @@ occcalc::request request_of(const page_fields& fields) {
   return std::move(line.request);
 }
 
-/// A family's `suggest --json`, which the CLI answers for one GPU: each
-/// product's, merged where they differ only in the GPU and its min grid
-/// size (`min_grid_sizes`: each product's name and min grid size, in table
-/// order); null where the target is no family or the products differ more.
-json family_suggest(const page_fields& fields) {
-  const auto target = std::find_if(fields.begin(), fields.end(), [](const auto& f) { return f.first == "gpu"; });
-  if (target == fields.end()) return nullptr;
-  const auto match = occcalc::find_named_gpu(tables(), std::get<std::string>(target->second));
-  std::vector<std::string> products;
-  for (const auto* g : match.nvidia_family) products.push_back(g->name);
-  for (const auto* g : match.amd_family) products.push_back(g->name);
-  if (products.size() < 2) return nullptr;
-  json merged, sizes = json::array();
-  for (const auto& name : products) {
-    page_fields one = fields;
-    one[static_cast<std::size_t>(target - fields.begin())].second = name;
-    std::ostringstream s;
-    try {
-      cli::run_suggest(tables(), request_of(one), {}, true, s, page_terminal());
-    } catch (const std::exception&) {
-      return nullptr;
-    }
-    json doc = json::parse(s.str());
-    sizes.push_back({name, doc["min_grid_size"]});
-    for (const char* key : {"gpu", "device", "min_grid_size"}) doc.erase(key);
-    if (merged.is_null()) {
-      merged = std::move(doc);
-    } else if (doc != merged) {
-      return nullptr;
-    }
-  }
-  merged["min_grid_sizes"] = std::move(sizes);
-  return merged;
-}
-
 /// The answer to a page request (`read_page_request`), a JSON object:
 /// - `vendor` (nvidia, amd: which fields apply);
 /// - `command`, `suggest_command`, `sweep_command`: the command lines that
@@ -126,8 +89,8 @@ json family_suggest(const page_fields& fields) {
 /// - `error` (`field`, `message`: the CLI's message, led by the flag), and
 ///   nothing more, when the CLI would refuse the query;
 /// - else `text` (the CLI's text answer), `result` (its `--json`), `suggest`
-///   (`suggest --json`; a family's products' merged, `family_suggest`;
-///   its text, `suggest_text`, where only the text answers) and `svg`
+///   (`suggest --json`, a family's with each product's min grid size; its
+///   text, `suggest_text`, where only the text answers) and `svg`
 ///   (`sweep --svg -`), or `suggest_error` and
 ///   `sweep_error` where those refuse; `grid_note` (as `error`) for a family with a grid,
 ///   whose `result` is then per SM, without the grid.
@@ -189,11 +152,8 @@ json answer(const json& page) {
       run_into(r.amd, [&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, true, s, term); });
   if (suggest.contains("output")) {
     out["suggest"] = json::parse(suggest["output"].get<std::string>());
-  } else if (json family = family_suggest(without_grid); !family.is_null()) {
-    out["suggest"] = std::move(family);
   } else {
-    // A family whose products differ in more than their SMs: the text gives
-    // each product's.
+    // Where --json refuses, the text may still answer.
     const json text_suggest =
         run_into(r.amd, [&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, false, s, term); });
     if (text_suggest.contains("output")) {

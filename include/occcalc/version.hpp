@@ -34,7 +34,8 @@ inline constexpr int check_schema_version = 2;
 /// `list --json` (`list.schema.json`).
 inline constexpr int list_schema_version = 1;
 /// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`
-/// the entry; 3: NVIDIA's `tied_block_sizes` and `recommended_block_size`.
+/// the entry; 3: NVIDIA's `tied_block_sizes`, `recommended_block_size` and
+/// `family`.
 inline constexpr int suggest_schema_version = 3;
 /// `sweep --json` (`sweep.schema.json`).
 inline constexpr int sweep_schema_version = 1;

@@ -131,12 +131,6 @@ exit_status run_suggest(const occcalc::table& tables, occcalc::request request, 
   const std::optional<std::string> model_asked =
       request.model ? std::optional<std::string>(request.model->text()) : std::nullopt;
   auto resolved_any = occcalc::resolve_any(tables, request);
-  // JSON has one min_grid_size: a family whose products differ in SMs (H100)
-  // is named with them, as a grid's waves are; the text gives each.
-  if (const auto* r = std::get_if<occcalc::resolved_request>(&resolved_any);
-      json && r != nullptr && !r->family.empty() && !r->sm_count) {
-    occcalc::require_gpu(tables, "gpu", request.gpu->text());
-  }
   return std::visit(
       [&](auto&& resolved) {
         return run_suggest_for(std::forward<decltype(resolved)>(resolved), model_asked, threads_given, options, json,

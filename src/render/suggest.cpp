@@ -92,6 +92,16 @@ std::string suggest_json(const nvidia_suggestion& s) {
   j["arch"] = arch.id;
   j["gpu"] = gpu ? nlohmann::ordered_json(gpu->name) : nlohmann::ordered_json();
   j["device"] = gpu ? gpu_json(*gpu) : nlohmann::ordered_json();
+  // A family whose products differ in SMs (H100): each one's min grid size.
+  j["family"] = nullptr;
+  if (!resolved.family.empty() && !resolved.sm_count) {
+    nlohmann::ordered_json gpus = nlohmann::ordered_json::array();
+    for (const occcalc::gpu* g : resolved.family) {
+      gpus.push_back(
+          {{"name", g->name}, {"sm_count", g->sm_count}, {"min_grid_size", s.choice.blocks_per_sm * g->sm_count}});
+    }
+    j["family"] = {{"name", resolved.family_name}, {"gpus", std::move(gpus)}};
+  }
   j["block_size"] = s.choice.block_size;
   j["tied_block_sizes"] = s.ties;
   j["recommended_block_size"] = s.recommended;

@@ -320,7 +320,15 @@ TEST_CASE("cli: a family name answers per SM, and per product where the SM count
   CHECK_THAT(suggest.out, Contains("A100, sm_80") && Contains("216  108 SMs x 2 blocks fill each A100"));
   const auto suggest_h100 = run({"suggest", "--gpu", "H100", "--regs", "40"});
   CHECK_THAT(suggest_h100.out, Contains("228  114 SMs x 2 blocks fill H100 PCIe"));
-  CHECK(run({"suggest", "--gpu", "H100", "--regs", "40", "--json"}).status == exit_status::bad_input);
+  // --json answers it too: each product's SMs and min grid size.
+  const auto h100_json = run({"suggest", "--gpu", "H100", "--regs", "40", "--json"});
+  REQUIRE(h100_json.status == exit_status::ok);
+  const auto family = nlohmann::json::parse(h100_json.out)["family"];
+  CHECK(family["name"] == "H100");
+  CHECK(family["gpus"][1] == nlohmann::json({{"name", "H100 PCIe"}, {"sm_count", 114}, {"min_grid_size", 228}}));
+  CHECK(nlohmann::json::parse(h100_json.out)["min_grid_size"].is_null());
+  // A family whose products share their SM count answers one min grid size.
+  CHECK(nlohmann::json::parse(run({"suggest", "--gpu", "A100", "--regs", "40", "--json"}).out)["min_grid_size"] == 216);
 }
 
 TEST_CASE("cli: --brief answers in one line, for either vendor, and gates as the full answer", "[cli][brief]") {

@@ -240,13 +240,18 @@ def test_occupancy_many_keeps_each_vendors_figures(arguments, message):
 
 @pytest.mark.parametrize("request_, cli", [
     (dict(gpu="A100", regs=40), ["--gpu", "A100", "--regs", "40"]),
+    # A family whose products differ in SMs: each one's min grid size.
+    (dict(gpu="H100", regs=40), ["--gpu", "H100", "--regs", "40"]),
     (dict(cc="8.6", regs=64, threads=256, target=75), ["--cc", "8.6", "--regs", "64", "--threads", "256",
                                                         "--target", "75"]),
     (dict(gfx="gfx90a", vgprs=128, sgprs=32, lds="24K"), ["--gfx", "gfx90a", "--vgprs", "128", "--sgprs", "32",
                                                           "--lds", "24K"]),
 ])
 def test_suggest_is_the_clis(request_, cli):
-    assert occcalc.suggest(**request_) == cli_json(["suggest", *cli])
+    answer = occcalc.suggest(**request_)
+    assert answer == cli_json(["suggest", *cli])
+    if request_.get("gpu") == "H100":
+        assert [g["min_grid_size"] for g in answer["family"]["gpus"]] == [264, 228, 264]
 
 
 def test_sweep_is_the_clis():
