@@ -113,6 +113,13 @@ exit_status run_parsed(options& opts, const std::vector<bool>& request_given, co
                                                                : load_tables_for(opts.table_files, opts.request);
     term.colour = colour_under(colour_mode_from(opts.colour), term.colour);
     context c{opts, request_given, tables, in, out, err, term};
+    // --brief is the query's one line: a command that has none refuses it
+    // rather than ignoring it.
+    if (chosen && opts.brief) {
+      throw occcalc::input_error("brief", fmt::format("applies to the query alone (occcalc --cc 8.0 --threads 256 "
+                                                      "--regs 32 --brief); {} has no one-line answer",
+                                                      chosen->name));
+    }
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
     err << "occcalc: error: " << printable(occcalc::flagged_text(e)) << "\n";

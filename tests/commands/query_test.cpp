@@ -331,6 +331,17 @@ TEST_CASE("cli: a family name answers per SM, and per product where the SM count
   CHECK(nlohmann::json::parse(run({"suggest", "--gpu", "A100", "--regs", "40", "--json"}).out)["min_grid_size"] == 216);
 }
 
+TEST_CASE("cli: --brief is the query's: a command without a one-line answer refuses it", "[cli][brief]") {
+  const auto suggest = run({"suggest", "--cc", "8.0", "--regs", "32", "--brief"});
+  CHECK(suggest.status == exit_status::bad_input);
+  CHECK(suggest.err ==
+        "occcalc: error: --brief applies to the query alone (occcalc --cc 8.0 --threads 256 --regs 32 --brief); "
+        "suggest has no one-line answer\n");
+  CHECK(run({"list", "--brief"}).status == exit_status::bad_input);
+  CHECK(run({"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "256", "--regs", "32", "--brief"}).status ==
+        exit_status::bad_input);
+}
+
 TEST_CASE("cli: --brief answers in one line, for either vendor, and gates as the full answer", "[cli][brief]") {
   CHECK(run({"--cc", "7.0", "--threads", "128", "--regs", "37", "--brief"}).out ==
         "sm_70: 75.0%, 12 blocks and 48 of 64 warps per SM, limited by registers\n");
