@@ -29,8 +29,8 @@ inline constexpr int result_schema_version = 4;
 /// allocation: the record holds the figures).
 inline constexpr int inspect_schema_version = 6;
 /// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
-/// `unused_policy_entries` and the `block_size` check.
-inline constexpr int check_schema_version = 2;
+/// `unused_policy_entries` and the `block_size` check; 3: `judged_at`.
+inline constexpr int check_schema_version = 3;
 /// `list --json` (`list.schema.json`).
 inline constexpr int list_schema_version = 1;
 /// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`

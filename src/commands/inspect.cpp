@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -215,7 +216,25 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     for (const auto& k : r.kernels) {
       check_kernel(p, limits_for(p, k.kernel), k, outcome.violations);
       ++outcome.kernels_checked;
+      const auto same = [&](const judged_size& j) { return j.threads == k.block_size && j.from == k.block_size_from; };
+      if (auto it = std::find_if(outcome.judged_at.begin(), outcome.judged_at.end(), same);
+          it != outcome.judged_at.end()) {
+        ++it->kernels;
+      } else {
+        outcome.judged_at.push_back({k.block_size, k.block_size_from, 1});
+      }
     }
+  }
+  std::stable_sort(outcome.judged_at.begin(), outcome.judged_at.end(),
+                   [](const judged_size& a, const judged_size& b) { return a.kernels > b.kernels; });
+  const std::size_t suggested = std::accumulate(
+      outcome.judged_at.begin(), outcome.judged_at.end(), std::size_t{0},
+      [](std::size_t n, const judged_size& j) { return n + (j.from == suggested_block_size ? j.kernels : 0); });
+  if (suggested > 0) {
+    err << fmt::format(
+        "occcalc: warning: {} kernel{} declare no block size and the policy gives {} none: judged at the size "
+        "suggest picks, not your launch; set defaults.threads (or a rule's threads) to the block size you launch\n",
+        suggested, suggested == 1 ? "" : "s", suggested == 1 ? "it" : "them");
   }
   if (!command.baseline.empty()) excuse_by_baseline(tables, command, in, err, result.reports, outcome);
   outcome.unreadable_inputs = result.failed;

@@ -28,6 +28,15 @@ std::string verdict_line(const check_outcome& outcome) {
   if (outcome.unreadable_inputs > 0) {
     line += fmt::format(", {} input{} not read", outcome.unreadable_inputs, outcome.unreadable_inputs == 1 ? "" : "s");
   }
+  // At what launch: a gate "at 50%" is only as good as the block size it judged.
+  constexpr std::size_t named = 3;
+  for (std::size_t i = 0; i < outcome.judged_at.size() && i < named; ++i) {
+    const auto& j = outcome.judged_at[i];
+    line += fmt::format("{}{}{} ({}) for {}", i == 0 ? "; judged at " : ", ",
+                        j.threads ? std::to_string(*j.threads) : "no block size", i == 0 && j.threads ? " threads" : "",
+                        j.from.empty() ? "none" : j.from, j.kernels);
+  }
+  if (outcome.judged_at.size() > named) line += fmt::format(" and {} more sizes", outcome.judged_at.size() - named);
   return line;
 }
 
@@ -36,6 +45,13 @@ std::string check_json(const check_outcome& outcome) {
   j["schema_version"] = occcalc::check_schema_version;
   j["passed"] = outcome.passed();
   j["kernels_checked"] = outcome.kernels_checked;
+  j["judged_at"] = nlohmann::ordered_json::array();
+  for (const auto& size : outcome.judged_at) {
+    j["judged_at"].push_back(
+        {{"threads", size.threads ? nlohmann::ordered_json(*size.threads) : nlohmann::ordered_json()},
+         {"from", size.from},
+         {"kernels", size.kernels}});
+  }
   j["unreadable_inputs"] = outcome.unreadable_inputs;
   j["unused_policy_entries"] = outcome.unused_policy_entries;
   j["violations"] = nlohmann::ordered_json::array();
@@ -81,7 +97,9 @@ std::string check_text(const check_outcome& outcome, const terminal& term) {
                                term.columns),
                   style::dim, term.colour);
   }
-  return text + paint(verdict_line(outcome), outcome.passed() ? style::good : style::bad, term.colour) + "\n";
+  std::string verdict = wrap_hanging(verdict_line(outcome), 0, 2, term.columns);
+  if (!verdict.empty() && verdict.back() == '\n') verdict.pop_back();
+  return text + paint(verdict, outcome.passed() ? style::good : style::bad, term.colour) + "\n";
 }
 
 const std::array<format_renderer<check_render>, 5> check_renderers = {{

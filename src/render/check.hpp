@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,21 @@ namespace occcalc::cli {
 
 /// What a check found: the kernels checked and every violation, allowed or
 /// not.
+/// The kernels judged at one block size, and where it came from.
+struct judged_size {
+  /// Empty for kernels without an occupancy (an unknown architecture).
+  std::optional<std::int64_t> threads;
+  /// `kernel_report::block_size_from`: policy, --threads, required, launch
+  /// bounds, triton or suggested.
+  std::string from;
+  std::size_t kernels = 0;
+};
+
 struct check_outcome {
   std::size_t kernels_checked = 0;
+  /// The block sizes the kernels were judged at, most kernels first: what
+  /// the verdict says it checked.
+  std::vector<judged_size> judged_at;
   std::vector<violation> violations;
   /// Inputs that could not be read: the check did not pass, whatever the
   /// kernels it read say.
@@ -31,8 +46,9 @@ struct check_outcome {
   bool passed() const noexcept { return failed() == 0 && unreadable_inputs == 0; }
 };
 
-/// `passed: 12 kernels checked, 0 violations, 1 allowed`: the verdict every
-/// text format ends with.
+/// `passed: 12 kernels checked, 0 violations, 1 allowed; judged at 256
+/// threads (policy) for 10, 1024 (suggested) for 2`: the verdict every text
+/// format ends with.
 std::string verdict_line(const check_outcome& outcome);
 
 std::string check_text(const check_outcome& outcome, const terminal& term);

@@ -52,7 +52,8 @@ TEST_CASE("check --format github: one workflow command per violation, escaped as
         "::error file=" + log_fixture +
             ",title=occcalc check%3A registers::demo::spilling(float const*, float*, int, int) (sm_90): 32 registers "
             "per thread exceeds 16 [defaults]");
-  CHECK(lines[3] == "failed: 2 kernels checked, 3 violations");
+  CHECK(lines[3] ==
+        "failed: 2 kernels checked, 3 violations; judged at 1024 threads (policy) for 1, 32 (policy) for 1");
 }
 
 TEST_CASE("check --format github appends a Markdown summary where GITHUB_STEP_SUMMARY points", "[cli][check]") {
@@ -119,7 +120,8 @@ TEST_CASE("check --format sarif: a SARIF 2.1.0 log code scanning accepts", "[cli
 TEST_CASE("check --format: markdown, and the names it refuses", "[cli][check]") {
   const auto md = run({"check", "--policy", strict, log_fixture, "--kernel", "static_smem", "--format", "markdown"});
   CHECK(md.status == exit_status::gate_failed);
-  CHECK_THAT(md.out, StartsWith("### occcalc check: failed\n\nfailed: 1 kernel checked, 1 violation.\n\n"
+  CHECK_THAT(md.out, StartsWith("### occcalc check: failed\n\nfailed: 1 kernel checked, 1 violation; judged at 32 "
+                                "threads (policy) for 1.\n\n"
                                 "| check | failed | allowed |\n|---|---|---|\n| occupancy | 1 | 0 |\n\n"
                                 "| | file | arch | kernel | check | finding | rule |\n"));
   const auto bad = run({"check", "--policy", strict, log_fixture, "--format", "csv"});
