@@ -42,7 +42,7 @@ _occcalc() {
       [[ $cur != -* ]] && { COMPREPLY=($(compgen -W "archs gpus amd all" -- "$cur")); return; } ;;
     batch) flags="$common --min-occupancy" ;;
     inspect) flags="$common $inputs --csv --wide --columns" ;;
-    check) flags="$common $inputs --policy --baseline --format" ;;
+    check) flags="$common $inputs --policy --baseline --require-threads --format" ;;
     diff) flags="$common $inputs --fail-on-regression --max-register-increase --max-stack-increase
       --max-occupancy-drop --format" ;;
     suggest) flags="$common $kernel --max-threads --dyn-smem-per-thread --target --blocks" ;;

@@ -44,6 +44,7 @@ complete -c occcalc -n "__fish_seen_subcommand_from inspect" -l wide -d "Every c
 complete -c occcalc -n "__fish_seen_subcommand_from inspect" -l columns -x -a "arch regs sgprs agprs cap smem stack scratch spill bar block blocks occupancy limiter kernel"
 complete -c occcalc -n "__fish_seen_subcommand_from check" -l policy -r -F
 complete -c occcalc -n "__fish_seen_subcommand_from check" -l baseline -r -F
+complete -c occcalc -n "__fish_seen_subcommand_from check" -l require-threads -d "Refuse kernels judged at the suggested block size"
 complete -c occcalc -n "__fish_seen_subcommand_from check diff" -l format -x -a "text json github sarif markdown"
 complete -c occcalc -n "__fish_seen_subcommand_from diff" -l fail-on-regression
 for flag in max-register-increase max-stack-increase max-occupancy-drop

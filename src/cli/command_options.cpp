@@ -84,6 +84,9 @@ void bind_check(CLI::App& app, options& opts) {
   app.add_option("--baseline", opts.inspect.baseline,
                  "A build output or saved inspect --json: apply the policy only to kernels that are new or got worse")
       ->type_name("FILE");
+  app.add_flag("--require-threads", opts.inspect.require_threads,
+               "Refuse (exit 2) a kernel the policy gives no block size and that declares none, rather than "
+               "judge it at the size suggest picks");
   app.add_option("--format", opts.format,
                  "text (default), json, github (annotations, and a summary when GITHUB_STEP_SUMMARY is set), "
                  "sarif (code scanning) or markdown")

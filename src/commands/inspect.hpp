@@ -34,6 +34,10 @@ struct inspect_command {
   /// check --baseline: a build output or saved inspect --json whose kernels
   /// the policy is not applied to unless they got worse.
   std::string baseline;
+  /// check --require-threads: a kernel that would be judged at the block
+  /// size suggest picks (it declares none, the policy gives it none) is an
+  /// error, not a warning.
+  bool require_threads = false;
   /// Threads to read inputs and compute occupancies with (--jobs); 0: as
   /// many as the CPUs this process may use.
   unsigned jobs = 0;

@@ -470,3 +470,24 @@ TEST_CASE("batch --min-occupancy: a gate field on each result, and stderr names 
   CHECK_FALSE(nlohmann::json::parse(plain.substr(0, plain.find('\n'))).contains("gate"));
   CHECK_THAT(run({"batch", "--help"}).out, Contains("--min-occupancy PCT"));
 }
+
+TEST_CASE("check says what it judged, warns of suggested block sizes, and --require-threads refuses them",
+          "[cli][gate][check]") {
+  const std::string no_threads = std::string(OCCCALC_TEMP_DIR) + "/no-threads-policy.json";
+  std::ofstream(no_threads) << R"({"schema_version": 1, "defaults": {"min_occupancy": 50}})";
+  const std::string cubin = std::string(OCCCALC_FIXTURE_DIR) + "/kernels.sm_90.cubin";
+  const auto r = run({"check", "--policy", no_threads, cubin});
+  CHECK(r.status == exit_status::ok);
+  CHECK_THAT(r.out, Contains("judged at 1024 threads (suggested) for 7, 256 (launch bounds) for 2, 1024 (launch "
+                             "bounds) for 1"));
+  CHECK(r.err ==
+        "occcalc: warning: 7 kernels declare no block size and the policy gives them none: judged at the size suggest "
+        "picks, not your launch; set defaults.threads (or a rule's threads) to the block size you launch\n");
+  const auto strict = run({"check", "--policy", no_threads, cubin, "--require-threads"});
+  CHECK(strict.status == exit_status::bad_input);
+  CHECK(strict.err ==
+        "occcalc: error: --require-threads 7 kernels declare no block size and the policy gives them none; set "
+        "defaults.threads (or a rule's threads) to the block size you launch\n");
+  const auto j = nlohmann::json::parse(run({"check", "--policy", no_threads, cubin, "--json"}).out);
+  CHECK(j["judged_at"][0] == nlohmann::json({{"threads", 1024}, {"from", "suggested"}, {"kernels", 7}}));
+}
