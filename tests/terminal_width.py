@@ -125,6 +125,11 @@ def main():
     report = ["inspect", f"{FX}/kernels.sm_90.cubin"]
     if "void demo::scale<double, 8>(double*, double)" not in piped(report, 40):
         failures.append("piped: occcalc inspect cuts kernel names")
+    # On a terminal, what every row says is said once above the table, and
+    # its width goes to the names.
+    shown = ANSI.sub("", under_terminal(report))
+    if "  every kernel: arch sm_90, spill ?, occupancy 100.0%\n" not in shown or "\n  sm_90 " in shown:
+        failures.append("terminal: occcalc inspect repeats on every row what every row says:\n" + shown)
     narrow = ANSI.sub("", under_terminal(report + ["--columns", "arch,regs,occupancy,limiter,kernel"]))
     if "\u2026scale<double, 8>(double*, double)" not in narrow and "scale<double, 8>(double*, double)" not in narrow:
         failures.append("terminal: a cut kernel name lost its template arguments and parameters:\n" + narrow)

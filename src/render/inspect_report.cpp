@@ -279,6 +279,32 @@ class text_printer final : public inspect_printer {
       const auto vendor = inspect_columns[c].vendor;
       if (vendor == column_vendor::any || (vendor == column_vendor::amd) == amd_) candidates.push_back(c);
     }
+    // On a terminal, a column that says the same on every row (sm_90, 1024
+    // (suggest)) is said once above the table, and its width goes to the
+    // names; piped, every row stays whole for grep, and --wide and
+    // --columns keep every column they show.
+    if (term_.tty && !view_.wide && view_.columns.empty() && cells_.size() > 1) {
+      std::vector<std::string> said;
+      const auto same_everywhere = [&](std::size_t c) {
+        return inspect_columns[c].id != "kernel" && std::all_of(cells_.begin(), cells_.end(), [&](const auto& row) {
+                 return row[c].text == cells_.front()[c].text;
+               });
+      };
+      std::vector<std::size_t> kept;
+      for (const auto c : candidates) {
+        if (same_everywhere(c)) {
+          said.push_back(fmt::format("{} {}", inspect_columns[c].header, cells_.front()[c].text));
+        } else {
+          kept.push_back(c);
+        }
+      }
+      candidates = std::move(kept);
+      if (!said.empty()) {
+        std::string line = "every kernel: ";
+        for (std::size_t i = 0; i < said.size(); ++i) line += (i == 0 ? "" : ", ") + said[i];
+        text_ += wrap_hanging(line, 2, 4, term_.columns);
+      }
+    }
     std::vector<const inspect_column*> columns;
     std::vector<std::size_t> widths;
     for (const auto c : candidates) {
