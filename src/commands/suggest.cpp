@@ -97,7 +97,7 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
   }
 
   s.choice = occcalc::max_potential_block_size(arch, launch, s.rule, s.max_threads);
-  s.ties = occcalc::tied_block_sizes(arch, launch, s.rule, s.max_threads);
+  s.ties = occcalc::tied_block_sizes(arch, launch, s.rule, s.max_threads, s.choice);
   s.recommended = occcalc::recommended_block_size(arch, s.ties);
   s.now = occcalc::compute_occupancy(arch, launch);
   s.target_met = s.target && s.now.occupancy() >= *s.target;

@@ -371,16 +371,20 @@ TEST_CASE("amd suggest: hipOccupancyMaxPotentialBlockSize (ROCm clr)", "[suggest
 
 TEST_CASE("suggest: every block size that ties with CUDA's choice, and the one occcalc recommends", "[suggest]") {
   // 8.9, 40 registers: 48 warps per SM; every block size whose blocks fill them ties with 768 (2 x 24 warps).
-  const auto ties = occcalc::tied_block_sizes(arch("8.9"), kernel(1, 40), occcalc::dynamic_shared_memory_rule{});
+  const auto tied = [](const char* cc, std::int64_t regs, std::int64_t max_threads = 0) {
+    const occcalc::dynamic_shared_memory_rule none{};
+    return occcalc::tied_block_sizes(arch(cc), kernel(1, regs), none, max_threads,
+                                     occcalc::max_potential_block_size(arch(cc), kernel(1, regs), none, max_threads));
+  };
+  const auto ties = tied("8.9", 40);
   CHECK(ties == std::vector<std::int64_t>{64, 96, 128, 192, 256, 384, 512, 768});
   CHECK(occcalc::max_potential_block_size(arch("8.9"), kernel(1, 40), {}).block_size == ties.back());
   // The smallest with a warp for each of the 4 schedulers.
   CHECK(occcalc::recommended_block_size(arch("8.9"), ties) == 128);
   // 8.0, 72 registers: 896 threads; 448, 224 and smaller powers of two as good (28 warps each).
-  CHECK(occcalc::tied_block_sizes(arch("8.0"), kernel(1, 72), occcalc::dynamic_shared_memory_rule{}) ==
-        std::vector<std::int64_t>{32, 64, 128, 224, 448, 896});
+  CHECK(tied("8.0", 72) == std::vector<std::int64_t>{32, 64, 128, 224, 448, 896});
   // Under --max-threads 32 the one size there is: below a warp per scheduler, it is still the answer.
-  const auto alone = occcalc::tied_block_sizes(arch("7.0"), kernel(1, 64), occcalc::dynamic_shared_memory_rule{}, 32);
+  const auto alone = tied("7.0", 64, 32);
   CHECK(alone == std::vector<std::int64_t>{32});
   CHECK(occcalc::recommended_block_size(arch("7.0"), alone) == 32);
   // Each tie holds as many resident threads as the choice.

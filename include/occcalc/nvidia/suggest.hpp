@@ -47,12 +47,21 @@ struct block_size_choice {
 /// is the dynamic shared memory at a block size: a `dynamic_shared_memory_rule`,
 /// or any function of the block size (`cudaOccMaxPotentialOccupancyBlockSizeVariableSMem`'s
 /// `blockSizeToDynamicSMemSize`).
+namespace detail {
+
+/// The largest block size the search weighs: the architecture's, or
+/// `max_threads` where that is smaller and > 0.
+inline std::int64_t block_size_limit(const nvidia_arch& arch, std::int64_t max_threads) noexcept {
+  return max_threads > 0 ? std::min(arch.max_threads_per_block, max_threads) : arch.max_threads_per_block;
+}
+
+}  // namespace detail
+
 template <typename Dynamic = dynamic_shared_memory_rule>
 block_size_choice max_potential_block_size(const nvidia_arch& arch, launch_config launch, const Dynamic& dynamic,
                                            std::int64_t max_threads = 0) {
   const std::int64_t warp = arch.warp_size_threads;
-  const std::int64_t limit =
-      max_threads > 0 ? std::min(arch.max_threads_per_block, max_threads) : arch.max_threads_per_block;
+  const std::int64_t limit = detail::block_size_limit(arch, max_threads);
   block_size_choice best;
   std::int64_t best_threads = 0;
   for (std::int64_t aligned = detail::round_up(limit, warp); aligned > 0; aligned -= warp) {
@@ -71,18 +80,16 @@ block_size_choice max_potential_block_size(const nvidia_arch& arch, launch_confi
 
 /// Every block size `max_potential_block_size` weighs (with the same limit
 /// and dynamic shared memory) that holds as many resident threads per SM as
-/// its choice, smallest first: the ties CUDA breaks by taking the largest.
-/// Empty when no block size can run.
+/// `best`, its choice, smallest first: the ties CUDA breaks by taking the
+/// largest. Empty when no block size can run.
 template <typename Dynamic = dynamic_shared_memory_rule>
 std::vector<std::int64_t> tied_block_sizes(const nvidia_arch& arch, launch_config launch, const Dynamic& dynamic,
-                                           std::int64_t max_threads = 0) {
-  const block_size_choice best = max_potential_block_size(arch, launch, dynamic, max_threads);
+                                           std::int64_t max_threads, const block_size_choice& best) {
   const std::int64_t best_threads = best.block_size * best.blocks_per_sm;
   std::vector<std::int64_t> ties;
   if (best_threads == 0) return ties;
   const std::int64_t warp = arch.warp_size_threads;
-  const std::int64_t limit =
-      max_threads > 0 ? std::min(arch.max_threads_per_block, max_threads) : arch.max_threads_per_block;
+  const std::int64_t limit = detail::block_size_limit(arch, max_threads);
   for (std::int64_t aligned = warp; aligned <= detail::round_up(limit, warp); aligned += warp) {
     launch.threads_per_block = std::min(limit, aligned);
     launch.dynamic_shared_memory_bytes = dynamic.at(launch.threads_per_block);
