@@ -230,17 +230,12 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
   const std::size_t suggested = std::accumulate(
       outcome.judged_at.begin(), outcome.judged_at.end(), std::size_t{0},
       [](std::size_t n, const judged_size& j) { return n + (j.from == suggested_block_size ? j.kernels : 0); });
-  if (suggested > 0 && command.require_threads) {
-    throw occcalc::input_error("require_threads",
-                               fmt::format("{} kernel{} declare no block size and the policy gives {} none; set "
-                                           "defaults.threads (or a rule's threads) to the block size you launch",
-                                           suggested, suggested == 1 ? "" : "s", suggested == 1 ? "it" : "them"));
-  }
   if (suggested > 0) {
-    err << fmt::format(
-        "occcalc: warning: {} kernel{} declare no block size and the policy gives {} none: judged at the size "
-        "suggest picks, not your launch; set defaults.threads (or a rule's threads) to the block size you launch\n",
-        suggested, suggested == 1 ? "" : "s", suggested == 1 ? "it" : "them");
+    const std::string unset = fmt::format("{} kernel{} declare no block size and the policy gives {} none", suggested,
+                                          suggested == 1 ? "" : "s", suggested == 1 ? "it" : "them");
+    const std::string fix = "set defaults.threads (or a rule's threads) to the block size you launch";
+    if (command.require_threads) throw occcalc::input_error("require_threads", unset + "; " + fix);
+    err << "occcalc: warning: " << unset << ": judged at the size suggest picks, not your launch; " << fix << "\n";
   }
   if (!command.baseline.empty()) excuse_by_baseline(tables, command, in, err, result.reports, outcome);
   outcome.unreadable_inputs = result.failed;
