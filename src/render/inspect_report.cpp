@@ -11,6 +11,7 @@
 #include "inspect/parallel.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
+#include "occcalc/request/lookup.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
 #include "render/inspect_records.hpp"
@@ -299,11 +300,8 @@ class text_printer final : public inspect_printer {
         }
       }
       candidates = std::move(kept);
-      if (!said.empty()) {
-        std::string line = "every kernel: ";
-        for (std::size_t i = 0; i < said.size(); ++i) line += (i == 0 ? "" : ", ") + said[i];
-        text_ += wrap_hanging(line, 2, 4, term_.columns);
-      }
+      if (!said.empty())
+        text_ += wrap_hanging("every kernel: " + occcalc::detail::join(said, ", "), 2, 4, term_.columns);
     }
     std::vector<const inspect_column*> columns;
     std::vector<std::size_t> widths;

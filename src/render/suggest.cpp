@@ -6,6 +6,7 @@
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/nvidia/summary.hpp"
+#include "occcalc/request/lookup.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
 #include "render/result_json.hpp"
@@ -165,9 +166,10 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
                             occcalc::summarize(choice.result).limiter_list(", ", true)),
                 term.columns);
     if (s.ties.size() > 1) {
-      std::string sizes;
-      for (const auto size : s.ties) sizes += (sizes.empty() ? "" : ", ") + std::to_string(size);
-      text += row("ties", sizes, "as many resident threads; CUDA takes the largest", term.columns);
+      std::vector<std::string> sizes;
+      for (const auto size : s.ties) sizes.push_back(std::to_string(size));
+      text += row("ties", occcalc::detail::join(sizes, ", "), "as many resident threads; CUDA takes the largest",
+                  term.columns);
       text += row("recommended", std::to_string(s.recommended),
                   fmt::format("the smallest tie with a warp for each of the SM's {} schedulers: the most blocks "
                               "for a grid's last wave",
