@@ -36,13 +36,4 @@ gpu_target nvidia_target(int sm, target_feature feature) {
   return {"sm_" + std::to_string(sm) + std::string(suffix_of(feature)), gpu_vendor::nvidia, sm};
 }
 
-target_feature feature_of(const gpu_target& target) noexcept {
-  if (target.vendor != gpu_vendor::nvidia || target.name.empty()) return target_feature::none;
-  switch (target.name.back()) {
-    case 'a': return target_feature::arch_specific;
-    case 'f': return target_feature::family;
-    default: return target_feature::none;
-  }
-}
-
 }  // namespace occcalc::inspect

@@ -37,8 +37,4 @@ gpu_target parse_gpu_target(std::string_view name);
 /// a fat binary entry gives it.
 gpu_target nvidia_target(int sm, target_feature feature = target_feature::none);
 
-/// The suffix `name` spells (`sm_90a`: arch-specific); none for AMD's and
-/// unknown names.
-target_feature feature_of(const gpu_target& target) noexcept;
-
 }  // namespace occcalc::inspect
