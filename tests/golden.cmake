@@ -62,6 +62,8 @@ occcalc_golden(sweep_json sweep.json 0 ARGS sweep --vary barriers --cc 9.0 --thr
 
 # AMD: one per model, and a VLIW device.
 occcalc_golden(amd_llvm_text amd_llvm.txt 0 ARGS --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K)
+occcalc_golden(amd_generic_text amd_generic.txt 0 ARGS --gfx gfx11-generic --threads 256 --vgprs 96 --lds 48K)
+occcalc_golden(amd_gfx1250_text amd_gfx1250.txt 0 ARGS --gfx gfx1250 --threads 256 --vgprs 74 --lds 64K)
 occcalc_golden(amd_llvm_json amd_llvm.json 0 ARGS --gpu "Instinct MI300X" --threads 1024 --vgprs 64 --agprs 64 --json)
 occcalc_golden(amd_wgp_text amd_wgp.txt 0 ARGS --gfx gfx1100 --wave32 --wgp-mode --threads 256 --vgprs 96 --lds 32K)
 occcalc_golden(amd_hip_text amd_hip.txt 0 ARGS --gpu "RX 7900 XTX" --model hip --threads 256 --vgprs 96 --grid 960)

@@ -153,6 +153,13 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   if (arch == nullptr) {
     r.unavailable = k.arch.name.empty() ? "the log does not name the architecture"
                                         : fmt::format("{} is not in the architecture table", k.arch.name);
+    constexpr int minors_per_major = 10;  // sm_88 is 8.8, sm_121 12.1
+    if (k.arch.vendor == inspect::gpu_vendor::nvidia) {
+      const occcalc::compute_capability cc{k.arch.sm / minors_per_major, k.arch.sm % minors_per_major};
+      if (occcalc::find_unlisted_arch(tables, cc) != nullptr) {
+        r.unavailable = fmt::format("{}: {}", k.arch.name, occcalc::missing_arch_message(tables, cc));
+      }
+    }
   } else if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("block size {} (from {}) exceeds the kernel's launch bounds of {} threads per block",
                                 *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));

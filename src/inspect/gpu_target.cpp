@@ -2,12 +2,13 @@
 
 #include <charconv>
 
+#include "occcalc/amd/target.hpp"
+
 namespace occcalc::inspect {
 
 gpu_target parse_gpu_target(std::string_view name) {
   gpu_target t{std::string(name), gpu_vendor::unknown, 0};
   constexpr std::string_view nvidia_prefix = "sm_";
-  constexpr std::string_view amd_prefix = "gfx";
   if (name.substr(0, nvidia_prefix.size()) == nvidia_prefix) {
     const std::string_view digits = name.substr(nvidia_prefix.size());
     int sm = 0;
@@ -16,8 +17,7 @@ gpu_target parse_gpu_target(std::string_view name) {
       t.vendor = gpu_vendor::nvidia;
       t.sm = sm;
     }
-  } else if (name.size() > amd_prefix.size() && name.substr(0, amd_prefix.size()) == amd_prefix &&
-             name.find_first_not_of("0123456789abcdef", amd_prefix.size()) == std::string_view::npos) {
+  } else if (is_gfx_name(name)) {
     t.vendor = gpu_vendor::amd;
   }
   return t;

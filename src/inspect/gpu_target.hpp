@@ -29,7 +29,7 @@ struct gpu_target {
 };
 
 /// The target an input's spelling names: `sm_<digits>[suffix]` is NVIDIA,
-/// `gfx<hex digits>` AMD; anything else (a compiler's `compute_90`, an
+/// `gfx<hex digits>` or a generic target (`gfx11-generic`) AMD; anything else (a compiler's `compute_90`, an
 /// empty name) is unknown, its spelling kept for messages.
 gpu_target parse_gpu_target(std::string_view name);
 

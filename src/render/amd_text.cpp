@@ -149,9 +149,13 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
     title = fmt::format("{}, {} CUs: {}", q.request.named_gpu->name, q.request.named_gpu->compute_units, title);
   }
   text += heading(title, term);
-  text +=
-      wrap(fmt::format("model {}: {}", occcalc::to_string(r.model), occcalc::info(r.model).title), 0, term.columns) +
-      "\n";
+  text += wrap(fmt::format("model {}: {}", occcalc::to_string(r.model), occcalc::info(r.model).title), 0, term.columns);
+  if (!t.members.empty()) {
+    text += wrap(fmt::format("generic target: its code runs on {}; the compiler sizes it for all of them",
+                             occcalc::detail::join(t.members, ", ")),
+                 0, term.columns);
+  }
+  text += "\n";
 
   text += paint("Launch", style::bold, term.colour) + "\n";
   text += row("work-group size", std::to_string(q.request.work_group_size),
@@ -234,6 +238,7 @@ nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t) {
   nlohmann::ordered_json j;
   j["id"] = t.id;
   j["family"] = t.family;
+  j["members"] = t.members;
   j["models"] = nlohmann::ordered_json::array();
   for (const auto m : t.models) j["models"].push_back(occcalc::to_string(m));
   j["wave_sizes"] = nlohmann::ordered_json::array();

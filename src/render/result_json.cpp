@@ -54,6 +54,7 @@ nlohmann::ordered_json arch_json(const occcalc::nvidia_arch& arch) {
   j["registers_per_sm"] = arch.registers_per_sm;
   j["max_registers_per_block"] = arch.max_registers_per_block;
   j["max_registers_per_thread"] = arch.max_registers_per_thread;
+  j["max_compiled_registers_per_thread"] = arch.max_compiled_registers_per_thread;
   j["register_allocation_scope"] = scope_name(arch.register_scope);
   j["register_allocation_unit_registers"] = arch.register_allocation_unit;
   if (arch.register_scope == occcalc::register_allocation_scope::block) {

@@ -139,6 +139,7 @@ void write_entry(std::ostream& out, const occcalc::nvidia_arch& entry) {
   OCCCALC_FIELD(registers_per_sm);
   OCCCALC_FIELD(max_registers_per_block);
   OCCCALC_FIELD(max_registers_per_thread);
+  OCCCALC_FIELD(max_compiled_registers_per_thread);
   OCCCALC_FIELD(register_scope);
   OCCCALC_FIELD(register_allocation_unit);
   OCCCALC_FIELD(register_unit_overrides);
@@ -167,11 +168,20 @@ void write_entry(std::ostream& out, const occcalc::gpu& entry) {
   OCCCALC_FIELD(sources);
 }
 
+void write_entry(std::ostream& out, const occcalc::unlisted_arch& entry) {
+  OCCCALC_FIELD(id);
+  OCCCALC_FIELD(cc_major);
+  OCCCALC_FIELD(cc_minor);
+  OCCCALC_FIELD(reason);
+  OCCCALC_FIELD(sources);
+}
+
 void write_entry(std::ostream& out, const occcalc::amd_target& entry) {
   OCCCALC_FIELD(id);
   OCCCALC_FIELD(family);
   OCCCALC_FIELD(sources);
   OCCCALC_FIELD(notes);
+  OCCCALC_FIELD(members);
   OCCCALC_FIELD(max_waves_per_simd);
   OCCCALC_FIELD(simds_per_cu);
   OCCCALC_FIELD(vgpr_files);
@@ -218,6 +228,7 @@ void write_list(std::ostream& out, std::string_view member, const std::vector<En
 void write_table(std::ostream& out, std::string_view function, const table& tables) {
   out << "occcalc::table " << function << "(table_extent extent) {\n  occcalc::table t;\n";
   write_list(out, "architectures", tables.architectures);
+  write_list(out, "unlisted_architectures", tables.unlisted_architectures);
   write_list(out, "amd_targets", tables.amd_targets);
   out << "  if (extent == table_extent::architectures) return t;\n";
   write_list(out, "sources", tables.sources);

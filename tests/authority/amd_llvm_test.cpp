@@ -1,13 +1,29 @@
-// The LLVM model against its authority: clang-19's own `; Occupancy:` line.
+// The LLVM model against its authority: clang's own `; Occupancy:` line.
 //
-// Generates OpenCL kernels with varied register pressure, LDS and
-// reqd_work_group_size, compiles them with clang-19 for every AMD target in
-// data/amd-targets.json that clang-19 knows, in every wave size and (gfx10
-// and later) in WGP and CU mode, feeds occcalc the compiler's NumVgprs,
-// NumAgprs, NumSgprs and LDSByteSize, and compares waves per SIMD with the
-// compiler's Occupancy. Prints every mismatch; exits 1 if there is any, 77
-// (skipped) without clang-19. The fast tests compile a seeded sample of the
-// kernels for every target and mode; OCCCALC_FULL_AUTHORITIES=1 all of them.
+// Generates HIP kernels with varied register pressure, LDS and flat
+// work-group sizes, compiles them (device code only, no HIP headers or
+// libraries) with the clang given on the command line for every AMD target
+// in data/amd-targets.json it knows, in every wave size and (gfx10 and
+// later) in WGP and CU mode, feeds occcalc the compiler's VGPR, AGPR and
+// SGPR counts and LDS size, and compares waves per SIMD with the compiler's
+// Occupancy. Prints every mismatch; exits 1 if there is any, 77 (skipped)
+// when no compiler was found at configure time. The fast tests compile a
+// seeded sample of the kernels for every target and mode;
+// OCCCALC_FULL_AUTHORITIES=1 all of them.
+//
+//   occcalc_amd_llvm_test <clang> <label> [<largest size of an unsized kernel>]
+//
+// A kernel without a required size runs at 1 to 1024 work-items (HIP's
+// default) or, given the third argument, 1 to that many: clang-19 takes 256,
+// where LLVM 19 and later agree. For a kernel with LDS LLVM 19 counted only
+// the largest size of the range (1 to 1024, 1 KiB of LDS on gfx900: 8
+// waves), LLVM 20 and later the smallest and the largest, as occcalc does
+// (10).
+//
+// HIP rather than OpenCL: clang-22 emits each OpenCL kernel as a stub that
+// calls its body, and prints the resources of such kernels as symbolic
+// expressions; a self-contained HIP kernel's are resolved figures in every
+// version.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -28,9 +44,14 @@
 namespace {
 
 constexpr int skipped = 77;
-/// OpenCL kernels without reqd_work_group_size: clang's default flat
-/// work-group size range.
-constexpr std::int64_t opencl_default_max_work_group = 256;
+/// HIP kernels without a flat work-group size attribute: clang's default
+/// range is 1 to this.
+constexpr std::int64_t hip_default_max_work_group = 1024;
+
+/// The largest work-group size of kernels without a required one; HIP's
+/// default unless the command line names another, which the source then
+/// states.
+std::int64_t unsized_max_work_group = hip_default_max_work_group;
 /// gfx6 and gfx7 address at most 32 KiB of LDS per work-group.
 constexpr std::int64_t small_lds_limit_bytes = 32768;
 
@@ -56,25 +77,32 @@ std::vector<kernel_spec> specs() {
 
 std::string source(const std::vector<kernel_spec>& kernels, std::int64_t max_lds_bytes) {
   std::ostringstream s;
+  s << "#define KERNEL extern \"C\" __attribute__((global))\n";
   for (const auto& k : kernels) {
     if (k.lds_floats * 4 > max_lds_bytes) continue;
-    s << "__kernel void ";
-    if (k.work_group) s << "__attribute__((reqd_work_group_size(" << k.work_group << ",1,1))) ";
-    s << k.name << "(__global float* restrict out, __global const float* restrict in) {\n";
+    s << "KERNEL ";
+    if (k.work_group) {
+      s << "__attribute__((amdgpu_flat_work_group_size(" << k.work_group << ", " << k.work_group << "))) ";
+    } else if (unsized_max_work_group != hip_default_max_work_group) {
+      s << "__attribute__((amdgpu_flat_work_group_size(1, " << unsized_max_work_group << "))) ";
+    }
+    s << "void " << k.name << "(float* __restrict__ out, const float* __restrict__ in) {\n"
+      << "  const unsigned local = __builtin_amdgcn_workitem_id_x();\n"
+      << "  const unsigned global = __builtin_amdgcn_workgroup_id_x() * 1024 + local;\n";
     if (k.lds_floats) {
-      s << "  __local float tile[" << k.lds_floats << "];\n  tile[get_local_id(0) % " << k.lds_floats
-        << "] = in[get_global_id(0)];\n  barrier(CLK_LOCAL_MEM_FENCE);\n";
+      s << "  __attribute__((shared)) float tile[" << k.lds_floats << "];\n  tile[local % " << k.lds_floats
+        << "] = in[global];\n  __builtin_amdgcn_s_barrier();\n";
     }
     s << "  float s = 0.0f;\n";
     if (k.accumulators) {
       const auto n = std::to_string(k.accumulators);
-      s << "  float a[" << n << "];\n  for (int j = 0; j < " << n << "; ++j) a[j] = in[get_global_id(0) * " << n
+      s << "  float a[" << n << "];\n  for (int j = 0; j < " << n << "; ++j) a[j] = in[global * " << n
         << " + j];\n  for (int it = 0; it < 4; ++it) for (int j = 0; j < " << n
         << "; ++j) a[j] = a[j] * a[(j + it + 1) % " << n << "] + 1.0f;\n  for (int j = 0; j < " << n
         << "; ++j) s += a[j];\n";
     }
-    if (k.lds_floats) s << "  s += tile[(get_local_id(0) * 7) % " << k.lds_floats << "];\n";
-    s << "  out[get_global_id(0)] = s;\n}\n";
+    if (k.lds_floats) s << "  s += tile[(local * 7) % " << k.lds_floats << "];\n";
+    s << "  out[global] = s;\n}\n";
   }
   return s.str();
 }
@@ -83,16 +111,15 @@ struct compiled {
   std::int64_t vgprs = 0, agprs = 0, sgprs = 0, lds = 0, occupancy = -1;
 };
 
-/// Runs clang-19; empty when it does not know the target.
+/// Runs clang; empty when it does not know the target.
 std::optional<std::map<std::string, compiled>> compile(const std::string& clang, const std::filesystem::path& dir,
                                                        const std::string& target, bool small_lds,
                                                        std::int64_t wave_size, bool wgp, bool rdna) {
   const std::string tag = target + "_w" + std::to_string(wave_size) + (wgp ? "_wgp" : "_cu");
-  const auto input = dir / (small_lds ? "small.cl" : "kernels.cl");
+  const auto input = dir / (small_lds ? "small.hip" : "kernels.hip");
   const auto output = dir / (tag + ".s");
-  std::string command = clang + " -x cl " + (small_lds ? "-cl-std=CL1.2" : "-cl-std=CL2.0") +
-                        " --target=amdgcn-amd-amdhsa -mcpu=" + target + " -nogpulib -O2 -S " + input.string() + " -o " +
-                        output.string();
+  std::string command = clang + " -x hip --cuda-device-only -nogpulib -nogpuinc --offload-arch=" + target + " -O2 -S " +
+                        input.string() + " -o " + output.string();
   if (rdna && wave_size == 64) command += " -mwavefrontsize64";
   if (rdna && !wgp) command += " -mcumode";
   command += " 2>" + (dir / (tag + ".err")).string();
@@ -101,7 +128,8 @@ std::optional<std::map<std::string, compiled>> compile(const std::string& clang,
   std::map<std::string, compiled> out;
   std::string line, current;
   const std::regex kernel(R"(^\s*\.amdhsa_kernel (\S+))");
-  const std::regex figure(R"(^; (NumVgprs|NumAgprs|NumSgprs|Occupancy): (\d+))");
+  // clang-22 says TotalNumSgprs where clang-19 says NumSgprs.
+  const std::regex figure(R"(^; (NumVgprs|NumAgprs|NumSgprs|TotalNumSgprs|Occupancy): (\d+))");
   const std::regex lds(R"(^; LDSByteSize: (\d+) bytes)");
   std::smatch m;
   while (std::getline(file, line)) {
@@ -113,7 +141,7 @@ std::optional<std::map<std::string, compiled>> compile(const std::string& clang,
       auto& c = out[current];
       if (m[1] == "NumVgprs") c.vgprs = v;
       if (m[1] == "NumAgprs") c.agprs = v;
-      if (m[1] == "NumSgprs") c.sgprs = v;
+      if (m[1] == "NumSgprs" || m[1] == "TotalNumSgprs") c.sgprs = v;
       if (m[1] == "Occupancy") c.occupancy = v;
     } else if (!current.empty() && std::regex_search(line, m, lds)) {
       out[current].lds = std::stoll(m[1]);
@@ -127,7 +155,7 @@ std::optional<std::map<std::string, compiled>> compile(const std::string& clang,
 /// Kernels of the seeded sample the fast tests compile for every target and
 /// mode; `OCCCALC_FULL_AUTHORITIES=1` (the authorities workflow preset)
 /// compiles all of them.
-constexpr std::size_t sample_kernels = 24;
+constexpr std::size_t sample_kernels = 16;
 
 /// Every kernel spec, or the fixed sample of them.
 std::vector<kernel_spec> chosen_specs() {
@@ -140,18 +168,24 @@ std::vector<kernel_spec> chosen_specs() {
   return all;
 }
 
-int main() {
-#ifndef OCCCALC_CLANG19
-  std::puts("clang-19 not found at configure time: skipped");
-  return skipped;
-#else
-  const std::string clang = OCCCALC_CLANG19;
+int main(int argc, char** argv) {
+  if (argc != 3 && argc != 4) {
+    std::fputs("usage: occcalc_amd_llvm_test <clang> <label> [<largest size of an unsized kernel>]\n", stderr);
+    return 2;
+  }
+  if (argc == 4) unsized_max_work_group = std::stoll(argv[3]);
+  const std::string label = argv[2];
+  if (std::string(argv[1]).empty() || std::string(argv[1]).find("NOTFOUND") != std::string::npos) {
+    std::printf("%s not found at configure time: skipped\n", label.c_str());
+    return skipped;
+  }
+  const std::string clang = argv[1];
   const occcalc::table tables = occcalc::load_tables(occcalc::cli::embedded_tables());
-  const auto dir = std::filesystem::temp_directory_path() / "occcalc-amd-llvm-test";
+  const auto dir = std::filesystem::temp_directory_path() / ("occcalc-amd-llvm-test-" + label);
   std::filesystem::create_directories(dir);
   const auto kernels = chosen_specs();
-  std::ofstream(dir / "kernels.cl") << source(kernels, INT64_MAX);
-  std::ofstream(dir / "small.cl") << source(kernels, small_lds_limit_bytes);
+  std::ofstream(dir / "kernels.hip") << source(kernels, INT64_MAX);
+  std::ofstream(dir / "small.hip") << source(kernels, small_lds_limit_bytes);
 
   struct job {
     const occcalc::amd_target* target;
@@ -169,6 +203,7 @@ int main() {
     }
   }
   long long checked = 0, checked_results = 0, mismatches = 0;
+  std::map<std::string, long long> per_target;  // kernels x modes checked
   std::vector<std::string> unknown;
   std::size_t next = 0;
   while (next < jobs.size()) {
@@ -199,9 +234,10 @@ int main() {
         k.sgprs = c.sgprs;
         k.lds_bytes = c.lds;
         k.min_work_group_size = spec.work_group ? spec.work_group : 1;
-        k.max_work_group_size = spec.work_group ? spec.work_group : opencl_default_max_work_group;
+        k.max_work_group_size = spec.work_group ? spec.work_group : unsized_max_work_group;
         const auto o = occcalc::amd_llvm_occupancy(*j.target, k, {j.wave_size, j.wgp});
         ++checked;
+        ++per_target[j.target->id];
         if (spec.work_group) {
           // A required size is the calculator's case: the result the command
           // line prints must say the same.
@@ -230,12 +266,12 @@ int main() {
   }
   std::string names;
   for (const auto& u : unknown) names += " " + u;
-  std::printf("not known to clang-19:%s\n", names.c_str());
+  std::printf("not known to %s:%s\n", label.c_str(), names.c_str());
+  for (const auto& [target, count] : per_target) std::printf("  %s: %lld\n", target.c_str(), count);
   std::printf(
       "total: %lld kernels x targets x modes (%lld of them also through the calculator's result), %lld "
-      "mismatches against clang-19's Occupancy\n",
-      checked, checked_results, mismatches);
+      "mismatches against %s's Occupancy\n",
+      checked, checked_results, mismatches, label.c_str());
   std::filesystem::remove_all(dir);
   return mismatches == 0 ? 0 : 1;
-#endif
 }

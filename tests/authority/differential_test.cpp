@@ -166,13 +166,17 @@ bool has_carveout(const occcalc::nvidia_arch& arch) {
   return arch.shared_memory_config_model == occcalc::shared_memory_config::carveout;
 }
 
+/// Register counts swept: past the header's 256, so both sides of its
+/// per-thread check are held to it.
+constexpr std::int64_t registers_swept = 257;
+
 void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng) {
   const cudaOccDeviceProp props = device_properties(arch);
   occcalc::launch_config launch;
 
   // Every block size x every register count.
   for (std::int64_t threads = 1; threads <= 1024; ++threads) {
-    for (std::int64_t regs = 0; regs <= 255; ++regs) {
+    for (std::int64_t regs = 0; regs <= registers_swept; ++regs) {
       launch.threads_per_block = threads;
       launch.registers_per_thread = regs;
       compare(arch, props, launch, t);
@@ -232,7 +236,7 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng
   constexpr int random_samples = 200000;
   for (int i = 0; i < random_samples; ++i) {
     launch.threads_per_block = std::uniform_int_distribution<std::int64_t>(1, 1024)(rng);
-    launch.registers_per_thread = std::uniform_int_distribution<std::int64_t>(0, 255)(rng);
+    launch.registers_per_thread = std::uniform_int_distribution<std::int64_t>(0, registers_swept)(rng);
     const std::int64_t bytes = std::uniform_int_distribution<std::int64_t>(0, smem_top)(rng);
     launch.static_shared_memory_bytes = std::uniform_int_distribution<std::int64_t>(0, bytes)(rng);
     launch.dynamic_shared_memory_bytes = bytes - launch.static_shared_memory_bytes;

@@ -35,8 +35,13 @@ TEST_CASE("cli: bad input is one line naming the field, value and range, exit 2"
           "occcalc: error: --regs 70000 is outside [0, 65535]\n"},
       row{{"--cc", "7.7", "--threads", "128", "--regs", "37"},
           "occcalc: error: --cc '7.7' is not a supported compute capability; supported: 1.0, 1.1, 1.2, 1.3, 2.0, "
-          "2.1, 3.0, 3.2, 3.5, 3.7, 5.0, 5.2, 5.3, 6.0, 6.1, 6.2, 7.0, 7.2, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, "
+          "2.1, 3.0, 3.2, 3.5, 3.7, 5.0, 5.2, 5.3, 6.0, 6.1, 6.2, 7.0, 7.2, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, 10.1, "
           "10.3, 11.0, 12.0, 12.1\n"},
+      row{{"--cc", "8.8", "--threads", "128", "--regs", "37"},
+          "occcalc: error: --cc '8.8': compute capability 8.8 is not in the architecture table: ptxas 13 builds for "
+          "sm_88 and cuda_occupancy.h 13.0 treats 8.8 as an 8.x part (16 blocks per SM, one block barrier per "
+          "resident block, carveouts up to 100 KB), but NVIDIA publishes no warps, threads, registers or shared "
+          "memory per SM for it: the CUDA Programming Guide's tables have no 8.8 column\n"},
       row{{"--cc", "7.0", "--threads", "128"},
           "occcalc: error: --regs is required: registers per thread, as ptxas -v reports them\n"},
       row{{"--threads", "128", "--regs", "1"},

@@ -7,6 +7,7 @@
 
 #include "cli/embedded_tables.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
+#include "occcalc/request/lookup.hpp"
 #include "occcalc/tables/load.hpp"
 #include "test_tables.hpp"
 
@@ -44,10 +45,53 @@ TEST_CASE("the default tables cover every compute capability from 1.0 to 12.1", 
     ids.insert(arch.compute_capability());
     CHECK_FALSE(arch.sources.empty());
   }
-  const std::set<std::string> expected = {"1.0", "1.1", "1.2", "1.3", "2.0",  "2.1",  "3.0",  "3.2",  "3.5", "3.7",
-                                          "5.0", "5.2", "5.3", "6.0", "6.1",  "6.2",  "7.0",  "7.2",  "7.5", "8.0",
-                                          "8.6", "8.7", "8.9", "9.0", "10.0", "10.3", "11.0", "12.0", "12.1"};
+  const std::set<std::string> expected = {"1.0", "1.1", "1.2", "1.3", "2.0",  "2.1",  "3.0",  "3.2",  "3.5",  "3.7",
+                                          "5.0", "5.2", "5.3", "6.0", "6.1",  "6.2",  "7.0",  "7.2",  "7.5",  "8.0",
+                                          "8.6", "8.7", "8.9", "9.0", "10.0", "10.1", "10.3", "11.0", "12.0", "12.1"};
   CHECK(ids == expected);
+}
+
+TEST_CASE("compute capabilities the toolchain knows and the table cannot answer for say why", "[table]") {
+  const auto& tables = occcalc::test::default_tables();
+  // 8.8: ptxas 13 builds sm_88; NVIDIA publishes no per-SM figures.
+  const auto* sm88 = occcalc::find_unlisted_arch(tables, {8, 8});
+  REQUIRE(sm88 != nullptr);
+  CHECK(sm88->id == "sm_88");
+  CHECK_THAT(occcalc::missing_arch_message(tables, {8, 8}),
+             Contains("compute capability 8.8 is not in the architecture table: ptxas 13 builds for sm_88") &&
+                 Contains("no warps, threads, registers or shared memory per SM"));
+  CHECK_THROWS_WITH(occcalc::require_arch(tables, "--cc", "8.8"),
+                    Contains("'8.8': compute capability 8.8") && Contains("no 8.8 column"));
+  // 10.1 is Thor's pre-CUDA 13 name: 11.0's figures, with the header's 10.1
+  // rules (24 blocks, one barrier per resident block).
+  const auto& thor = occcalc::require_arch(tables, "--cc", "10.1");
+  const auto& renamed = occcalc::require_arch(tables, "--cc", "11.0");
+  CHECK(thor.max_warps_per_sm == renamed.max_warps_per_sm);
+  CHECK(thor.max_blocks_per_sm == 24);
+  CHECK(thor.block_barriers_per_sm == 24);
+  CHECK(thor.shared_memory_per_sm_bytes == renamed.shared_memory_per_sm_bytes);
+  // An unlisted id may not also be listed.
+  const std::string both = R"({"schema_version": 1, "sources": [{"id": "S", "title": "t", "url": "u"}],
+    "architectures": [)" + std::string(minimal_arch) +
+                           R"(],
+    "unlisted_architectures": [{"id": "sm_99", "compute_capability": "9.9", "sources": ["S"], "reason": "r"}]})";
+  CHECK_THROWS_WITH(load(both), Contains("unlisted architecture 'sm_99': is also in architectures"));
+  CHECK_THROWS_WITH(
+      load(replace(both, R"("compute_capability": "9.9", "sources")", R"("compute_capability": "9.8", "sources")")),
+      Contains("field 'id': 'sm_99' does not match compute_capability '9.8'"));
+}
+
+TEST_CASE("7.0 and later take 256 registers per thread as cuda_occupancy.h does; compilers stop at 255", "[table]") {
+  for (const auto& arch : occcalc::test::default_tables().architectures) {
+    INFO(arch.id);
+    CHECK(arch.max_compiled_registers_per_thread <= arch.max_registers_per_thread);
+    if (arch.cc_major >= 7) {
+      CHECK(arch.max_registers_per_thread == 256);
+      CHECK(arch.max_compiled_registers_per_thread == 255);
+    } else {
+      CHECK(arch.max_compiled_registers_per_thread == arch.max_registers_per_thread);
+    }
+  }
 }
 
 TEST_CASE("the default tables name at least 50 GPUs, each with a source", "[table]") {
@@ -181,8 +225,11 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
   const auto& tables = occcalc::test::default_tables();
   std::set<std::string> ids;
   for (const auto& t : tables.amd_targets) ids.insert(t.id);
-  for (const char* id : {"gfx600", "gfx700", "gfx803", "gfx900", "gfx908", "gfx90a", "gfx942", "gfx950", "gfx1010",
-                         "gfx1030", "gfx1100", "gfx1151", "gfx1200", "gfx1201"}) {
+  for (const char* id :
+       {"gfx600",          "gfx700",          "gfx803",        "gfx900",       "gfx908",       "gfx90a",
+        "gfx942",          "gfx950",          "gfx1010",       "gfx1030",      "gfx1100",      "gfx1151",
+        "gfx1200",         "gfx1201",         "gfx1250",       "gfx1251",      "gfx9-generic", "gfx9-4-generic",
+        "gfx10-1-generic", "gfx10-3-generic", "gfx11-generic", "gfx12-generic"}) {
     CHECK(ids.count(id) == 1);
   }
   const std::string good = R"({"schema_version": 1, "sources": [{"id": "S", "title": "t", "url": "u"}],
@@ -210,6 +257,36 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
       Contains("field 'max_lds_per_work_group_bytes': 65537 is outside [1, 65536]"));
   CHECK_THROWS_WITH(load(replace(good, R"("target": "gfx999")", R"("target": "gfx998")")),
                     Contains("AMD GPU 'test-gpu': field 'target': 'gfx998' is not a known AMD target id"));
+  // Generic targets name their members, and only they do.
+  const std::string generic =
+      replace(replace(good, R"("id": "gfx999")", R"("id": "gfx9-generic", "members": ["gfx998"])"),
+              R"("target": "gfx999")", R"("target": "gfx9-generic")");
+  CHECK_THROWS_WITH(load(generic), Contains("field 'members': 'gfx998' is not a known AMD processor id"));
+  CHECK_THROWS_WITH(load(replace(generic, R"(, "members": ["gfx998"])", "")),
+                    Contains("field 'members': names the processors of a generic target, and only of one"));
+  CHECK_THROWS_WITH(load(replace(good, R"("id": "gfx999")", R"("id": "gfx999", "members": ["gfx999"])")),
+                    Contains("field 'members': names the processors of a generic target, and only of one"));
+  CHECK_THROWS_WITH(load(replace(good, R"("id": "gfx999")", R"("id": "gfx9x-generic")")),
+                    Contains("is not an LLVM processor name"));
+  // The shipped generic targets: members known, figures no larger than any
+  // member's (the compiler sizes generic code for all of them).
+  std::size_t generics = 0;
+  for (const auto& t : tables.amd_targets) {
+    if (t.members.empty()) continue;
+    ++generics;
+    INFO(t.id);
+    CHECK(occcalc::is_generic_gfx_name(t.id));
+    for (const auto& id : t.members) {
+      const auto* m = occcalc::find_amd_target(tables, id);
+      REQUIRE(m != nullptr);
+      INFO(id);
+      CHECK(t.max_waves_per_simd <= m->max_waves_per_simd);
+      CHECK(t.lds_per_cu_bytes <= m->lds_per_cu_bytes);
+      CHECK(t.vgpr_files.front().total <= m->vgpr_files.front().total);
+      CHECK(t.vgpr_files.front().wave_size == m->vgpr_files.front().wave_size);
+    }
+  }
+  CHECK(generics == 6);
   // VLIW parts keep their R600 names.
   CHECK_NOTHROW(load(replace(replace(good, R"("id": "gfx999")", R"("id": "cypress")"), R"("target": "gfx999")",
                              R"("target": "cypress")")));

@@ -4,6 +4,7 @@
 /// data/amd-targets.json and data/amd-gpus.json.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -133,6 +134,35 @@ struct amd_rcp_params {
 #endif
 };
 
+/// Whether `name` spells a GCN-or-later processor as LLVM does: `gfx` and
+/// hexadecimal digits (`gfx90a`, `gfx1250`), or a generic target, `gfx`,
+/// decimal digits, an optional `-` and digits, and `-generic`
+/// (`gfx11-generic`, `gfx9-4-generic`).
+constexpr bool is_gfx_name(std::string_view name) noexcept {
+  constexpr std::string_view prefix = "gfx";
+  constexpr std::string_view generic = "-generic";
+  if (name.size() <= prefix.size() || name.substr(0, prefix.size()) != prefix) return false;
+  std::string_view rest = name.substr(prefix.size());
+  const auto digits_end = [](std::string_view s, std::string_view allowed) {
+    return std::min(s.find_first_not_of(allowed), s.size());
+  };
+  if (rest.size() > generic.size() && rest.substr(rest.size() - generic.size()) == generic) {
+    rest.remove_suffix(generic.size());
+    const std::size_t major = digits_end(rest, "0123456789");
+    if (major == 0) return false;
+    if (major == rest.size()) return true;
+    return rest[major] == '-' && major + 1 < rest.size() &&
+           digits_end(rest.substr(major + 1), "0123456789") == rest.size() - major - 1;
+  }
+  return digits_end(rest, "0123456789abcdef") == rest.size();
+}
+
+/// Whether `name` is a generic target (`gfx11-generic`).
+constexpr bool is_generic_gfx_name(std::string_view name) noexcept {
+  constexpr std::string_view generic = "-generic";
+  return is_gfx_name(name) && name.size() > generic.size() && name.substr(name.size() - generic.size()) == generic;
+}
+
 /// One AMD GPU target (`gfx900`, `cypress`).
 struct amd_target {
   /// The LLVM processor name (`gfx90a`, or an R600 name for VLIW parts).
@@ -142,6 +172,9 @@ struct amd_target {
   /// Ids of the sources of its figures.
   std::vector<std::string> sources;
   std::string notes;
+  /// A generic target's members (`gfx11-generic`: `gfx1100`, `gfx1101`,
+  /// ...): the processors its code runs on. Empty for a processor.
+  std::vector<std::string> members;
   /// Waves a SIMD (LLVM: execution unit) holds at most.
   std::int64_t max_waves_per_simd = 0;
   /// SIMDs per CU.

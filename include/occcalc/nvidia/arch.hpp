@@ -101,8 +101,12 @@ struct nvidia_arch {
   std::int64_t registers_per_sm = 0;
   /// Registers one block may allocate.
   std::int64_t max_registers_per_block = 0;
-  /// Registers one thread may use.
+  /// Registers one thread may use (cuda_occupancy.h: 256 from 7.0).
   std::int64_t max_registers_per_thread = 0;
+  /// Registers per thread a compiler assigns at most (ptxas' -maxrregcount
+  /// cap, 255 from 7.0): suggestions, launch-bounds caps and sweeps stay
+  /// within it.
+  std::int64_t max_compiled_registers_per_thread = 0;
   /// Whether registers go to warps or to whole blocks.
   register_allocation_scope register_scope = register_allocation_scope::warp;
   /// Allocation unit, in registers per warp (warp scope) or per block (block
@@ -162,6 +166,23 @@ struct nvidia_arch {
 #if __cplusplus >= 202002L
   /// Member by member (C++20; the compiled tables' test uses it).
   friend bool operator==(const nvidia_arch&, const nvidia_arch&) = default;
+#endif
+};
+
+/// A compute capability the toolchain knows that the table cannot answer
+/// for (`sm_88`), and why: what is missing, in the table's words.
+struct unlisted_arch {
+  /// `sm_88`.
+  std::string id;
+  int cc_major = 0;
+  int cc_minor = 0;
+  /// What is known and what is missing, for messages.
+  std::string reason;
+  std::vector<std::string> sources;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const unlisted_arch&, const unlisted_arch&) = default;
 #endif
 };
 

@@ -194,7 +194,7 @@ inline std::int64_t launch_bounds_register_cap(const nvidia_arch& arch, std::int
       detail::divide_round_up(detail::divide_round_up(threads, warp) * blocks, partitions);
   const std::int64_t per_thread = arch.registers_per_sm / partitions / warps_per_partition / warp;
   const std::int64_t granularity = std::max<std::int64_t>(1, arch.register_allocation_unit / warp);
-  return std::min(arch.max_registers_per_thread, per_thread / granularity * granularity);
+  return std::min(arch.max_compiled_registers_per_thread, per_thread / granularity * granularity);
 }
 
 /// What to change in one limiting resource to gain a block, or to reach a

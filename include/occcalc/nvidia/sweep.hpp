@@ -48,7 +48,7 @@ constexpr std::string_view to_string(sweep_variable v) noexcept { return info(v)
 inline sweep_range default_sweep_range(const nvidia_arch& arch, sweep_variable v) noexcept {
   switch (v) {
     case sweep_variable::threads: return {arch.warp_size_threads, arch.max_threads_per_block, arch.warp_size_threads};
-    case sweep_variable::registers: return {1, arch.max_registers_per_thread, 1};
+    case sweep_variable::registers: return {1, arch.max_compiled_registers_per_thread, 1};
     case sweep_variable::shared_memory:
       return {0, arch.shared_memory_per_block_optin_bytes.value_or(arch.shared_memory_per_block_bytes),
               arch.shared_memory_allocation_unit_bytes};

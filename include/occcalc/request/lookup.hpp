@@ -126,11 +126,32 @@ inline const amd_target* find_amd_target(const table& tables, std::string_view i
   return nullptr;
 }
 
+/// The table's word on a compute capability it does not answer for, or
+/// nullptr.
+inline const unlisted_arch* find_unlisted_arch(const table& tables, compute_capability cc) noexcept {
+  for (const auto& u : tables.unlisted_architectures) {
+    if (u.cc_major == cc.major && u.cc_minor == cc.minor) return &u;
+  }
+  return nullptr;
+}
+
+/// Why `cc` is not in the table, as a message: the table's reason where it
+/// has one.
+inline std::string missing_arch_message(const table& tables, compute_capability cc) {
+  std::string out = "compute capability " + std::to_string(cc.major) + "." + std::to_string(cc.minor) +
+                    " is not in the architecture table";
+  if (const unlisted_arch* u = find_unlisted_arch(tables, cc)) out += ": " + u->reason;
+  return out;
+}
+
 /// The architecture a compute capability names; throws `input_error` for
 /// `field` listing the supported ones when there is none.
 inline const nvidia_arch& require_arch(const table& tables, const std::string& field, std::string_view text) {
   const compute_capability cc = parse_compute_capability(field, text);
   if (const nvidia_arch* arch = find_arch(tables, cc)) return *arch;
+  if (find_unlisted_arch(tables, cc) != nullptr) {
+    throw input_error(field, detail::quoted(detail::trim(text)) + ": " + missing_arch_message(tables, cc));
+  }
   std::vector<std::string> supported;
   for (const auto& arch : tables.architectures) supported.push_back(arch.compute_capability());
   throw input_error(field, detail::quoted(detail::trim(text)) +

@@ -55,18 +55,20 @@ inline amd_rcp_params read_amd_rcp(entry_reader& reader) {
 inline amd_target read_amd_target(entry_reader& reader) {
   amd_target t;
   t.id = reader.text("id");
-  const bool gfx_name =
-      t.id.size() > 3 && t.id.rfind("gfx", 0) == 0 && std::all_of(t.id.begin() + 3, t.id.end(), [](char c) {
-        return std::isdigit(static_cast<unsigned char>(c)) || (c >= 'a' && c <= 'f');
-      });
   const bool r600_name =
       !t.id.empty() && std::all_of(t.id.begin(), t.id.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-  if (!gfx_name && !r600_name) {
-    reader.fail("id", "'" + t.id + "' is not an LLVM processor name (gfxNNN, or an R600 name such as cypress)");
+  if (!is_gfx_name(t.id) && !r600_name) {
+    reader.fail("id", "'" + t.id +
+                          "' is not an LLVM processor name (gfxNNN, a generic target such as gfx11-generic, or an R600 "
+                          "name such as cypress)");
   }
   t.family = reader.text("family");
   t.sources = reader.texts("sources");
   t.notes = reader.optional_text("notes");
+  if (reader.has("members")) t.members = reader.texts("members");
+  if (is_generic_gfx_name(t.id) == t.members.empty()) {
+    reader.fail("members", "names the processors of a generic target, and only of one");
+  }
   t.max_waves_per_simd = reader.integer("max_waves_per_simd", positive);
   t.simds_per_cu = reader.integer("simds_per_cu", positive);
   const auto& files = reader.array("vgpr_files");

@@ -94,14 +94,16 @@ void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins,
 /// problem.
 inline table load_tables(const std::vector<table_text>& texts) {
   table out;
-  std::vector<std::string> source_origins, arch_origins, gpu_origins, amd_origins, amd_gpu_origins;
-  std::unordered_map<std::string, std::size_t> source_ids, arch_ids, gpu_ids, amd_ids, amd_gpu_ids;
+  std::vector<std::string> source_origins, arch_origins, unlisted_origins, gpu_origins, amd_origins, amd_gpu_origins;
+  std::unordered_map<std::string, std::size_t> source_ids, arch_ids, unlisted_ids, gpu_ids, amd_ids, amd_gpu_ids;
   for (const auto& text : texts) {
     const nlohmann::json document = detail::parse_strict(text);
     detail::entry_reader top(document, text.origin);
     top.integer("schema_version", {table_schema_version, table_schema_version});
     auto sources = detail::read_entries<source>(top, text.origin, "sources", detail::read_source);
     auto archs = detail::read_entries<nvidia_arch>(top, text.origin, "architectures", detail::read_arch);
+    auto unlisted =
+        detail::read_entries<unlisted_arch>(top, text.origin, "unlisted_architectures", detail::read_unlisted_arch);
     auto gpus = detail::read_entries<gpu>(top, text.origin, "gpus", detail::read_gpu);
     auto amd = detail::read_entries<amd_target>(top, text.origin, "amd_targets", detail::read_amd_target);
     auto amd_gpus = detail::read_entries<amd_gpu>(top, text.origin, "amd_gpus", detail::read_amd_gpu);
@@ -110,6 +112,8 @@ inline table load_tables(const std::vector<table_text>& texts) {
     detail::append_unique(out.amd_targets, amd_origins, amd_ids, std::move(amd), text.origin, "AMD target");
     detail::append_unique(out.sources, source_origins, source_ids, std::move(sources), text.origin, "source");
     detail::append_unique(out.architectures, arch_origins, arch_ids, std::move(archs), text.origin, "architecture");
+    detail::append_unique(out.unlisted_architectures, unlisted_origins, unlisted_ids, std::move(unlisted), text.origin,
+                          "unlisted architecture");
     detail::append_unique(out.gpus, gpu_origins, gpu_ids, std::move(gpus), text.origin, "gpu");
   }
   const auto check_sources = [&](const std::vector<std::string>& ids, const std::string& where) {
@@ -122,8 +126,21 @@ inline table load_tables(const std::vector<table_text>& texts) {
   for (std::size_t i = 0; i < out.architectures.size(); ++i) {
     check_sources(out.architectures[i].sources, arch_origins[i] + ": architecture '" + out.architectures[i].id + "'");
   }
+  for (std::size_t i = 0; i < out.unlisted_architectures.size(); ++i) {
+    const auto& u = out.unlisted_architectures[i];
+    const std::string where = unlisted_origins[i] + ": unlisted architecture '" + u.id + "'";
+    check_sources(u.sources, where);
+    if (arch_ids.count(u.id) != 0) throw table_error(where + ": is also in architectures");
+  }
   for (std::size_t i = 0; i < out.amd_targets.size(); ++i) {
-    check_sources(out.amd_targets[i].sources, amd_origins[i] + ": AMD target '" + out.amd_targets[i].id + "'");
+    const auto& t = out.amd_targets[i];
+    const std::string where = amd_origins[i] + ": AMD target '" + t.id + "'";
+    check_sources(t.sources, where);
+    for (const auto& member : t.members) {
+      if (amd_ids.count(member) == 0 || is_generic_gfx_name(member)) {
+        throw table_error(where + ": field 'members': " + detail::quoted(member) + " is not a known AMD processor id");
+      }
+    }
   }
   for (std::size_t i = 0; i < out.amd_gpus.size(); ++i) {
     const auto& g = out.amd_gpus[i];

@@ -25,6 +25,9 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
   arch.registers_per_sm = reader.integer("registers_per_sm", positive);
   arch.max_registers_per_block = reader.integer("max_registers_per_block", positive);
   arch.max_registers_per_thread = reader.integer("max_registers_per_thread", positive);
+  arch.max_compiled_registers_per_thread =
+      reader.optional_integer("max_compiled_registers_per_thread", {1, arch.max_registers_per_thread})
+          .value_or(arch.max_registers_per_thread);
   arch.register_scope =
       read_enum(reader, "register_allocation_scope",
                 std::array<std::pair<std::string_view, register_allocation_scope>, 2>{
@@ -112,9 +115,11 @@ inline void read_shared_memory_fields(entry_reader& reader, nvidia_arch& arch) {
   }
 }
 
-inline nvidia_arch read_arch(entry_reader& reader) {
-  nvidia_arch arch;
-  arch.id = reader.text("id");
+/// An entry's `id` and `compute_capability`, which must agree (`sm_90`,
+/// `9.0`).
+template <typename Entry>
+void read_arch_identity(entry_reader& reader, Entry& entry) {
+  entry.id = reader.text("id");
   const std::string cc = reader.text("compute_capability");
   const compute_capability parsed = [&] {
     try {
@@ -123,13 +128,27 @@ inline nvidia_arch read_arch(entry_reader& reader) {
       reader.fail("compute_capability", e.what());
     }
   }();
-  arch.cc_major = parsed.major;
-  arch.cc_minor = parsed.minor;
+  entry.cc_major = parsed.major;
+  entry.cc_minor = parsed.minor;
   const std::string expected_id = "sm_" + std::to_string(parsed.major) + std::to_string(parsed.minor);
-  if (arch.id != expected_id || cc != arch.compute_capability()) {
-    reader.fail("id", "'" + arch.id + "' does not match compute_capability '" + cc + "' (expected '" + expected_id +
+  if (entry.id != expected_id || cc != std::to_string(parsed.major) + "." + std::to_string(parsed.minor)) {
+    reader.fail("id", "'" + entry.id + "' does not match compute_capability '" + cc + "' (expected '" + expected_id +
                           "' and 'MAJOR.MINOR')");
   }
+}
+
+inline unlisted_arch read_unlisted_arch(entry_reader& reader) {
+  unlisted_arch u;
+  read_arch_identity(reader, u);
+  u.reason = reader.text("reason");
+  u.sources = reader.texts("sources");
+  reader.finish();
+  return u;
+}
+
+inline nvidia_arch read_arch(entry_reader& reader) {
+  nvidia_arch arch;
+  read_arch_identity(reader, arch);
   arch.family = reader.text("family");
   arch.sources = reader.texts("sources");
   arch.notes = reader.optional_text("notes");

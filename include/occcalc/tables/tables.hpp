@@ -31,6 +31,8 @@ struct source {
 struct table {
   std::vector<source> sources;
   std::vector<nvidia_arch> architectures;
+  /// Compute capabilities known to be out of the table, with the reason.
+  std::vector<unlisted_arch> unlisted_architectures;
   std::vector<gpu> gpus;
   /// AMD targets (`gfx900`), from data/amd-targets.json.
   std::vector<amd_target> amd_targets;
