@@ -35,17 +35,20 @@ if(EMSCRIPTEN)
 endif()
 
 occcalc_require(nlohmann_json nlohmann-json3-dev 3.10)
+# True while linking a target that sets the property OCCCALC_STATIC_LINK
+# (cmake/static_link.cmake): the dependencies below then give it archives.
+set(occcalc_static_link "$<BOOL:$<TARGET_PROPERTY:OCCCALC_STATIC_LINK>>")
+set(OCCCALC_CAN_LINK_STATIC ON)
 if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   occcalc_require(fmt libfmt-dev 9)
   occcalc_require(CLI11 libcli11-dev 2.1)
-  # fmt as the code links it: Debian ships no libfmt.a, so a static build
-  # compiles fmt in (header-only).
+  # fmt as the code links it: the shared library, or for a static link
+  # (Debian ships no libfmt.a) fmt's functions compiled once into
+  # occcalc_fmt_static (src/cli/fmt_static.cpp). The objects are the same
+  # either way.
   add_library(occcalc_dep::fmt INTERFACE IMPORTED)
-  if(OCCCALC_STATIC)
-    set_target_properties(occcalc_dep::fmt PROPERTIES INTERFACE_LINK_LIBRARIES fmt::fmt-header-only)
-  else()
-    set_target_properties(occcalc_dep::fmt PROPERTIES INTERFACE_LINK_LIBRARIES fmt::fmt)
-  endif()
+  set_target_properties(occcalc_dep::fmt PROPERTIES
+    INTERFACE_LINK_LIBRARIES "$<IF:${occcalc_static_link},occcalc_fmt_static,fmt::fmt>")
 endif()
 if(OCCCALC_BUILD_TESTS)
   # Catch2 3 (Ubuntu 24.04) or 2.13 (Debian 12): tests/support/catch.hpp
@@ -56,23 +59,25 @@ if(OCCCALC_BUILD_TESTS)
   endif()
 endif()
 
-# A C library found by its header and library file, as an imported target
+# A C library found by its header and library files, as a target
 # `occcalc_dep::<name>`: zstd and LZ4 decompress fat binary entries; RE2
-# matches kernel name patterns.
+# matches kernel name patterns. A static link gets the archive, any other
+# the shared library; OCCCALC_CAN_LINK_STATIC says whether every archive is
+# there.
 function(occcalc_require_c_library name header library debian_package)
   find_path(OCCCALC_${name}_INCLUDE_DIR ${header})
-  if(OCCCALC_STATIC)
-    find_library(OCCCALC_${name}_LIBRARY NAMES lib${library}.a)
-  else()
-    find_library(OCCCALC_${name}_LIBRARY ${library})
-  endif()
+  find_library(OCCCALC_${name}_LIBRARY ${library})
+  find_library(OCCCALC_${name}_ARCHIVE NAMES lib${library}.a)
   if(NOT OCCCALC_${name}_INCLUDE_DIR OR NOT OCCCALC_${name}_LIBRARY)
     message(FATAL_ERROR "occcalc needs ${name}: install the Debian package ${debian_package} "
                         "(apt-get install ${debian_package})")
   endif()
-  add_library(occcalc_dep::${name} UNKNOWN IMPORTED)
+  if(NOT OCCCALC_${name}_ARCHIVE)
+    set(OCCCALC_CAN_LINK_STATIC OFF PARENT_SCOPE)
+  endif()
+  add_library(occcalc_dep::${name} INTERFACE IMPORTED)
   set_target_properties(occcalc_dep::${name} PROPERTIES
-    IMPORTED_LOCATION ${OCCCALC_${name}_LIBRARY}
+    INTERFACE_LINK_LIBRARIES "$<IF:${occcalc_static_link},${OCCCALC_${name}_ARCHIVE},${OCCCALC_${name}_LIBRARY}>"
     INTERFACE_INCLUDE_DIRECTORIES ${OCCCALC_${name}_INCLUDE_DIR})
 endfunction()
 

@@ -2,10 +2,12 @@
 # fast as it can. A query is a whole process, so what the kernel does at exec
 # and at the first touch of each page costs more than the computation.
 #
-#   occcalc_static_link(target SOURCES ... LIBRARIES ...)
+#   occcalc_static_link(target [LAYOUT] SOURCES ... LIBRARIES ...)
 #
-# SOURCES and LIBRARIES are the target's own: a probe is built from them to
-# measure what the program touches.
+# The target gets the static link (and, through OCCCALC_STATIC_LINK, the
+# archives of its dependencies: cmake/dependencies.cmake). With LAYOUT its
+# sections are ordered by what the program touches: SOURCES and LIBRARIES
+# are the target's own, from which a probe is built to measure that.
 #
 # Each step is checked and, where the toolchain lacks it, left out: the binary
 # is the same program either way, only its layout differs.
@@ -13,7 +15,8 @@ include(CheckLinkerFlag)
 include(CheckCXXSourceRuns)
 
 function(occcalc_static_link target)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "SOURCES;LIBRARIES")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "LAYOUT" "" "SOURCES;LIBRARIES")
+  set_target_properties(${target} PROPERTIES OCCCALC_STATIC_LINK ON)
   set(sources ${arg_SOURCES})
   set(libraries ${arg_LIBRARIES})
   # libstdc++, libgcc and glibc linked in. A position-dependent executable:
@@ -48,6 +51,9 @@ function(occcalc_static_link target)
     endif()
   endif()
   target_link_options(${target} PRIVATE ${start_link})
+  if(NOT arg_LAYOUT)
+    return()
+  endif()
 
   # The functions and data that the common commands touch, first and together:
   # a query then faults in a few runs of pages instead of pages across the
@@ -66,6 +72,7 @@ function(occcalc_static_link target)
   endif()
   set(probe ${target}_layout_probe)
   add_executable(${probe} ${sources})
+  set_target_properties(${probe} PROPERTIES OCCCALC_STATIC_LINK ON)
   target_link_libraries(${probe} PRIVATE ${libraries})
   target_link_options(${probe} PRIVATE ${start_link} -fuse-ld=lld -Wl,--gc-sections)
   set(order ${CMAKE_CURRENT_BINARY_DIR}/${target}.order)
