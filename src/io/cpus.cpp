@@ -36,7 +36,7 @@ unsigned usable_cpus() {
   unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   cpu_set_t mask;
   CPU_ZERO(&mask);
-  if (sched_getaffinity(0, sizeof mask, &mask) == 0) cpus = std::max(1, CPU_COUNT(&mask));
+  if (sched_getaffinity(0, sizeof mask, &mask) == 0) cpus = static_cast<unsigned>(std::max(1, CPU_COUNT(&mask)));
   // The process's own cgroup is the root of the v2 hierarchy as a container
   // sees it.
   std::ifstream file("/sys/fs/cgroup/cpu.max");
