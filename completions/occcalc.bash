@@ -3,7 +3,7 @@
 _occcalc() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
   local occcalc=${COMP_WORDS[0]}
-  local commands="list batch inspect check diff suggest sweep help"
+  local commands="list batch inspect check diff suggest limits sweep help"
   local kernel="--cc --gpu --threads --regs --smem --dyn-smem --carveout --cache --barriers --grid --sm-count
     --gfx --vgprs --agprs --sgprs --lds --wave32 --wave64 --cu-mode --wgp-mode --model --brief"
   local common="--help --json --table --color"
@@ -11,7 +11,7 @@ _occcalc() {
   local cmd="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
     case ${COMP_WORDS[i]} in
-      list | batch | inspect | check | diff | suggest | sweep | help) cmd=${COMP_WORDS[i]}; break ;;
+      list | batch | inspect | check | diff | suggest | limits | sweep | help) cmd=${COMP_WORDS[i]}; break ;;
     esac
   done
   case $prev in
@@ -37,7 +37,7 @@ _occcalc() {
   local flags
   case $cmd in
     "") flags="$common --version --min-occupancy $kernel" ;;
-    help) COMPREPLY=($(compgen -W "list batch inspect check diff suggest sweep" -- "$cur")); return ;;
+    help) COMPREPLY=($(compgen -W "list batch inspect check diff suggest limits sweep" -- "$cur")); return ;;
     list) flags="--help --json --ids --color --table"
       [[ $cur != -* ]] && { COMPREPLY=($(compgen -W "archs gpus amd all" -- "$cur")); return; } ;;
     batch) flags="$common --min-occupancy" ;;
@@ -46,6 +46,7 @@ _occcalc() {
     diff) flags="$common $inputs --fail-on-regression --max-register-increase --max-stack-increase
       --max-occupancy-drop --format" ;;
     suggest) flags="$common $kernel --max-threads --dyn-smem-per-thread --target --blocks" ;;
+    limits) flags="$common $kernel" ;;
     sweep) flags="$common $kernel --vary --from --to --step --csv --ascii --svg" ;;
   esac
   if [[ $cur == -* ]]; then

@@ -1,9 +1,9 @@
 # fish completion for occcalc: commands, flags, and the --cc, --gpu and --gfx
 # values of the occcalc being completed (occcalc list --ids).
-set -l commands list batch inspect check diff suggest sweep help
+set -l commands list batch inspect check diff suggest limits sweep help
 complete -c occcalc -f
 complete -c occcalc -n "not __fish_seen_subcommand_from $commands" -a "$commands"
-complete -c occcalc -n "__fish_seen_subcommand_from help" -a "list batch inspect check diff suggest sweep"
+complete -c occcalc -n "__fish_seen_subcommand_from help" -a "list batch inspect check diff suggest limits sweep"
 complete -c occcalc -l help -s h -d "Show help"
 complete -c occcalc -l json -d "Print JSON"
 complete -c occcalc -l table -r -F -d "Load a table file"
@@ -11,7 +11,7 @@ complete -c occcalc -l color -x -a "auto always never" -d "Colour the text"
 complete -c occcalc -n "not __fish_seen_subcommand_from $commands" -l version -d "Print the version"
 complete -c occcalc -n "not __fish_seen_subcommand_from $commands" -l brief -d "One line: occupancy, blocks, warps, limiter"
 complete -c occcalc -n "not __fish_seen_subcommand_from $commands; or __fish_seen_subcommand_from batch" -l min-occupancy -x -d "Gate: minimum occupancy (percent)"
-# Kernel flags: the query, suggest and sweep.
+# Kernel flags: the query, suggest, limits and sweep.
 set -l kernel "not __fish_seen_subcommand_from list batch inspect check diff help"
 complete -c occcalc -n $kernel -l cc -x -a "(occcalc list archs --ids 2>/dev/null)" -d "Compute capability"
 complete -c occcalc -n $kernel -l gpu -x -a "(occcalc list gpus --ids 2>/dev/null)" -d "A named GPU"

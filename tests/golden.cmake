@@ -61,6 +61,10 @@ occcalc_golden(sweep_csv sweep.csv 0 ARGS sweep --vary threads --cc 8.6 --thread
 occcalc_golden(sweep_json sweep.json 0 ARGS sweep --vary barriers --cc 9.0 --threads 256 --regs 32 --json)
 
 # AMD: one per model, and a VLIW device.
+occcalc_golden(limits_text limits.txt 0 ARGS limits --cc 9.0 --threads 256)
+occcalc_golden(limits_json limits.json 0 ARGS limits --cc 8.6 --threads 128 --regs 40 --json)
+occcalc_golden(amd_limits_text amd_limits.txt 0 ARGS limits --gfx gfx90a --threads 256)
+occcalc_golden(amd_limits_json amd_limits.json 0 ARGS limits --gfx gfx1100 --threads 256 --json)
 occcalc_golden(amd_llvm_text amd_llvm.txt 0 ARGS --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K)
 occcalc_golden(amd_generic_text amd_generic.txt 0 ARGS --gfx gfx11-generic --threads 256 --vgprs 96 --lds 48K)
 occcalc_golden(amd_gfx1250_text amd_gfx1250.txt 0 ARGS --gfx gfx1250 --threads 256 --vgprs 74 --lds 64K)

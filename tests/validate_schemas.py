@@ -127,6 +127,12 @@ for vary in ["threads", "regs", "smem", "barriers"]:
 for vary in ["threads", "vgprs", "sgprs", "lds"]:
     run(["sweep", "--vary", vary, "--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--sgprs", "32", "--json"],
         "sweep.schema.json")
+for target in [["--cc", "9.0"], ["--cc", "7.5", "--regs", "64", "--smem", "8K"], ["--gpu", "RTX 4090"],
+               ["--cc", "1.0"], ["--cc", "2.0", "--cache", "l1"]]:
+    run(["limits", *target, "--threads", "256", "--json"], "limits.schema.json")
+for target in [["--gfx", "gfx90a"], ["--gfx", "gfx1100", "--wave64", "--cu-mode"], ["--gfx", "gfx1250"],
+               ["--gfx", "gfx11-generic"], ["--gpu", "Instinct MI300X"]]:
+    run(["limits", *target, "--threads", "256", "--json"], "limits.schema.json")
 
 # The golden files are outputs too.
 golden = {"main.json": "result.schema.json", "hopper.json": "result.schema.json",
@@ -135,7 +141,8 @@ golden = {"main.json": "result.schema.json", "hopper.json": "result.schema.json"
           "check_fail.json": "check.schema.json", "suggest.json": "suggest.schema.json",
           "sweep.json": "sweep.schema.json", "batch.jsonl": "result.schema.json",
           "batch_errors.jsonl": "result.schema.json", "amd_suggest.json": "suggest.schema.json",
-          "amd_sweep.json": "sweep.schema.json", "list.json": "list.schema.json", "amd_check.json": "check.schema.json"}
+          "amd_sweep.json": "sweep.schema.json", "list.json": "list.schema.json", "amd_check.json": "check.schema.json",
+          "limits.json": "limits.schema.json", "amd_limits.json": "limits.schema.json"}
 for name, schema_name in golden.items():
     with open(os.path.join(ROOT, "tests/golden", name), encoding="utf-8") as f:
         text = f.read()

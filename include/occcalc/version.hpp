@@ -18,8 +18,11 @@ inline constexpr const char* version_string = "0.1.0";
 /// `input.sm_count`, AMD `reasons`, batch `id` and versioned error lines;
 /// 3: `architecture` and `device` only in a single query's document (a
 /// batch line names `arch` and `gpu`), batch's optional `gate`; 4: `family`,
-/// the products a family name (`--gpu H100`) covers.
-inline constexpr int result_schema_version = 4;
+/// the products a family name (`--gpu H100`) covers; 5: the architecture
+/// entry's `max_compiled_registers_per_thread` (the header's 256 registers
+/// from 7.0 in `max_registers_per_thread`) and the AMD target entry's
+/// `members`.
+inline constexpr int result_schema_version = 5;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
 /// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
 /// (the paths given, so a saved baseline compares by path), `dyn_smem_bytes`,
@@ -31,14 +34,17 @@ inline constexpr int inspect_schema_version = 6;
 /// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
 /// `unused_policy_entries` and the `block_size` check; 3: `judged_at`.
 inline constexpr int check_schema_version = 3;
-/// `list --json` (`list.schema.json`).
-inline constexpr int list_schema_version = 1;
+/// `list --json` (`list.schema.json`); 2: the entries of result schema 5.
+inline constexpr int list_schema_version = 2;
 /// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`
 /// the entry; 3: NVIDIA's `tied_block_sizes`, `recommended_block_size` and
 /// `family`.
 inline constexpr int suggest_schema_version = 3;
 /// `sweep --json` (`sweep.schema.json`).
 inline constexpr int sweep_schema_version = 1;
+
+/// `schema_version` of `occcalc limits --json` (schema/limits.schema.json).
+inline constexpr int limits_schema_version = 1;
 /// `diff --json` (`diff.schema.json`); 2: `dyn_smem_bytes` in each side's
 /// figures.
 inline constexpr int diff_schema_version = 2;

@@ -21,6 +21,7 @@
 #include "commands/batch.hpp"
 #include "commands/diff.hpp"
 #include "commands/inspect.hpp"
+#include "commands/limits.hpp"
 #include "commands/list.hpp"
 #include "commands/query.hpp"
 #include "commands/suggest.hpp"
@@ -72,6 +73,10 @@ constexpr command_info commands[] = {
      "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N "
      "blocks (AMD: HIP's block size search)",
      nullptr, false, bind_suggest, run_suggest_command},
+    {"limits",
+     "The most registers per thread and shared memory per block each occupancy level allows (AMD: VGPRs, SGPRs, "
+     "LDS)",
+     "--threads N: the block (work-group) size the limits are for", false, bind_limits, run_limits_command},
     {"sweep",
      "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary: chart, "
      "cliffs, CSV, JSON, SVG",

@@ -146,6 +146,18 @@ void bind_suggest(CLI::App& app, options& opts) {
       "--dyn-smem, --carveout, --cache, --barriers, --json.");
 }
 
+void bind_limits(CLI::App& app, options& /*opts*/) {
+  app.footer(
+      "Examples:\n"
+      "  occcalc limits --cc 9.0 --threads 256\n"
+      "  occcalc limits --gfx gfx90a --threads 256\n"
+      "NVIDIA: per count of resident blocks per SM, the most registers per thread (with the launch's shared "
+      "memory) and dynamic shared memory per block (with its registers). AMD: per waves per SIMD, the most "
+      "VGPRs, SGPRs and LDS per work-group, each on its own, as the LLVM compiler counts.\n"
+      "Also the kernel flags (--cc or --gpu, --regs, --smem, --dyn-smem, --carveout, --cache, --barriers; AMD: "
+      "--gfx or --gpu, --wave32/--wave64, --cu-mode/--wgp-mode) and --json (schema/limits.schema.json).");
+}
+
 void bind_sweep(CLI::App& app, options& opts) {
   app.add_option("--vary", opts.sweep.vary,
                  "The figure to vary: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)")

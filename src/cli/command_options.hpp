@@ -16,6 +16,7 @@ void bind_inspect(CLI::App& app, options& opts);
 void bind_check(CLI::App& app, options& opts);
 void bind_diff(CLI::App& app, options& opts);
 void bind_suggest(CLI::App& app, options& opts);
+void bind_limits(CLI::App& app, options& opts);
 void bind_sweep(CLI::App& app, options& opts);
 
 }  // namespace occcalc::cli

@@ -149,6 +149,12 @@ exit_status run_suggest_command(context& c) {
   return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.json, c.out, c.term);
 }
 
+exit_status run_limits_command(context& c) {
+  refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to limits");
+  refuse(c.opts.request.grid.has_value(), "grid", "does not apply to limits");
+  return run_limits(c.tables, c.opts.request, c.opts.json, c.out, c.term);
+}
+
 exit_status run_sweep_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to sweep");
   refuse(c.opts.request.grid.has_value(), "grid", "does not apply to sweep");

@@ -9,6 +9,7 @@
 
 #include "commands/exit_status.hpp"
 #include "commands/inspect.hpp"
+#include "commands/limits.hpp"
 #include "commands/suggest.hpp"
 #include "commands/sweep.hpp"
 #include "occcalc/request/request.hpp"
@@ -64,6 +65,7 @@ exit_status run_query_command(context& c);
 exit_status run_list_command(context& c);
 exit_status run_batch_command(context& c);
 exit_status run_suggest_command(context& c);
+exit_status run_limits_command(context& c);
 exit_status run_sweep_command(context& c);
 
 }  // namespace occcalc::cli

@@ -33,6 +33,7 @@
 
 #include "cli/embedded_tables.hpp"
 #include "cuda_occupancy_bridge.hpp"
+#include "occcalc/nvidia/limits.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/tables/load.hpp"
 
@@ -84,6 +85,7 @@ struct tally {
   long long mismatches = 0;
   long long stale_limiter_bits = 0;
   long long above_register_maximum = 0;
+  long long limit_boundaries = 0;
 };
 
 std::string describe(const occcalc::nvidia_arch& arch, const occcalc::launch_config& l) {
@@ -250,6 +252,54 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t, std::mt19937_64& rng
   }
 }
 
+/// The limits table (`occcalc limits`) held to the header at each
+/// boundary: at the most registers (dynamic shared memory) a level allows,
+/// the header keeps that many blocks resident, and at one more it does not
+/// (unless the most is the cap); where no count reaches the level, not even
+/// none does.
+void check_limits(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& props, tally& t) {
+  const auto resident = [&](const occcalc::launch_config& l) {
+    const header_answer a = ask_header(arch, props, l);
+    return a.status == CUDA_OCC_SUCCESS ? static_cast<long long>(a.result.activeBlocksPerMultiprocessor) : -1LL;
+  };
+  for (std::int64_t threads : {32, 96, 128, 256, 512, 1024}) {
+    for (std::int64_t regs : {0, 64}) {
+      for (std::int64_t smem : {0, 2048}) {
+        occcalc::launch_config launch;
+        launch.threads_per_block = threads;
+        launch.registers_per_thread = std::min(regs, arch.max_compiled_registers_per_thread);
+        launch.static_shared_memory_bytes = smem;
+        for (const auto& level : occcalc::nvidia_limits(arch, launch)) {
+          const long long blocks = level.blocks_per_sm;
+          std::string problems;
+          occcalc::launch_config at = launch;
+          const auto& most_regs = level.max_registers_per_thread;
+          at.registers_per_thread = most_regs.value_or(0);
+          if (most_regs ? resident(at) < blocks : resident(at) >= blocks) problems += " regs-at-most";
+          at.registers_per_thread = most_regs.value_or(0) + 1;
+          if (most_regs && *most_regs < arch.max_compiled_registers_per_thread && resident(at) >= blocks) {
+            problems += " regs-one-more";
+          }
+          at = launch;
+          const auto& most_bytes = level.max_dynamic_shared_memory_bytes;
+          at.dynamic_shared_memory_bytes = most_bytes.value_or(0);
+          if (most_bytes ? resident(at) < blocks : resident(at) >= blocks) problems += " smem-at-most";
+          at.dynamic_shared_memory_bytes = most_bytes.value_or(0) + 1;
+          if (most_bytes && *most_bytes < occcalc::max_dynamic_shared_memory_bytes(arch, launch) &&
+              resident(at) >= blocks) {
+            problems += " smem-one-more";
+          }
+          ++t.limit_boundaries;
+          if (!problems.empty()) {
+            ++t.mismatches;
+            std::printf("LIMITS MISMATCH %s level %lld:%s\n", describe(arch, launch).c_str(), blocks, problems.c_str());
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int main() {
@@ -268,6 +318,7 @@ int main() {
     }
     tally t;
     check_arch(arch, t, rng);
+    check_limits(arch, props, t);
     std::printf(
         "%-7s %10lld configurations, %lld mismatches; apart: %lld stale limiter bits, %lld above the "
         "register maximum\n",
@@ -276,13 +327,14 @@ int main() {
     total.mismatches += t.mismatches;
     total.stale_limiter_bits += t.stale_limiter_bits;
     total.above_register_maximum += t.above_register_maximum;
+    total.limit_boundaries += t.limit_boundaries;
   }
   std::string skipped;
   for (const auto& id : unsupported) skipped += " " + id;
   std::printf("not in cuda_occupancy.h (CUDA_OCC_ERROR_UNKNOWN_DEVICE):%s\n", skipped.c_str());
   std::printf(
-      "total: %lld configurations, %lld mismatches; apart: %lld stale limiter bits, %lld above the register "
-      "maximum\n",
-      total.checked, total.mismatches, total.stale_limiter_bits, total.above_register_maximum);
+      "total: %lld configurations and %lld limits-table levels, %lld mismatches; apart: %lld stale limiter bits, "
+      "%lld above the register maximum\n",
+      total.checked, total.limit_boundaries, total.mismatches, total.stale_limiter_bits, total.above_register_maximum);
   return total.mismatches == 0 ? 0 : 1;
 }

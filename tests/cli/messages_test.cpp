@@ -71,7 +71,7 @@ TEST_CASE("cli: the issue's parser messages, in occcalc's words", "[cli][errors]
           "'4090' follows --gpu RTX: a value with spaces needs quotes, e.g. --gpu 'RTX 4090'"},
       row{{"inpsect", "x"},
           "'inpsect' is not a command (did you mean inspect?); the commands are list, batch, inspect, check, diff, "
-          "suggest, sweep (occcalc --help)"},
+          "suggest, limits, sweep (occcalc --help)"},
       row{{"--cc", "7.0", "--cc", "8.0", "--threads", "1", "--regs", "1"},
           "--cc is given more than once; give it once"},
       row{{"--color", "sometimes", "--cc", "7.0", "--threads", "1", "--regs", "1"},

@@ -20,4 +20,21 @@ constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t multiple) noexce
   return (x + multiple - 1) / multiple * multiple;
 }
 
+/// The largest value in [0, high] for which `holds` is true, given that it
+/// is true at 0 and, once false, stays false (a usage that still reaches an
+/// occupancy): a binary search.
+template <typename Predicate>
+std::int64_t last_holding(std::int64_t high, Predicate holds) {
+  std::int64_t low = 0;
+  while (low < high) {
+    const std::int64_t middle = low + (high - low + 1) / 2;
+    if (holds(middle)) {
+      low = middle;
+    } else {
+      high = middle - 1;
+    }
+  }
+  return low;
+}
+
 }  // namespace occcalc::detail

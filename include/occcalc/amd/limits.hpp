@@ -1,0 +1,62 @@
+/// \file amd/limits.hpp
+/// The limits table for AMD (`occcalc limits`), as the compiler counts
+/// (LLVM's `llvm-calc-occupancy --limits`): for every waves-per-SIMD level
+/// a work-group size reaches, the most VGPRs and SGPRs a wave may use and
+/// the most LDS a work-group may, each resource on its own.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "occcalc/amd/llvm.hpp"
+
+namespace occcalc {
+
+/// One occupancy level and what reaches it.
+struct amd_limit_level {
+  std::int64_t waves_per_simd = 0;
+  /// Waves per SIMD over the SIMD's maximum, in [0, 1].
+  double occupancy = 0.0;
+  /// VGPRs per work-item at most (VGPRs and AGPRs together on a unified
+  /// file): LLVM's getMaxNumVGPRs.
+  std::int64_t max_vgprs = 0;
+  /// SGPRs per wave at most where waves share an SGPR file (gfx9 and
+  /// older); empty where SGPRs never limit.
+  std::optional<std::int64_t> max_sgprs;
+  /// LDS per work-group at most, in bytes, at the work-group size.
+  std::int64_t max_lds_bytes = 0;
+};
+
+/// Every level that work-groups of `work_group_size` reach with no LDS, the
+/// highest first.
+inline std::vector<amd_limit_level> amd_limits(const amd_target& t, const amd_mode& mode,
+                                               std::int64_t work_group_size) {
+  amd_kernel k;
+  k.min_work_group_size = work_group_size;
+  k.max_work_group_size = work_group_size;
+  const std::int64_t top = amd_work_group_waves(t, k, mode);
+  // A unified file holds the AGPRs too: its budget is the pair's.
+  const std::int64_t vgpr_budget = t.max_vgprs_per_wave + (t.unified_vgpr_file ? t.max_agprs_per_wave : 0);
+  std::vector<amd_limit_level> out;
+  for (std::int64_t waves = top; waves >= 1; --waves) {
+    amd_limit_level level;
+    level.waves_per_simd = waves;
+    level.occupancy = static_cast<double>(waves) / static_cast<double>(t.max_waves_per_simd);
+    level.max_vgprs = detail::last_holding(
+        vgpr_budget, [&](std::int64_t v) { return amd_vgpr_waves(t, v, mode.wave_size) >= waves; });
+    if (t.sgprs_per_simd) {
+      level.max_sgprs =
+          detail::last_holding(t.max_sgprs_per_wave, [&](std::int64_t s) { return amd_sgpr_waves(t, s) >= waves; });
+    }
+    level.max_lds_bytes = detail::last_holding(t.max_lds_per_work_group_bytes, [&](std::int64_t bytes) {
+      amd_kernel at = k;
+      at.lds_bytes = bytes;
+      return amd_work_group_waves(t, at, mode) >= waves;
+    });
+    out.push_back(level);
+  }
+  return out;
+}
+
+}  // namespace occcalc
