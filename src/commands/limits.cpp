@@ -10,6 +10,7 @@
 
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/nvidia/explain.hpp"
 #include "occcalc/nvidia/limits.hpp"
 #include "occcalc/request/amd.hpp"
 #include "occcalc/request/parse.hpp"
@@ -77,6 +78,21 @@ exit_status run_limits_for(const occcalc::resolved_request& r, bool json, std::o
                     {percent_text(level.occupancy)},
                     {cell(level.max_registers_per_thread)},
                     {cell(level.max_dynamic_shared_memory_bytes)}});
+  }
+  if (levels.empty()) {
+    // Not one block is resident whatever its registers and dynamic shared
+    // memory: the reason, as the query gives it.
+    occcalc::launch_config bare = l;
+    bare.registers_per_thread = 0;
+    bare.dynamic_shared_memory_bytes = 0;
+    const auto none = occcalc::compute_occupancy(arch, bare);
+    std::string why;
+    for (const auto res : occcalc::nvidia_resources) {
+      if (why.empty()) why = occcalc::explain(none.limit(res).reason, arch, bare, none);
+    }
+    out << text
+        << wrap("No level: not one block is resident" + (why.empty() ? std::string() : ": " + why), 0, term.columns);
+    return exit_status::ok;
   }
   text += format_table(
       {{"blocks/SM", true}, {"warps", true}, {"occupancy", true}, {"max regs", true}, {"max dyn smem B", true}}, rows,
