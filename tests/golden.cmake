@@ -65,6 +65,10 @@ occcalc_golden(limits_text limits.txt 0 ARGS limits --cc 9.0 --threads 256)
 occcalc_golden(limits_json limits.json 0 ARGS limits --cc 8.6 --threads 128 --regs 40 --json)
 occcalc_golden(limits_none limits_none.txt 0 ARGS limits --cc 9.0 --threads 256 --smem 300K)
 occcalc_golden(amd_limits_text amd_limits.txt 0 ARGS limits --gfx gfx90a --threads 256)
+occcalc_golden(amd_llvm_suggest_text amd_llvm_suggest.txt 0
+  ARGS suggest --gfx gfx90a --model llvm --threads 256 --vgprs 128 --sgprs 32 --lds 16K)
+occcalc_golden(amd_llvm_suggest_json amd_llvm_suggest.json 0
+  ARGS suggest --gfx gfx900 --model llvm --threads 256 --vgprs 40 --sgprs 100 --lds 8K --target 90 --json)
 occcalc_golden(amd_limits_json amd_limits.json 0 ARGS limits --gfx gfx1100 --threads 256 --json)
 occcalc_golden(amd_llvm_text amd_llvm.txt 0 ARGS --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K)
 occcalc_golden(amd_generic_text amd_generic.txt 0 ARGS --gfx gfx11-generic --threads 256 --vgprs 96 --lds 48K)

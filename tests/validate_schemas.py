@@ -122,6 +122,9 @@ run(["suggest", "--gpu", "A100-SXM4-80GB", "--regs", "37", "--threads", "128", "
 run(["suggest", "--cc", "7.0", "--regs", "64", "--threads", "128", "--target", "75", "--json"], "suggest.schema.json")
 run(["suggest", "--gpu", "Instinct MI210", "--vgprs", "128", "--sgprs", "32", "--lds", "24K", "--json"],
     "suggest.schema.json")
+for extra in [[], ["--target", "75"], ["--target", "100"], ["--sgprs", "100"]]:
+    run(["suggest", "--gfx", "gfx90a", "--model", "llvm", "--threads", "256", "--vgprs", "128", "--lds", "16K", *extra,
+         "--json"], "suggest.schema.json")
 for vary in ["threads", "regs", "smem", "barriers"]:
     run(["sweep", "--vary", vary, "--cc", "9.0", "--threads", "256", "--regs", "32", "--json"], "sweep.schema.json")
 for vary in ["threads", "vgprs", "sgprs", "lds"]:
@@ -142,7 +145,7 @@ golden = {"main.json": "result.schema.json", "hopper.json": "result.schema.json"
           "sweep.json": "sweep.schema.json", "batch.jsonl": "result.schema.json",
           "batch_errors.jsonl": "result.schema.json", "amd_suggest.json": "suggest.schema.json",
           "amd_sweep.json": "sweep.schema.json", "list.json": "list.schema.json", "amd_check.json": "check.schema.json",
-          "limits.json": "limits.schema.json", "amd_limits.json": "limits.schema.json"}
+          "limits.json": "limits.schema.json", "amd_llvm_suggest.json": "suggest.schema.json", "amd_limits.json": "limits.schema.json"}
 for name, schema_name in golden.items():
     with open(os.path.join(ROOT, "tests/golden", name), encoding="utf-8") as f:
         text = f.read()

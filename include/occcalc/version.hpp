@@ -38,8 +38,8 @@ inline constexpr int check_schema_version = 3;
 inline constexpr int list_schema_version = 2;
 /// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`
 /// the entry; 3: NVIDIA's `tied_block_sizes`, `recommended_block_size` and
-/// `family`.
-inline constexpr int suggest_schema_version = 3;
+/// `family`; 4: AMD's next steps under the compiler's model (`--model llvm`).
+inline constexpr int suggest_schema_version = 4;
 /// `sweep --json` (`sweep.schema.json`).
 inline constexpr int sweep_schema_version = 1;
 

@@ -55,7 +55,10 @@ def suggest(**request):
     """What ``occcalc suggest`` answers, as its ``--json`` document (a dict):
     the block size with the most resident threads, and with ``threads`` the
     next steps per limiter. Takes the request's keys and ``max_threads``,
-    ``dyn_smem_per_thread``, ``target`` (percent) and ``blocks``."""
+    ``dyn_smem_per_thread``, ``target`` (percent) and ``blocks``. For AMD,
+    HIP's block size search, or with ``model="llvm"`` and ``threads`` the
+    compiler's next steps (``steps``: each resource with the most it may
+    use at ``goal_waves_per_simd``)."""
     return _json.loads(_occcalc._suggest_json(**request))
 
 

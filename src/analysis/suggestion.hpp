@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "occcalc/amd/hip.hpp"
+#include "occcalc/amd/limits.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/request/amd.hpp"
 #include "occcalc/request/request.hpp"
@@ -58,6 +59,19 @@ struct amd_suggestion {
   /// grid that fills them; 0 without a GPU or --sm-count.
   std::int64_t units = 0;
   std::int64_t min_grid = 0;
+};
+
+/// AMD under the compiler's model (`--model llvm`): the occupancy now and
+/// what reaches the next level or the target, as LLVM's llvm-calc-occupancy
+/// gives its next step.
+struct amd_llvm_suggestion {
+  occcalc::resolved_amd_request resolved;
+  occcalc::amd_occupancy_result now;
+  /// --target as a fraction, and whether the kernel already meets it.
+  std::optional<double> target;
+  bool target_met = false;
+  /// Empty at the most a SIMD holds (or a target met): nothing to gain.
+  std::optional<occcalc::amd_llvm_plan> plan;
 };
 
 }  // namespace occcalc::cli

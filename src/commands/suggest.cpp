@@ -19,15 +19,60 @@ namespace {
 
 constexpr double percent = occcalc::percent_per_unit;
 
+/// `suggest --model llvm` for AMD: the compiler's occupancy of the kernel at
+/// its work-group size and the changes that reach the next level (or
+/// --target), every resource above that level's limit brought to it.
+exit_status run_llvm_suggest(occcalc::resolved_amd_request r, bool threads_given, const suggest_options& options,
+                             bool json, std::ostream& out, const terminal& term) {
+  for (const auto& [flag, value] :
+       {std::pair<const char*, const std::string*>{"dyn_smem_per_thread", &options.dynamic_per_thread},
+        {"blocks", &options.blocks},
+        {"max_threads", &options.max_threads}}) {
+    if (!value->empty()) {
+      throw occcalc::input_error(flag,
+                                 "applies to the block size searches (NVIDIA's, HIP's), not to the "
+                                 "compiler's next steps");
+    }
+  }
+  if (!threads_given) {
+    throw occcalc::input_error("threads", "is needed: the compiler's next steps start from the work-group size");
+  }
+  r.model = occcalc::amd_model::llvm;
+  occcalc::detail::require_model(*r.target, r.model);
+  const auto& t = *r.target;
+  amd_llvm_suggestion s;
+  s.resolved = r;
+  s.now = occcalc::amd_llvm_result(t, r.kernel, r.mode, r.work_group_size);
+  const auto waves = static_cast<std::int64_t>(s.now.waves_per_simd);
+  std::int64_t goal = waves + 1;
+  if (!options.target.empty()) {
+    const auto hundredths = occcalc::parse_count("target", options.target, {1, 100});
+    s.target = static_cast<double>(hundredths) / percent;
+    // The fewest waves per SIMD that reach the target.
+    goal = (hundredths * t.max_waves_per_simd + static_cast<std::int64_t>(percent) - 1) /
+           static_cast<std::int64_t>(percent);
+    s.target_met = waves >= goal;
+  }
+  if (!s.target_met && waves < t.max_waves_per_simd) s.plan = occcalc::amd_llvm_plan_for(t, r.kernel, r.mode, goal);
+  out << (json ? suggest_json(s) : suggest_text(s, term));
+  return exit_status::ok;
+}
+
 /// `suggest` for AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize,
-/// the one block size search AMD's tools have.
+/// the one block size search AMD's tools have; the compiler's next steps
+/// under `--model llvm`.
 exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional<std::string>& model_asked,
                             bool threads_given, const suggest_options& options, bool json, std::ostream& out,
                             const terminal& term) {
-  (void)threads_given;  // the search sets the block size itself
+  if (model_asked && occcalc::detail::lower(occcalc::detail::trim(*model_asked)) == "llvm") {
+    return run_llvm_suggest(std::move(r), threads_given, options, json, out, term);
+  }
+  if (!options.target.empty()) {
+    throw occcalc::input_error(
+        "target", "for AMD, applies to the compiler's next steps (" + occcalc::field_ref("model") + " llvm)");
+  }
   for (const auto& [flag, value] :
        {std::pair<const char*, const std::string*>{"dyn_smem_per_thread", &options.dynamic_per_thread},
-        {"target", &options.target},
         {"blocks", &options.blocks}}) {
     if (!value->empty()) {
       throw occcalc::input_error(flag,
@@ -39,7 +84,10 @@ exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional
     throw occcalc::input_error("model", occcalc::detail::one_line(*model_asked, occcalc::detail::max_quoted_chars) +
                                             " has no block size search; for AMD, suggest answers with the HIP "
                                             "runtime's (" +
-                                            occcalc::field_ref("model") + " hip)");
+                                            occcalc::field_ref("model") +
+                                            " hip), or with the compiler's next "
+                                            "steps (" +
+                                            occcalc::field_ref("model") + " llvm)");
   }
   r.model = occcalc::amd_model::hip;
   occcalc::detail::require_model(*r.target, r.model);

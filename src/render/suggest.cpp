@@ -54,6 +54,105 @@ std::string suggest_json(const amd_suggestion& s) {
   return json_text(j, 2) + "\n";
 }
 
+namespace {
+
+/// What a step's figure counts, and how to make the change.
+std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std::int64_t goal) {
+  switch (r) {
+    case occcalc::amd_resource::vgprs:
+    case occcalc::amd_resource::agprs:
+    case occcalc::amd_resource::sgprs:
+      return {r == occcalc::amd_resource::sgprs ? "per wave" : "per work-item",
+              fmt::format("__attribute__((amdgpu_waves_per_eu({}))) on the kernel, or fewer live values", goal)};
+    case occcalc::amd_resource::lds: return {"B per work-group", "a smaller tile, or fewer LDS buffers"};
+    default: break;
+  }
+  return {};
+}
+
+std::string amd_resource_label(occcalc::amd_resource r) {
+  switch (r) {
+    case occcalc::amd_resource::vgprs: return "VGPRs";
+    case occcalc::amd_resource::agprs: return "AGPRs";
+    case occcalc::amd_resource::sgprs: return "SGPRs";
+    case occcalc::amd_resource::lds: return "LDS";
+    default: break;
+  }
+  return std::string(occcalc::to_string(r));
+}
+
+}  // namespace
+
+std::string suggest_json(const amd_llvm_suggestion& s) {
+  const auto& r = s.resolved;
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::suggest_schema_version;
+  j["arch"] = r.target->id;
+  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
+  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
+  j["model"] = occcalc::to_string(occcalc::amd_model::llvm);
+  j["unit"] = s.now.per_wgp ? "wgp" : "cu";
+  j["work_group_size"] = r.work_group_size;
+  j["waves_per_simd"] = s.now.waves_per_simd;
+  j["occupancy"] = s.now.occupancy();
+  j["limiters"] = nlohmann::ordered_json::array();
+  for (const auto res : occcalc::amd_resources) {
+    if (s.now.limiters.contains(res)) j["limiters"].push_back(occcalc::to_string(res));
+  }
+  j["target"] = s.target ? nlohmann::ordered_json(*s.target) : nlohmann::ordered_json(nullptr);
+  j["goal_waves_per_simd"] = s.plan ? nlohmann::ordered_json(s.plan->goal_waves) : nlohmann::ordered_json(nullptr);
+  j["reachable"] = s.plan ? nlohmann::ordered_json(s.plan->reachable) : nlohmann::ordered_json(nullptr);
+  j["steps"] = nlohmann::ordered_json::array();
+  if (s.plan) {
+    for (const auto& step : s.plan->steps) {
+      j["steps"].push_back({{"resource", occcalc::to_string(step.resource)}, {"from", step.from}, {"to", step.to}});
+    }
+  }
+  return json_text(j, 2) + "\n";
+}
+
+std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term) {
+  const auto& r = s.resolved;
+  const auto& t = *r.target;
+  const auto max = static_cast<double>(t.max_waves_per_simd);
+  std::string text = heading(fmt::format("{}{} ({}): next steps as the LLVM AMDGPU compiler counts",
+                                         r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
+                             term);
+  const auto summary = occcalc::summarize(s.now);
+  text +=
+      row("now", fmt::format("{:g} waves per SIMD", s.now.waves_per_simd),
+          fmt::format("{:.1f}%, work-groups of {}{}", s.now.waves_per_simd / max * percent, r.work_group_size,
+                      summary.limiter_list(", ", true).empty() ? std::string()
+                                                               : ", limited by " + summary.limiter_list(", ", true)),
+          term.columns);
+  if (!s.plan) {
+    text +=
+        "\n" + wrap(s.target_met ? fmt::format("The target, {:.1f}%, is met: nothing to change.", *s.target * percent)
+                                 : fmt::format("Nothing to gain: {} waves per SIMD is the most a SIMD of {} holds.",
+                                               t.max_waves_per_simd, t.id),
+                    0, term.columns);
+    return text;
+  }
+  const auto& plan = *s.plan;
+  const std::string goal =
+      fmt::format("{} waves per SIMD ({:.1f}%)", plan.goal_waves, static_cast<double>(plan.goal_waves) / max * percent);
+  if (!plan.reachable) {
+    text += "\n" + wrap(fmt::format("No change of VGPRs, SGPRs or LDS reaches {}: work-groups of {} allow at most {} "
+                                    "waves per SIMD; a smaller work-group (amdgpu_flat_work_group_size) is the way.",
+                                    goal, r.work_group_size, plan.most_waves),
+                        0, term.columns);
+    return text;
+  }
+  text += "\n" +
+          paint(fmt::format("To {}{}", goal, plan.steps.size() > 1 ? ", all of" : ""), style::bold, term.colour) + "\n";
+  for (const auto& step : plan.steps) {
+    const auto [unit, how] = amd_step_words(step.resource, plan.goal_waves);
+    text +=
+        row(amd_resource_label(step.resource), fmt::format("{} -> {} {}", step.from, step.to, unit), how, term.columns);
+  }
+  return text;
+}
+
 std::string suggest_text(const amd_suggestion& s, const terminal& term) {
   const auto& r = s.resolved;
   const auto& t = *r.target;

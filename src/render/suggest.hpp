@@ -13,5 +13,7 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term);
 std::string suggest_text(const amd_suggestion& s, const terminal& term);
 std::string suggest_json(const nvidia_suggestion& s);
 std::string suggest_json(const amd_suggestion& s);
+std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term);
+std::string suggest_json(const amd_llvm_suggestion& s);
 
 }  // namespace occcalc::cli

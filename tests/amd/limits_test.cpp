@@ -3,6 +3,9 @@
 // level) and hand-checked LDS levels.
 #include "catch.hpp"
 
+#include <random>
+#include <vector>
+
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/common/math.hpp"
 #include "test_tables.hpp"
@@ -64,4 +67,67 @@ TEST_CASE("amd limits: hand-checked LDS levels", "[limits][amd]") {
   CHECK(big.front().waves_per_simd == 16);
   CHECK(big.back().max_lds_bytes == 327680);
   CHECK(big.front().max_lds_bytes == 40960);  // 8 groups of 8 waves over 4 SIMDs
+}
+
+TEST_CASE("amd next steps (suggest --model llvm): together they reach the goal, each as little as it can",
+          "[limits][amd][suggest]") {
+  // 10,000 random kernels over every target the compiler's model answers
+  // for: after the plan the compiler's occupancy reaches the goal, and one
+  // more of any resource a step names (the others as the plan leaves them)
+  // falls short of it; a plan without steps means the kernel is there.
+  std::mt19937 rng(2026);
+  std::vector<const occcalc::amd_target*> targets;
+  for (const auto& t : occcalc::test::default_tables().amd_targets) {
+    if (t.supports(occcalc::amd_model::llvm)) targets.push_back(&t);
+  }
+  const auto pick = [&](std::int64_t low, std::int64_t high) {
+    return std::uniform_int_distribution<std::int64_t>(low, high)(rng);
+  };
+  std::size_t plans = 0, steps = 0;
+  for (int i = 0; i < 10000; ++i) {
+    const auto& t = *targets[static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(targets.size()) - 1))];
+    const auto& file =
+        t.vgpr_files[static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(t.vgpr_files.size()) - 1))];
+    const occcalc::amd_mode mode{file.wave_size, t.has_wgp_mode && pick(0, 1) == 1};
+    occcalc::amd_kernel k;
+    k.vgprs = pick(0, t.max_vgprs_per_wave);
+    k.agprs = t.max_agprs_per_wave > 0 ? pick(0, t.max_agprs_per_wave) : 0;
+    k.sgprs = t.max_sgprs_per_wave > 0 ? pick(0, t.max_sgprs_per_wave) : 0;
+    k.lds_bytes = pick(0, t.max_lds_per_work_group_bytes);
+    k.min_work_group_size = k.max_work_group_size = pick(1, t.max_work_group_size);
+    const std::int64_t now = occcalc::amd_llvm_occupancy(t, k, mode).waves_per_simd;
+    const std::int64_t goal = pick(now, t.max_waves_per_simd);
+    const auto plan = occcalc::amd_llvm_plan_for(t, k, mode, goal);
+    INFO(t.id << " wave" << mode.wave_size << " vgprs " << k.vgprs << " agprs " << k.agprs << " sgprs " << k.sgprs
+              << " lds " << k.lds_bytes << " size " << k.max_work_group_size << " now " << now << " goal " << goal);
+    if (!plan.reachable) {
+      CHECK(goal > plan.most_waves);
+      continue;
+    }
+    ++plans;
+    occcalc::amd_kernel after = k;
+    const auto field = [](occcalc::amd_kernel& kernel, occcalc::amd_resource r) -> std::int64_t& {
+      switch (r) {
+        case occcalc::amd_resource::agprs: return kernel.agprs;
+        case occcalc::amd_resource::sgprs: return kernel.sgprs;
+        case occcalc::amd_resource::lds: return kernel.lds_bytes;
+        default: return kernel.vgprs;
+      }
+    };
+    for (const auto& step : plan.steps) {
+      CHECK(step.to < step.from);
+      field(after, step.resource) = step.to;
+    }
+    CHECK(occcalc::amd_llvm_occupancy(t, after, mode).waves_per_simd >= goal);
+    if (plan.steps.empty()) CHECK(now >= goal);
+    for (const auto& step : plan.steps) {
+      ++steps;
+      occcalc::amd_kernel more = after;
+      ++field(more, step.resource);
+      INFO(occcalc::to_string(step.resource) << " " << step.from << " -> " << step.to);
+      CHECK(occcalc::amd_llvm_occupancy(t, more, mode).waves_per_simd < goal);
+    }
+  }
+  CHECK(plans > 5000);
+  CHECK(steps > 3000);
 }

@@ -10,6 +10,7 @@
 
 using occcalc::cli::exit_status;
 using occcalc::test::run;
+using occcalc::test::matchers::Contains;
 using occcalc::test::matchers::StartsWith;
 
 TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep][suggest]") {
@@ -41,6 +42,28 @@ TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep
   CHECK_THAT(r.err, StartsWith(c.message));
 }
 
+TEST_CASE("cli amd: suggest --model llvm gives the compiler's next steps", "[cli][amd][suggest]") {
+  // gfx90a, 256 work-items, 128 VGPRs, 16 KiB of LDS: 4 waves per SIMD, by
+  // VGPRs (512 / 128) and LDS (4 groups of 4 waves over 4 SIMDs). 5 waves
+  // need both: 512 / 5 = 102 -> 96 VGPRs (granule 8), 65536 / 5 = 13107 B.
+  const auto r = run({"suggest", "--gfx", "gfx90a", "--model", "llvm", "--threads", "256", "--vgprs", "128", "--lds",
+                      "16K", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(j["waves_per_simd"] == 4.0);
+  CHECK(j["goal_waves_per_simd"] == 5);
+  REQUIRE(j["steps"].size() == 2);
+  CHECK(j["steps"][0] == nlohmann::json{{"resource", "vgprs"}, {"from", 128}, {"to", 96}});
+  CHECK(j["steps"][1] == nlohmann::json{{"resource", "lds"}, {"from", 16384}, {"to", 13107}});
+  // At 100% nothing is offered.
+  const auto full = nlohmann::json::parse(
+      run({"suggest", "--gfx", "gfx1100", "--model", "llvm", "--threads", "256", "--vgprs", "24", "--json"}).out);
+  CHECK(full["goal_waves_per_simd"].is_null());
+  CHECK(full["steps"].empty());
+  CHECK_THAT(run({"suggest", "--gfx", "gfx1100", "--model", "llvm", "--threads", "256", "--vgprs", "24"}).out,
+             Contains("Nothing to gain: 16 waves per SIMD is the most a SIMD of gfx1100 holds."));
+}
+
 TEST_CASE("cli amd: suggest answers with the HIP runtime's block size search", "[cli][amd][suggest]") {
   const auto r = run({"suggest", "--gpu", "RX 7900 XTX", "--vgprs", "96", "--max-threads", "256", "--json"});
   REQUIRE(r.status == exit_status::ok);
@@ -51,9 +74,16 @@ TEST_CASE("cli amd: suggest answers with the HIP runtime's block size search", "
   CHECK(j["blocks_per_sm"] == 8);
   CHECK(j["min_grid_size"] == 384);  // 48 WGPs x 8
   const auto bad = [](std::vector<std::string> args) { return run(std::move(args)).err; };
+  CHECK(bad({"suggest", "--gfx", "gfx900", "--vgprs", "8", "--model", "rcp"}) ==
+        "occcalc: error: --model rcp has no block size search; for AMD, suggest answers with the HIP runtime's "
+        "(--model hip), or with the compiler's next steps (--model llvm)\n");
   CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--model", "llvm"}) ==
-        "occcalc: error: --model llvm has no block size search; for AMD, suggest answers with the HIP runtime's "
-        "(--model hip)\n");
+        "occcalc: error: --threads is needed: the compiler's next steps start from the work-group size\n");
+  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--target", "50"}) ==
+        "occcalc: error: --target for AMD, applies to the compiler's next steps (--model llvm)\n");
+  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--model", "llvm", "--blocks", "2"}) ==
+        "occcalc: error: --blocks applies to the block size searches (NVIDIA's, HIP's), not to the compiler's next "
+        "steps\n");
   CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--blocks", "2"}) ==
         "occcalc: error: --blocks applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's block size "
         "search\n");

@@ -297,3 +297,13 @@ def test_inspect_speaks_the_modules_words(tmp_path):
         occcalc.inspect(str(tmp_path))
     message = str(failed.value)
     assert "num_warps" in message and "note" not in message and "give arch" not in message, message
+
+
+def test_suggest_amd_llvm_next_steps():
+    # gfx90a, 256 work-items, 128 VGPRs, 16 KiB of LDS: 4 waves per SIMD; 5
+    # need 96 VGPRs (512 / 5 down to the granule of 8) and 13107 B of LDS.
+    d = occcalc.suggest(gfx="gfx90a", model="llvm", threads=256, vgprs=128, lds=16384)
+    assert d["model"] == "llvm" and d["waves_per_simd"] == 4.0 and d["goal_waves_per_simd"] == 5
+    assert d["steps"] == [{"resource": "vgprs", "from": 128, "to": 96}, {"resource": "lds", "from": 16384, "to": 13107}]
+    assert occcalc.suggest(gfx="gfx90a", model="llvm", threads=256, vgprs=128, lds=16384, target=75)[
+        "goal_waves_per_simd"] == 6

@@ -59,4 +59,57 @@ inline std::vector<amd_limit_level> amd_limits(const amd_target& t, const amd_mo
   return out;
 }
 
+/// One change a kernel's author makes: a resource from its count to at most
+/// `to`.
+struct amd_llvm_step {
+  amd_resource resource = amd_resource::vgprs;
+  std::int64_t from = 0;
+  std::int64_t to = 0;
+};
+
+/// What reaches `goal_waves` per SIMD, as the compiler counts: every
+/// resource above that level's limit brought down to it (all of them
+/// together; each resource's limit stands on its own, so no fewer do).
+struct amd_llvm_plan {
+  std::int64_t goal_waves = 0;
+  /// Whether the work-group size itself allows the goal; when it does not,
+  /// no change of VGPRs, SGPRs or LDS reaches it and `steps` is empty.
+  bool reachable = false;
+  /// The most waves per SIMD the work-group size allows.
+  std::int64_t most_waves = 0;
+  std::vector<amd_llvm_step> steps;
+};
+
+/// The changes that bring `k`, at its largest work-group size, to
+/// `goal_waves` per SIMD (the next level, or a target's).
+inline amd_llvm_plan amd_llvm_plan_for(const amd_target& t, const amd_kernel& k, const amd_mode& mode,
+                                       std::int64_t goal_waves) {
+  amd_llvm_plan plan;
+  plan.goal_waves = goal_waves;
+  const auto levels = amd_limits(t, mode, k.max_work_group_size);
+  plan.most_waves = levels.empty() ? 0 : levels.front().waves_per_simd;
+  if (goal_waves < 1 || goal_waves > plan.most_waves) return plan;
+  plan.reachable = true;
+  const amd_limit_level& level = levels[static_cast<std::size_t>(plan.most_waves - goal_waves)];
+  const auto bring = [&](amd_resource r, std::int64_t count, std::int64_t most) {
+    if (count > most) plan.steps.push_back({r, count, most});
+  };
+  if (t.unified_vgpr_file) {
+    // One file: the AGPRs stay where they fit, the VGPRs (rounded up to 4
+    // before the AGPRs) make room.
+    if (amd_total_vgprs(t, k) > level.max_vgprs) {
+      constexpr std::int64_t unified_vgpr_alignment = 4;
+      const std::int64_t agprs = std::min(k.agprs, level.max_vgprs);
+      bring(amd_resource::agprs, k.agprs, agprs);
+      bring(amd_resource::vgprs, k.vgprs, (level.max_vgprs - agprs) / unified_vgpr_alignment * unified_vgpr_alignment);
+    }
+  } else {
+    bring(amd_resource::vgprs, k.vgprs, level.max_vgprs);
+    bring(amd_resource::agprs, k.agprs, level.max_vgprs);
+  }
+  if (level.max_sgprs) bring(amd_resource::sgprs, k.sgprs, *level.max_sgprs);
+  bring(amd_resource::lds, k.lds_bytes, level.max_lds_bytes);
+  return plan;
+}
+
 }  // namespace occcalc
