@@ -145,6 +145,7 @@ failures = []
 # least one each).
 families = []
 suggested = []
+compiler_steps = []  # AMD configurations answered with the compiler's next steps
 # Each answered configuration and what a fresh page showed for it.
 fresh_reads = []
 
@@ -181,6 +182,8 @@ def configurations(t):
         {"target": "gfx1100", "threads": "256", "vgprs": "96", "wave": "wave64", "mode": "cu_mode"},
         {"target": "gfx90a", "threads": "512", "vgprs": "64", "agprs": "64", "sgprs": "48", "lds": "32K", "model": "hip"},
         {"target": "cayman", "threads": "256", "vgprs": "20", "model": "rcp"},
+        # The compiler's next steps: VGPRs and LDS together.
+        {"target": "gfx90a", "threads": "256", "vgprs": "128", "lds": "16K", "model": "llvm"},
         # No block fits: 0%, with the reason.
         {"target": "7.0", "threads": "4096", "regs": "37"},
         {"target": "7.0", "threads": "128", "regs": "300"},
@@ -303,7 +306,18 @@ def check_configuration(b, config):
         families.append(config["target"])
     check_answer(what, shown, json.loads(query.stdout))
     suggest = cli(shlex.split(shown["suggest_command"])[1:] + ["--json"])
-    if suggest.returncode == 0:
+    if suggest.returncode == 0 and json.loads(suggest.stdout).get("model") == "llvm":
+        # AMD under the compiler's model: its next steps, not a block size.
+        doc = json.loads(suggest.stdout)
+        want = {"waves_per_simd": doc["waves_per_simd"], "occupancy": round(doc["occupancy"] * 100, 2),
+                "goal_waves_per_simd": doc["goal_waves_per_simd"]}
+        got = {k: number(shown["suggest"].get(k)) for k in want}
+        if got != want:
+            fail(f"{what}: suggest {got}, the CLI {want}")
+        if shown["steps"] != [s["resource"] for s in doc["steps"]]:
+            fail(f"{what}: next steps {shown['steps']}, the CLI {doc['steps']}")
+        compiler_steps.append(config["target"])
+    elif suggest.returncode == 0:
         doc = json.loads(suggest.stdout)
         want = {"block_size": doc["block_size"], "blocks_per_sm": doc["blocks_per_sm"],
                 "occupancy": round(doc["occupancy"] * 100, 2), "min_grid_size": doc.get("min_grid_size")}
@@ -655,8 +669,9 @@ def main():
         b.evaluate("driver.ready()")
         answered = sum(check_configuration(b, config) for config in configs)
         print(f"{len(configs)} configurations checked: {answered} answered, the rest refused as the CLI does", flush=True)
-        if not families or not suggested:
-            fail(f"families asked with a grid: {families}; suggested as text: {suggested}")
+        if not families or not suggested or not compiler_steps:
+            fail(f"families asked with a grid: {families}; suggested as text: {suggested}; the compiler's next "
+                 f"steps: {compiler_steps}")
         if answered < 100:
             fail(f"only {answered} configurations answered; the page is held to at least 100")
         kernels = check_logs(b)

@@ -192,9 +192,40 @@
     }
   }
 
+  /** AMD under the compiler's model: the waves now, the level the steps
+   * reach, and each resource with the most it may use there (all of them
+   * together), as `suggest --model llvm` gives them. */
+  function showCompilerSteps(doc, list, steps) {
+    item(list, "waves_per_simd", "Waves per SIMD", doc.waves_per_simd);
+    item(list, "occupancy", "Occupancy", percent(doc.occupancy));
+    item(list, "goal_waves_per_simd", "Next level (waves per SIMD)", doc.goal_waves_per_simd);
+    for (const step of doc.steps) {
+      const li = document.createElement("li");
+      li.dataset.resource = step.resource;
+      li.textContent = `${words(step.resource)} ${step.from} → ${step.to}`;
+      steps.append(li);
+    }
+    let note = null;  // as the CLI says
+    if (doc.goal_waves_per_simd === null) {
+      note = doc.target !== null ? "The target is met: nothing to change" : "Nothing to gain: the most a SIMD holds";
+    } else if (!doc.reachable) {
+      note = "No change of VGPRs, SGPRs or LDS reaches it: a smaller work-group is the way";
+    }
+    if (note) {
+      const li = document.createElement("li");
+      li.textContent = note;
+      steps.append(li);
+    }
+  }
+
   function showSuggest(doc) {
     const list = $("o-suggest");
     list.replaceChildren();
+    if (doc.model === "llvm") {
+      $("o-steps").replaceChildren();
+      showCompilerSteps(doc, list, $("o-steps"));
+      return;
+    }
     const amd = doc.model !== undefined && doc.model !== "nvidia";
     item(list, "block_size", amd ? "Best work-group size" : "Best block size", doc.block_size);
     // As many resident threads: CUDA takes the largest; occcalc recommends one (the CLI says why).
