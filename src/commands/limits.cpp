@@ -31,10 +31,6 @@ std::string percent_text(double fraction) { return fmt::format("{:.1f}%", fracti
 /// A limit as a cell: "-" where nothing reaches the level.
 std::string cell(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : "-"; }
 
-nlohmann::ordered_json json_value(const std::optional<std::int64_t>& value) {
-  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-}
-
 exit_status run_limits_for(const occcalc::resolved_request& r, bool json, std::ostream& out, const terminal& term) {
   const auto& arch = *r.arch;
   const auto levels = occcalc::nvidia_limits(arch, r.launch);
@@ -52,8 +48,8 @@ exit_status run_limits_for(const occcalc::resolved_request& r, bool json, std::o
       j["levels"].push_back({{"blocks_per_sm", level.blocks_per_sm},
                              {"active_warps_per_sm", level.active_warps_per_sm},
                              {"occupancy", level.occupancy},
-                             {"max_registers_per_thread", json_value(level.max_registers_per_thread)},
-                             {"max_dyn_smem_bytes", json_value(level.max_dynamic_shared_memory_bytes)}});
+                             {"max_registers_per_thread", optional_json(level.max_registers_per_thread)},
+                             {"max_dyn_smem_bytes", optional_json(level.max_dynamic_shared_memory_bytes)}});
     }
     out << json_text(j, 2) << "\n";
     return exit_status::ok;
@@ -71,14 +67,6 @@ exit_status run_limits_for(const occcalc::resolved_request& r, bool json, std::o
                                    bytes_text(l.dynamic_shared_memory_bytes), l.registers_per_thread),
                0, term.columns);
   text += "\n";
-  std::vector<std::vector<table_cell>> rows;
-  for (const auto& level : levels) {
-    rows.push_back({{std::to_string(level.blocks_per_sm)},
-                    {std::to_string(level.active_warps_per_sm)},
-                    {percent_text(level.occupancy)},
-                    {cell(level.max_registers_per_thread)},
-                    {cell(level.max_dynamic_shared_memory_bytes)}});
-  }
   if (levels.empty()) {
     // Not one block is resident whatever its registers and dynamic shared
     // memory: the reason, as the query gives it.
@@ -93,6 +81,14 @@ exit_status run_limits_for(const occcalc::resolved_request& r, bool json, std::o
     out << text
         << wrap("No level: not one block is resident" + (why.empty() ? std::string() : ": " + why), 0, term.columns);
     return exit_status::ok;
+  }
+  std::vector<std::vector<table_cell>> rows;
+  for (const auto& level : levels) {
+    rows.push_back({{std::to_string(level.blocks_per_sm)},
+                    {std::to_string(level.active_warps_per_sm)},
+                    {percent_text(level.occupancy)},
+                    {cell(level.max_registers_per_thread)},
+                    {cell(level.max_dynamic_shared_memory_bytes)}});
   }
   text += format_table(
       {{"blocks/SM", true}, {"warps", true}, {"occupancy", true}, {"max regs", true}, {"max dyn smem B", true}}, rows,
@@ -126,7 +122,7 @@ exit_status run_limits_for(const occcalc::resolved_amd_request& r, bool json, st
       j["levels"].push_back({{"waves_per_simd", level.waves_per_simd},
                              {"occupancy", level.occupancy},
                              {"max_vgprs", level.max_vgprs},
-                             {"max_sgprs", json_value(level.max_sgprs)},
+                             {"max_sgprs", optional_json(level.max_sgprs)},
                              {"max_lds_bytes", level.max_lds_bytes}});
     }
     out << json_text(j, 2) << "\n";

@@ -20,11 +20,11 @@
 
 namespace occcalc::cli {
 
-namespace {
-
 nlohmann::ordered_json optional_json(const std::optional<std::int64_t>& value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
 }
+
+namespace {
 
 std::string_view scope_name(occcalc::register_allocation_scope scope) {
   return scope == occcalc::register_allocation_scope::block ? "block" : "warp";

@@ -2,6 +2,7 @@
 // schema/result.schema.json.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <unordered_map>
 
@@ -71,6 +72,9 @@ nlohmann::ordered_json error_json(const std::string& field, const std::string& m
 /// An architecture with every limit the calculator uses, named as in the
 /// tables.
 nlohmann::ordered_json arch_json(const occcalc::nvidia_arch& arch);
+
+/// A figure that may be absent: the number, or null.
+nlohmann::ordered_json optional_json(const std::optional<std::int64_t>& value);
 
 /// A named GPU.
 nlohmann::ordered_json gpu_json(const occcalc::gpu& g);

@@ -35,6 +35,20 @@ std::string unit_of(resource r) {
 
 std::string unit_name(const amd_suggestion& s) { return s.choice.result.per_wgp ? "WGP" : "CU"; }
 
+/// What a step's figure counts, and how to make the change.
+std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std::int64_t goal) {
+  switch (r) {
+    case occcalc::amd_resource::vgprs:
+    case occcalc::amd_resource::agprs:
+    case occcalc::amd_resource::sgprs:
+      return {r == occcalc::amd_resource::sgprs ? "per wave" : "per work-item",
+              fmt::format("__attribute__((amdgpu_waves_per_eu({}))) on the kernel, or fewer live values", goal)};
+    case occcalc::amd_resource::lds: return {"B per work-group", "a smaller tile, or fewer LDS buffers"};
+    default: break;
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string suggest_json(const amd_suggestion& s) {
@@ -53,35 +67,6 @@ std::string suggest_json(const amd_suggestion& s) {
   j["min_grid_size"] = r.compute_units ? nlohmann::ordered_json(s.min_grid) : nlohmann::ordered_json(nullptr);
   return json_text(j, 2) + "\n";
 }
-
-namespace {
-
-/// What a step's figure counts, and how to make the change.
-std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std::int64_t goal) {
-  switch (r) {
-    case occcalc::amd_resource::vgprs:
-    case occcalc::amd_resource::agprs:
-    case occcalc::amd_resource::sgprs:
-      return {r == occcalc::amd_resource::sgprs ? "per wave" : "per work-item",
-              fmt::format("__attribute__((amdgpu_waves_per_eu({}))) on the kernel, or fewer live values", goal)};
-    case occcalc::amd_resource::lds: return {"B per work-group", "a smaller tile, or fewer LDS buffers"};
-    default: break;
-  }
-  return {};
-}
-
-std::string amd_resource_label(occcalc::amd_resource r) {
-  switch (r) {
-    case occcalc::amd_resource::vgprs: return "VGPRs";
-    case occcalc::amd_resource::agprs: return "AGPRs";
-    case occcalc::amd_resource::sgprs: return "SGPRs";
-    case occcalc::amd_resource::lds: return "LDS";
-    default: break;
-  }
-  return std::string(occcalc::to_string(r));
-}
-
-}  // namespace
 
 std::string suggest_json(const amd_llvm_suggestion& s) {
   const auto& r = s.resolved;
@@ -147,8 +132,8 @@ std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term) {
           paint(fmt::format("To {}{}", goal, plan.steps.size() > 1 ? ", all of" : ""), style::bold, term.colour) + "\n";
   for (const auto& step : plan.steps) {
     const auto [unit, how] = amd_step_words(step.resource, plan.goal_waves);
-    text +=
-        row(amd_resource_label(step.resource), fmt::format("{} -> {} {}", step.from, step.to, unit), how, term.columns);
+    text += row(occcalc::info(step.resource).label, fmt::format("{} -> {} {}", step.from, step.to, unit), how,
+                term.columns);
   }
   return text;
 }

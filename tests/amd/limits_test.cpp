@@ -10,15 +10,9 @@
 #include "occcalc/common/math.hpp"
 #include "test_tables.hpp"
 
-namespace {
+using occcalc::test::amd_target;
 
-const occcalc::amd_target& target(const std::string& id) {
-  for (const auto& t : occcalc::test::default_tables().amd_targets) {
-    if (t.id == id) return t;
-  }
-  FAIL("no target " << id);
-  throw;
-}
+namespace {
 
 std::int64_t align_down(std::int64_t x, std::int64_t multiple) { return x / multiple * multiple; }
 
@@ -54,7 +48,7 @@ TEST_CASE("amd limits: hand-checked LDS levels", "[limits][amd]") {
   // gfx90a, 256 work-items: 4 waves a group; 32 wave slots per CU hold 8
   // groups, 8 waves per SIMD. n groups need n x 4 / 4 = n waves per SIMD,
   // so level n allows 65536 / n bytes each.
-  const auto levels = occcalc::amd_limits(target("gfx90a"), {64, false}, 256);
+  const auto levels = occcalc::amd_limits(amd_target("gfx90a"), {64, false}, 256);
   REQUIRE(levels.size() == 8);
   CHECK(levels[0].waves_per_simd == 8);
   CHECK(levels[0].max_lds_bytes == 8192);
@@ -63,7 +57,7 @@ TEST_CASE("amd limits: hand-checked LDS levels", "[limits][amd]") {
   CHECK(levels[0].max_vgprs == 64);  // 512 / 8; VGPRs and AGPRs together
   CHECK(levels[7].max_vgprs == 512);
   // gfx1250: 320 KiB per CU, all of it one work-group's.
-  const auto big = occcalc::amd_limits(target("gfx1250"), {32, false}, 256);
+  const auto big = occcalc::amd_limits(amd_target("gfx1250"), {32, false}, 256);
   CHECK(big.front().waves_per_simd == 16);
   CHECK(big.back().max_lds_bytes == 327680);
   CHECK(big.front().max_lds_bytes == 40960);  // 8 groups of 8 waves over 4 SIMDs

@@ -5,15 +5,9 @@
 #include "occcalc/amd/occupancy.hpp"
 #include "test_tables.hpp"
 
-namespace {
+using occcalc::test::amd_target;
 
-const occcalc::amd_target& target(const std::string& id) {
-  for (const auto& t : occcalc::test::default_tables().amd_targets) {
-    if (t.id == id) return t;
-  }
-  FAIL("no target " << id);
-  throw;
-}
+namespace {
 
 occcalc::amd_kernel kernel(std::int64_t vgprs, std::int64_t agprs, std::int64_t sgprs, std::int64_t lds,
                            std::int64_t work_group) {
@@ -24,45 +18,51 @@ occcalc::amd_kernel kernel(std::int64_t vgprs, std::int64_t agprs, std::int64_t 
 
 TEST_CASE("amd llvm model: VGPRs, in each register file", "[amd]") {
   // gfx900: 256 VGPRs per lane, granule 4: 45 -> 48 -> 5 waves.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx900"), kernel(45, 0, 32, 0, 64), {64, true}).vgpr_waves == 5);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx900"), kernel(45, 0, 32, 0, 64), {64, true}).vgpr_waves == 5);
   // gfx908: AGPRs in their own file: the larger count (256) -> 1 wave.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx908"), kernel(128, 256, 32, 0, 64), {64, true}).vgpr_waves == 1);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx908"), kernel(128, 256, 32, 0, 64), {64, true}).vgpr_waves == 1);
   // gfx90a: one 512 file: roundup(62, 4) + 64 = 128 -> 4 waves; 128 VGPRs alone -> 4.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx90a"), kernel(62, 64, 32, 0, 64), {64, true}).vgpr_waves == 4);
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx90a"), kernel(128, 0, 32, 0, 64), {64, true}).vgpr_waves == 4);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx90a"), kernel(62, 64, 32, 0, 64), {64, true}).vgpr_waves == 4);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx90a"), kernel(128, 0, 32, 0, 64), {64, true}).vgpr_waves == 4);
   // gfx1100: 1536 per lane in wave32 (granule 24), 768 in wave64 (12): 96 -> 16, 8.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx1100"), kernel(96, 0, 32, 0, 64), {32, true}).vgpr_waves == 16);
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx1100"), kernel(96, 0, 32, 0, 64), {64, true}).vgpr_waves == 8);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx1100"), kernel(96, 0, 32, 0, 64), {32, true}).vgpr_waves == 16);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx1100"), kernel(96, 0, 32, 0, 64), {64, true}).vgpr_waves == 8);
   // gfx1030 wave32: 40 -> 48 -> 21, capped at 16 waves per SIMD.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx1030"), kernel(40, 0, 32, 0, 64), {32, true}).vgpr_waves == 16);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx1030"), kernel(40, 0, 32, 0, 64), {32, true}).vgpr_waves == 16);
 }
 
 TEST_CASE("amd llvm model: SGPRs limit only where waves share a file", "[amd]") {
   // gfx900: 800 / roundup(102, 16) = 800 / 112 = 7.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx900"), kernel(16, 0, 102, 0, 64), {64, true}).sgpr_waves == 7);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx900"), kernel(16, 0, 102, 0, 64), {64, true}).sgpr_waves == 7);
   // gfx700: 512 / roundup(54, 8) = 512 / 56 = 9.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx700"), kernel(16, 0, 54, 0, 64), {64, true}).sgpr_waves == 9);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx700"), kernel(16, 0, 54, 0, 64), {64, true}).sgpr_waves == 9);
   // gfx1030: none.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx1030"), kernel(16, 0, 106, 0, 64), {32, true}).sgpr_waves == 16);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx1030"), kernel(16, 0, 106, 0, 64), {32, true}).sgpr_waves == 16);
 }
 
 TEST_CASE("amd llvm model: work-groups and LDS", "[amd]") {
   // gfx900, 256 work-items (4 waves), 16 KiB LDS: 65536 / 16384 = 4 groups
   // x 4 waves = 16 waves over 4 SIMDs = 4 (clang-19 says 4).
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx900"), kernel(45, 0, 54, 16384, 256), {64, true}).waves_per_simd == 4);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx900"), kernel(45, 0, 54, 16384, 256), {64, true}).waves_per_simd ==
+        4);
   // gfx900, 1024 work-items (16 waves): min(40 / 16, 16 barriers) = 2 groups
   // = 32 waves / 4 = 8.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx900"), kernel(16, 0, 32, 0, 1024), {64, true}).work_group_waves == 8);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx900"), kernel(16, 0, 32, 0, 1024), {64, true}).work_group_waves ==
+        8);
   // gfx1030 wave32, 16 KiB: WGP mode doubles LDS (8 groups x 8 waves = 64
   // over 4 SIMDs = 16); CU mode holds 4 groups (32 waves over 2 SIMDs = 16).
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx1030"), kernel(16, 0, 32, 16384, 256), {32, true}).work_group_waves ==
-        16);
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx1030"), kernel(16, 0, 32, 40000, 256), {32, true}).work_group_waves ==
-        6);  // WGP: 3 groups x 8 waves = 24 / 4
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx1030"), kernel(16, 0, 32, 40000, 256), {32, false}).work_group_waves ==
-        4);  // CU: 1 group x 8 waves = 8 / 2
+  CHECK(
+      occcalc::amd_llvm_occupancy(amd_target("gfx1030"), kernel(16, 0, 32, 16384, 256), {32, true}).work_group_waves ==
+      16);
+  CHECK(
+      occcalc::amd_llvm_occupancy(amd_target("gfx1030"), kernel(16, 0, 32, 40000, 256), {32, true}).work_group_waves ==
+      6);  // WGP: 3 groups x 8 waves = 24 / 4
+  CHECK(
+      occcalc::amd_llvm_occupancy(amd_target("gfx1030"), kernel(16, 0, 32, 40000, 256), {32, false}).work_group_waves ==
+      4);  // CU: 1 group x 8 waves = 8 / 2
   // More LDS than a CU holds: 1.
-  CHECK(occcalc::amd_llvm_occupancy(target("gfx600"), kernel(16, 0, 32, 40000, 64), {64, true}).work_group_waves == 1);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx600"), kernel(16, 0, 32, 40000, 64), {64, true}).work_group_waves ==
+        1);
 }
 
 namespace {
@@ -73,7 +73,7 @@ using occcalc::amd_resource;
 occcalc::amd_occupancy_result run(const std::string& id, amd_model model, std::int64_t work_group, std::int64_t vgprs,
                                   std::int64_t sgprs = 0, std::int64_t lds = 0, occcalc::amd_mode mode = {64, true},
                                   std::int64_t agprs = 0, std::optional<std::int64_t> device_waves = {}) {
-  return occcalc::compute_amd_occupancy(target(id), kernel(vgprs, agprs, sgprs, lds, work_group), mode, model,
+  return occcalc::compute_amd_occupancy(amd_target(id), kernel(vgprs, agprs, sgprs, lds, work_group), mode, model,
                                         work_group, device_waves);
 }
 
@@ -276,7 +276,7 @@ TEST_CASE("amd results carry each register and LDS limit's terms", "[amd]") {
   // gfx90a hip, 256 work-items: roundup(62, 4) + 64 AGPRs = 128 of 512,
   // granule 8 -> 4 waves per SIMD; 800 / roundup(40, 16) = 16; the LDS one
   // work-group may use (64 KiB) / 16 KiB.
-  const auto hip = occcalc::amd_hip_result(target("gfx90a"), kernel(62, 64, 40, 16384, 256), {64, true}, 256);
+  const auto hip = occcalc::amd_hip_result(amd_target("gfx90a"), kernel(62, 64, 40, 16384, 256), {64, true}, 256);
   const auto& vgprs = hip.terms_of(occcalc::amd_resource::vgprs);
   CHECK(vgprs.pool == 512);
   CHECK(vgprs.count == 128);
@@ -286,7 +286,7 @@ TEST_CASE("amd results carry each register and LDS limit's terms", "[amd]") {
   CHECK(hip.terms_of(occcalc::amd_resource::lds).pool == 65536);
   CHECK(hip.terms_of(occcalc::amd_resource::lds).count == 16384);
   // gfx803 rcp: 800 / roundup(40 + 2 for VCC, 16) = 800 / 48 = 16 waves.
-  const auto rcp = occcalc::amd_rcp_result(target("gfx803"), kernel(62, 0, 40, 16384, 256), {64, true}, 256);
+  const auto rcp = occcalc::amd_rcp_result(amd_target("gfx803"), kernel(62, 0, 40, 16384, 256), {64, true}, 256);
   const auto& sgprs = rcp.terms_of(occcalc::amd_resource::sgprs);
   CHECK(sgprs.pool == 800);
   CHECK(sgprs.added == 2);

@@ -25,6 +25,8 @@
 using namespace occcalc::inspect;
 using occcalc::test::matchers::Contains;
 
+using occcalc::test::amd_target;
+
 namespace {
 
 const std::string fixtures = OCCCALC_AMD_FIXTURE_DIR;
@@ -78,14 +80,6 @@ inspection inspect_fixture(const std::string& name) {
   return inspect_bytes(file.bytes(), o);
 }
 
-const occcalc::amd_target& target(const std::string& id) {
-  for (const auto& t : occcalc::test::default_tables().amd_targets) {
-    if (t.id == id) return t;
-  }
-  FAIL("no target " << id);
-  throw;
-}
-
 struct fixture {
   const char* binary;
   /// The .s report per target the binary holds code for.
@@ -133,7 +127,7 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
       const auto report = read_report(f.reports.at(k.arch.name));
       REQUIRE(report.count(k.name) == 1);
       const auto& c = report.at(k.name);
-      const auto& t = target(k.arch.name);
+      const auto& t = amd_target(k.arch.name);
       // A unified file's .vgpr_count holds the AGPRs too, after the VGPRs
       // rounded up to 4 (LLVM's getTotalNumVGPRs; no rounding without AGPRs).
       constexpr std::int64_t agpr_alignment = 4;

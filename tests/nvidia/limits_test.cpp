@@ -9,20 +9,10 @@
 
 using occcalc::test::arch;
 
-namespace {
-
-occcalc::launch_config block_of(std::int64_t threads, std::int64_t regs = 0, std::int64_t smem = 0) {
-  occcalc::launch_config l;
-  l.threads_per_block = threads;
-  l.registers_per_thread = regs;
-  l.static_shared_memory_bytes = smem;
-  return l;
-}
-
-}  // namespace
+using occcalc::test::kernel;
 
 TEST_CASE("limits: hand-checked levels of a 256-thread block on sm_90", "[limits]") {
-  const auto levels = occcalc::nvidia_limits(arch("9.0"), block_of(256));
+  const auto levels = occcalc::nvidia_limits(arch("9.0"), kernel(256, 0));
   // 8 warps a block: 64 warps per SM hold 8 blocks.
   REQUIRE(levels.size() == 8);
   CHECK(levels.front().blocks_per_sm == 8);
@@ -43,7 +33,7 @@ TEST_CASE("limits: hand-checked levels of a 256-thread block on sm_90", "[limits
 TEST_CASE("limits: the launch's other resources hold, and cut levels off", "[limits]") {
   // 64 registers allow 4 blocks of 256 on sm_90: no shared memory reaches
   // more.
-  const auto levels = occcalc::nvidia_limits(arch("9.0"), block_of(256, 64));
+  const auto levels = occcalc::nvidia_limits(arch("9.0"), kernel(256, 64));
   REQUIRE(levels.size() == 8);
   for (const auto& level : levels) {
     INFO(level.blocks_per_sm);
@@ -57,7 +47,7 @@ TEST_CASE("limits: every level's most reaches it and one more does not", "[limit
   for (const auto& a : occcalc::test::default_tables().architectures) {
     for (int i = 0; i < 20; ++i) {
       const auto threads = std::uniform_int_distribution<std::int64_t>(1, a.max_threads_per_block)(rng);
-      const auto launch = block_of(threads);
+      const auto launch = kernel(threads, 0);
       for (const auto& level : occcalc::nvidia_limits(a, launch)) {
         INFO(a.id << " threads " << threads << " level " << level.blocks_per_sm);
         REQUIRE(level.max_registers_per_thread);

@@ -13,17 +13,9 @@ using occcalc::infeasibility;
 using occcalc::launch_config;
 using occcalc::resource;
 using occcalc::test::arch;
+using occcalc::test::kernel;
 
 namespace {
-
-launch_config kernel(std::int64_t threads, std::int64_t regs, std::int64_t smem = 0, std::int64_t dyn_smem = 0) {
-  launch_config launch;
-  launch.threads_per_block = threads;
-  launch.registers_per_thread = regs;
-  launch.static_shared_memory_bytes = smem;
-  launch.dynamic_shared_memory_bytes = dyn_smem;
-  return launch;
-}
 
 occcalc::occupancy_result compute(const std::string& cc, const launch_config& launch) {
   return occcalc::compute_occupancy(arch(cc), launch);

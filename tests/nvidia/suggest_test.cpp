@@ -17,19 +17,7 @@
 
 using occcalc::resource;
 using occcalc::test::arch;
-
-namespace {
-
-occcalc::launch_config kernel(std::int64_t threads, std::int64_t regs, std::int64_t smem = 0, std::int64_t dyn = 0) {
-  occcalc::launch_config l;
-  l.threads_per_block = threads;
-  l.registers_per_thread = regs;
-  l.static_shared_memory_bytes = smem;
-  l.dynamic_shared_memory_bytes = dyn;
-  return l;
-}
-
-}  // namespace
+using occcalc::test::kernel;
 
 TEST_CASE("suggest: the block size with the most resident threads", "[suggest]") {
   SECTION("a light kernel fills the SM at the largest block that does") {

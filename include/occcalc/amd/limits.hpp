@@ -28,33 +28,47 @@ struct amd_limit_level {
   std::int64_t max_lds_bytes = 0;
 };
 
+/// What reaches `waves` per SIMD with work-groups of `work_group_size`,
+/// each resource on its own.
+inline amd_limit_level amd_limit_at(const amd_target& t, const amd_mode& mode, std::int64_t work_group_size,
+                                    std::int64_t waves) {
+  amd_kernel k;
+  k.min_work_group_size = work_group_size;
+  k.max_work_group_size = work_group_size;
+  // A unified file holds the AGPRs too: its budget is the pair's.
+  const std::int64_t vgpr_budget = t.max_vgprs_per_wave + (t.unified_vgpr_file ? t.max_agprs_per_wave : 0);
+  amd_limit_level level;
+  level.waves_per_simd = waves;
+  level.occupancy = static_cast<double>(waves) / static_cast<double>(t.max_waves_per_simd);
+  level.max_vgprs =
+      detail::last_holding(vgpr_budget, [&](std::int64_t v) { return amd_vgpr_waves(t, v, mode.wave_size) >= waves; });
+  if (t.sgprs_per_simd) {
+    level.max_sgprs =
+        detail::last_holding(t.max_sgprs_per_wave, [&](std::int64_t s) { return amd_sgpr_waves(t, s) >= waves; });
+  }
+  level.max_lds_bytes = detail::last_holding(t.max_lds_per_work_group_bytes, [&](std::int64_t bytes) {
+    k.lds_bytes = bytes;
+    return amd_work_group_waves(t, k, mode) >= waves;
+  });
+  return level;
+}
+
+/// The most waves per SIMD work-groups of `work_group_size` reach (with no
+/// LDS): the table's highest level.
+inline std::int64_t amd_most_waves(const amd_target& t, const amd_mode& mode, std::int64_t work_group_size) {
+  amd_kernel k;
+  k.min_work_group_size = work_group_size;
+  k.max_work_group_size = work_group_size;
+  return amd_work_group_waves(t, k, mode);
+}
+
 /// Every level that work-groups of `work_group_size` reach with no LDS, the
 /// highest first.
 inline std::vector<amd_limit_level> amd_limits(const amd_target& t, const amd_mode& mode,
                                                std::int64_t work_group_size) {
-  amd_kernel k;
-  k.min_work_group_size = work_group_size;
-  k.max_work_group_size = work_group_size;
-  const std::int64_t top = amd_work_group_waves(t, k, mode);
-  // A unified file holds the AGPRs too: its budget is the pair's.
-  const std::int64_t vgpr_budget = t.max_vgprs_per_wave + (t.unified_vgpr_file ? t.max_agprs_per_wave : 0);
   std::vector<amd_limit_level> out;
-  for (std::int64_t waves = top; waves >= 1; --waves) {
-    amd_limit_level level;
-    level.waves_per_simd = waves;
-    level.occupancy = static_cast<double>(waves) / static_cast<double>(t.max_waves_per_simd);
-    level.max_vgprs = detail::last_holding(
-        vgpr_budget, [&](std::int64_t v) { return amd_vgpr_waves(t, v, mode.wave_size) >= waves; });
-    if (t.sgprs_per_simd) {
-      level.max_sgprs =
-          detail::last_holding(t.max_sgprs_per_wave, [&](std::int64_t s) { return amd_sgpr_waves(t, s) >= waves; });
-    }
-    level.max_lds_bytes = detail::last_holding(t.max_lds_per_work_group_bytes, [&](std::int64_t bytes) {
-      amd_kernel at = k;
-      at.lds_bytes = bytes;
-      return amd_work_group_waves(t, at, mode) >= waves;
-    });
-    out.push_back(level);
+  for (std::int64_t waves = amd_most_waves(t, mode, work_group_size); waves >= 1; --waves) {
+    out.push_back(amd_limit_at(t, mode, work_group_size, waves));
   }
   return out;
 }
@@ -86,11 +100,10 @@ inline amd_llvm_plan amd_llvm_plan_for(const amd_target& t, const amd_kernel& k,
                                        std::int64_t goal_waves) {
   amd_llvm_plan plan;
   plan.goal_waves = goal_waves;
-  const auto levels = amd_limits(t, mode, k.max_work_group_size);
-  plan.most_waves = levels.empty() ? 0 : levels.front().waves_per_simd;
+  plan.most_waves = amd_most_waves(t, mode, k.max_work_group_size);
   if (goal_waves < 1 || goal_waves > plan.most_waves) return plan;
   plan.reachable = true;
-  const amd_limit_level& level = levels[static_cast<std::size_t>(plan.most_waves - goal_waves)];
+  const amd_limit_level level = amd_limit_at(t, mode, k.max_work_group_size, goal_waves);
   const auto bring = [&](amd_resource r, std::int64_t count, std::int64_t most) {
     if (count > most) plan.steps.push_back({r, count, most});
   };
@@ -98,7 +111,6 @@ inline amd_llvm_plan amd_llvm_plan_for(const amd_target& t, const amd_kernel& k,
     // One file: the AGPRs stay where they fit, the VGPRs (rounded up to 4
     // before the AGPRs) make room.
     if (amd_total_vgprs(t, k) > level.max_vgprs) {
-      constexpr std::int64_t unified_vgpr_alignment = 4;
       const std::int64_t agprs = std::min(k.agprs, level.max_vgprs);
       bring(amd_resource::agprs, k.agprs, agprs);
       bring(amd_resource::vgprs, k.vgprs, (level.max_vgprs - agprs) / unified_vgpr_alignment * unified_vgpr_alignment);

@@ -37,10 +37,12 @@ inline const amd_vgpr_file& vgpr_file(const amd_target& t, std::int64_t wave_siz
 
 }  // namespace detail
 
+/// On a unified file the AGPRs start on a boundary of this many registers.
+inline constexpr std::int64_t unified_vgpr_alignment = 4;
+
 /// The VGPRs a wave is charged: unified files add the AGPRs after rounding
 /// the VGPRs to 4; separate files charge the larger of the two.
 constexpr std::int64_t amd_total_vgprs(const amd_target& t, const amd_kernel& k) noexcept {
-  constexpr std::int64_t unified_vgpr_alignment = 4;  // AGPRs start on a 4-register boundary
   return t.unified_vgpr_file ? detail::round_up(k.vgprs, unified_vgpr_alignment) + k.agprs : std::max(k.vgprs, k.agprs);
 }
 
