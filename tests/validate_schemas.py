@@ -122,6 +122,14 @@ run(["suggest", "--gpu", "A100-SXM4-80GB", "--regs", "37", "--threads", "128", "
 run(["suggest", "--cc", "7.0", "--regs", "64", "--threads", "128", "--target", "75", "--json"], "suggest.schema.json")
 run(["suggest", "--gpu", "Instinct MI210", "--vgprs", "128", "--sgprs", "32", "--lds", "24K", "--json"],
     "suggest.schema.json")
+# Changes together (NVIDIA), and next steps under HIP's and RCP's models.
+run(["suggest", "--gpu", "H100", "--regs", "96", "--smem", "48K", "--threads", "256", "--target", "75", "--json"],
+    "suggest.schema.json")
+for model in ("hip", "rcp"):
+    run(["suggest", "--gfx", "gfx900", "--model", model, "--threads", "256", "--vgprs", "60", "--sgprs", "90", "--lds",
+         "16K", "--json"], "suggest.schema.json")
+run(["suggest", "--gpu", "Instinct MI210", "--vgprs", "128", "--lds", "24K", "--threads", "256", "--target", "30",
+     "--json"], "suggest.schema.json")
 for extra in [[], ["--target", "75"], ["--target", "100"], ["--sgprs", "100"]]:
     run(["suggest", "--gfx", "gfx90a", "--model", "llvm", "--threads", "256", "--vgprs", "128", "--lds", "16K", *extra,
          "--json"], "suggest.schema.json")

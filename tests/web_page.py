@@ -84,6 +84,7 @@ window.driver = {
       waves: keyed("o-waves"),
       suggest: keyed("o-suggest"),
       steps: [...document.querySelectorAll("#o-steps li[data-resource]")].map((l) => l.dataset.resource),
+      together: [...document.querySelectorAll("#o-steps li[data-together]")].map((l) => l.dataset.together),
       command: text("o-command"),
       suggest_command: text("o-suggest-command"),
       suggest_text: text("o-suggest-text"),
@@ -184,6 +185,9 @@ def configurations(t):
         {"target": "cayman", "threads": "256", "vgprs": "20", "model": "rcp"},
         # The compiler's next steps: VGPRs and LDS together.
         {"target": "gfx90a", "threads": "256", "vgprs": "128", "lds": "16K", "model": "llvm"},
+        # Two limiters tied: no step gains alone, changes together do (NVIDIA, and RCP's model).
+        {"target": "8.0", "threads": "256", "regs": "64", "smem": "40000"},
+        {"target": "gfx900", "threads": "256", "vgprs": "60", "sgprs": "90", "lds": "16K", "model": "rcp"},
         # No block fits: 0%, with the reason.
         {"target": "7.0", "threads": "4096", "regs": "37"},
         {"target": "7.0", "threads": "128", "regs": "300"},
@@ -309,7 +313,7 @@ def check_configuration(b, config):
     if suggest.returncode == 0 and json.loads(suggest.stdout).get("model") == "llvm":
         # AMD under the compiler's model: its next steps, not a block size.
         doc = json.loads(suggest.stdout)
-        want = {"waves_per_simd": doc["waves_per_simd"], "occupancy": round(doc["occupancy"] * 100, 2),
+        want = {"waves_per_simd": doc["waves_per_simd"], "occupancy": None if doc["occupancy"] is None else round(doc["occupancy"] * 100, 2),
                 "goal_waves_per_simd": doc["goal_waves_per_simd"]}
         got = {k: number(shown["suggest"].get(k)) for k in want}
         if got != want:
@@ -320,7 +324,7 @@ def check_configuration(b, config):
     elif suggest.returncode == 0:
         doc = json.loads(suggest.stdout)
         want = {"block_size": doc["block_size"], "blocks_per_sm": doc["blocks_per_sm"],
-                "occupancy": round(doc["occupancy"] * 100, 2), "min_grid_size": doc.get("min_grid_size")}
+                "occupancy": None if doc["occupancy"] is None else round(doc["occupancy"] * 100, 2), "min_grid_size": doc.get("min_grid_size")}
         got = {k: number(shown["suggest"].get(k)) for k in want}
         if doc.get("family"):  # each product's min grid size
             suggested.append(config["target"])
@@ -333,8 +337,11 @@ def check_configuration(b, config):
         got["recommended"] = number(shown["suggest"].get("recommended_block_size"))
         if got != want:
             fail(f"{what}: suggest {got}, the CLI {want}")
-        if shown["steps"] != [s["resource"] for s in doc.get("next_steps", [])]:
+        if shown["steps"] != [s["resource"] for s in doc.get("next_steps") or []]:
             fail(f"{what}: next steps {shown['steps']}, the CLI {doc.get('next_steps')}")
+        together = [" ".join(c["knob"] for c in t["changes"]) for t in doc.get("together") or []]
+        if shown["together"] != together:
+            fail(f"{what}: changes together {shown['together']}, the CLI {together}")
     else:
         # Where --json refuses, the text may still answer.
         text = cli(shlex.split(shown["suggest_command"])[1:])

@@ -235,7 +235,8 @@
     }
     item(list, "blocks_per_sm", (amd ? "Work-groups per " : "Blocks per ") + (doc.unit ?? "sm").toUpperCase(),
       doc.blocks_per_sm);
-    item(list, "occupancy", "Occupancy", percent(doc.occupancy));
+    // RCP's model has no block size search: its fields are null.
+    item(list, "occupancy", "Occupancy", doc.occupancy === null ? null : percent(doc.occupancy));
     // A family: each product's, as the CLI's text gives them.
     item(list, "min_grid_size", "Min grid size", doc.family
       ? doc.family.gpus.map((g) => `${g.min_grid_size} on ${g.name}`).join(", ") : doc.min_grid_size);
@@ -243,13 +244,16 @@
     const steps = $("o-steps");
     steps.replaceChildren();
     const [block, blocks] = amd ? ["work-group", "work-groups"] : ["block", "blocks"];
+    const goal = doc.target !== undefined ? `reach ${percent(doc.target)}`
+      : amd ? "raise the occupancy" : `gain a ${block}`;
     for (const step of doc.next_steps ?? []) {
       const li = document.createElement("li");
       li.dataset.resource = step.resource;
-      // No value of the resource alone gains one: the CLI says so too.
-      let text = `${words(step.resource)}: cannot gain a ${block} alone`;
+      // No value of the resource alone gets there: the CLI says so too.
+      const name = words(step.knob ?? step.resource);
+      let text = `${name}: cannot ${goal} alone`;
       if (step.needed !== null) {
-        text = `${words(step.resource)} ${step.current} → ${step.needed}: ${step.blocks_per_sm} ${blocks}, ` +
+        text = `${name} ${step.current} → ${step.needed}: ${step.blocks_per_sm ?? step.work_groups} ${blocks}, ` +
           percent(step.occupancy);
         if (step.maxrregcount) text += `; -maxrregcount=${step.maxrregcount}`;
         if (step.launch_bounds) text += ` or __launch_bounds__(${step.launch_bounds.join(", ")})`;
@@ -257,9 +261,24 @@
       li.textContent = text;
       steps.append(li);
     }
+    // Where no step gets there alone: the cheapest changes, one or two together.
+    for (const found of doc.together ?? []) {
+      const li = document.createElement("li");
+      li.dataset.together = found.changes.map((c) => c.knob).join(" ");
+      li.textContent = found.changes.map((c) => `${words(c.knob)} ${c.from} → ${c.to}`).join(" and ") +
+        `: ${found.blocks_per_sm ?? found.work_groups} ${blocks}, ${percent(found.occupancy)}`;
+      steps.append(li);
+    }
+    if (doc.next_steps?.[0]?.needed === null && doc.together?.length === 0) {
+      const li = document.createElement("li");
+      li.textContent = `No change of two resources together can ${goal}`;  // as the CLI says
+      steps.append(li);
+    }
     if (doc.next_steps?.length === 0 && doc.target_met === undefined) {
       const li = document.createElement("li");
-      li.textContent = "Nothing to gain: every warp the SM holds is resident (100%)";  // as the CLI says
+      // as the CLI says
+      li.textContent = amd ? "Nothing to gain: every wave slot is filled (100%)"
+        : "Nothing to gain: every warp the SM holds is resident (100%)";
       steps.append(li);
     }
   }

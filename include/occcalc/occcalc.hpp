@@ -7,6 +7,7 @@
 #include "occcalc/error.hpp"
 #include "occcalc/version.hpp"
 
+#include "occcalc/common/change_search.hpp"
 #include "occcalc/common/enum_set.hpp"
 #include "occcalc/common/math.hpp"
 #include "occcalc/common/percent.hpp"
@@ -19,6 +20,7 @@
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/explain.hpp"
 #include "occcalc/nvidia/launch.hpp"
+#include "occcalc/nvidia/limits.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"
@@ -26,10 +28,12 @@
 
 #include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/kernel.hpp"
+#include "occcalc/amd/limits.hpp"
 #include "occcalc/amd/llvm.hpp"
 #include "occcalc/amd/occupancy.hpp"
 #include "occcalc/amd/rcp.hpp"
 #include "occcalc/amd/result.hpp"
+#include "occcalc/amd/steps.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/amd/sweep.hpp"
 #include "occcalc/amd/target.hpp"

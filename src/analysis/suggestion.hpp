@@ -9,6 +9,7 @@
 
 #include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/limits.hpp"
+#include "occcalc/amd/steps.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/request/amd.hpp"
 #include "occcalc/request/request.hpp"
@@ -35,6 +36,9 @@ struct nvidia_suggestion {
   std::optional<double> target;
   bool target_met = false;
   std::vector<occcalc::next_step> steps;
+  /// Where no step gets there alone: the cheapest changes of registers,
+  /// shared memory and block size, one or two together.
+  std::vector<occcalc::launch_changes> together;
   /// ptxas's register cap for `__launch_bounds__` of each step (registers
   /// steps only; 0 elsewhere).
   std::vector<std::int64_t> register_caps;
@@ -46,9 +50,14 @@ struct nvidia_suggestion {
   std::optional<std::int64_t> resident_at_cuda_bytes;
 };
 
-/// AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize.
+/// AMD under the HIP runtime's or RCP's model: HIP's
+/// hipOccupancyMaxPotentialBlockSize (hip only) and, with --threads, the
+/// model's next steps.
 struct amd_suggestion {
   occcalc::resolved_amd_request resolved;
+  /// Whether the block size search ran (hip; RCP has none): the fields
+  /// from `choice` to `min_grid` are set only then.
+  bool searched = false;
   occcalc::amd_hip_block_size_choice choice;
   /// The block size limit the search ran under (--max-threads, else the
   /// target's maximum work-group size).
@@ -59,6 +68,16 @@ struct amd_suggestion {
   /// grid that fills them; 0 without a GPU or --sm-count.
   std::int64_t units = 0;
   std::int64_t min_grid = 0;
+  /// Whether --threads was given: the next steps start from it.
+  bool threads_given = false;
+  /// The model's result for the launch as given.
+  occcalc::amd_occupancy_result now;
+  /// --target as a fraction, and whether the launch already meets it.
+  std::optional<double> target;
+  bool target_met = false;
+  std::vector<occcalc::amd_next_step> steps;
+  /// Where no step gets there alone: the cheapest changes, one or two.
+  std::vector<occcalc::amd_launch_changes> together;
 };
 
 /// AMD under the compiler's model (`--model llvm`): the occupancy now and

@@ -70,8 +70,8 @@ constexpr command_info commands[] = {
      "OLD and NEW: two builds, each a build output, a directory or a saved inspect --json", true, bind_diff,
      run_diff_command},
     {"suggest",
-     "The block size with the most resident threads, next steps per limiter, dynamic shared memory for N "
-     "blocks (AMD: HIP's block size search)",
+     "The block size with the most resident threads, next steps per limiter (or changes together), dynamic "
+     "shared memory for N blocks (AMD: HIP's block size search and each model's next steps)",
      nullptr, false, bind_suggest, run_suggest_command},
     {"limits",
      "The most registers per thread and shared memory per block each occupancy level allows (AMD: VGPRs, SGPRs, "

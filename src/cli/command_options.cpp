@@ -140,8 +140,10 @@ void bind_suggest(CLI::App& app, options& opts) {
       "Examples:\n"
       "  occcalc suggest --gpu A100 --regs 40\n"
       "  occcalc suggest --cc 8.6 --regs 64 --threads 256 --target 75\n"
-      "For AMD (--gfx or an AMD --gpu, --vgprs, --sgprs, --lds, ...) it answers with HIP's "
-      "hipOccupancyMaxPotentialBlockSize.\n"
+      "  occcalc suggest --gfx gfx900 --model rcp --threads 256 --vgprs 60 --lds 16K\n"
+      "Where no change alone gets there, the cheapest two together. For AMD (--gfx or an AMD --gpu, --vgprs, "
+      "--sgprs, --lds, ...) it answers with HIP's hipOccupancyMaxPotentialBlockSize and, with --threads, next "
+      "steps under --model hip or rcp (--model llvm: the compiler's).\n"
       "Also the kernel flags: --cc or --gpu (min grid size), --regs, --threads (next steps), --smem, "
       "--dyn-smem, --carveout, --cache, --barriers, --json.");
 }

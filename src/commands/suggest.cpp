@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "occcalc/amd/hip.hpp"
+#include "occcalc/amd/steps.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/nvidia/suggest.hpp"
@@ -58,53 +59,75 @@ exit_status run_llvm_suggest(occcalc::resolved_amd_request r, bool threads_given
   return exit_status::ok;
 }
 
+/// Parses --target (whole percent) as a fraction.
+std::optional<double> parse_target(const suggest_options& options) {
+  if (options.target.empty()) return std::nullopt;
+  return static_cast<double>(occcalc::parse_count("target", options.target, {1, 100})) / percent;
+}
+
 /// `suggest` for AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize,
-/// the one block size search AMD's tools have; the compiler's next steps
-/// under `--model llvm`.
+/// the one block size search AMD's tools have, and with --threads the next
+/// steps under the model asked for (HIP's by default, RCP's); the
+/// compiler's own next steps under `--model llvm`.
 exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional<std::string>& model_asked,
                             bool threads_given, const suggest_options& options, bool json, std::ostream& out,
                             const terminal& term) {
-  if (model_asked && occcalc::detail::lower(occcalc::detail::trim(*model_asked)) == "llvm") {
-    return run_llvm_suggest(std::move(r), threads_given, options, json, out, term);
-  }
-  if (!options.target.empty()) {
-    throw occcalc::input_error(
-        "target", "for AMD, applies to the compiler's next steps (" + occcalc::field_ref("model") + " llvm)");
-  }
+  // resolve_any has refused any name but llvm, hip and rcp.
+  const std::string model_name =
+      model_asked ? occcalc::detail::lower(occcalc::detail::trim(*model_asked)) : std::string("hip");
+  if (model_name == "llvm") return run_llvm_suggest(std::move(r), threads_given, options, json, out, term);
   for (const auto& [flag, value] :
        {std::pair<const char*, const std::string*>{"dyn_smem_per_thread", &options.dynamic_per_thread},
         {"blocks", &options.blocks}}) {
     if (!value->empty()) {
       throw occcalc::input_error(flag,
                                  "applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's "
-                                 "block size search");
+                                 "block size search and the model's next steps");
     }
   }
-  if (model_asked && occcalc::detail::lower(occcalc::detail::trim(*model_asked)) != "hip") {
-    throw occcalc::input_error("model", occcalc::detail::one_line(*model_asked, occcalc::detail::max_quoted_chars) +
-                                            " has no block size search; for AMD, suggest answers with the HIP "
-                                            "runtime's (" +
-                                            occcalc::field_ref("model") +
-                                            " hip), or with the compiler's next "
-                                            "steps (" +
-                                            occcalc::field_ref("model") + " llvm)");
-  }
-  r.model = occcalc::amd_model::hip;
+  r.model = model_name == "rcp" ? occcalc::amd_model::rcp : occcalc::amd_model::hip;
   occcalc::detail::require_model(*r.target, r.model);
   const auto& t = *r.target;
-  std::int64_t limit = 0;
-  if (!options.max_threads.empty()) {
-    limit = occcalc::parse_count("max_threads", options.max_threads, {1, t.max_work_group_size});
-  }
   amd_suggestion s;
+  s.target = parse_target(options);
+  if (r.model == occcalc::amd_model::rcp) {
+    if (!threads_given) {
+      throw occcalc::input_error("threads",
+                                 "is needed: RCP's model has no block size search, and its next steps "
+                                 "start from the work-group size");
+    }
+    if (!options.max_threads.empty()) {
+      throw occcalc::input_error("max_threads", "applies to the HIP runtime's block size search, not to RCP's model");
+    }
+  } else {
+    std::int64_t limit = 0;
+    if (!options.max_threads.empty()) {
+      limit = occcalc::parse_count("max_threads", options.max_threads, {1, t.max_work_group_size});
+    }
+    s.searched = true;
+    s.choice = occcalc::amd_hip_max_potential_block_size(t, r.kernel, r.mode, limit);
+    s.size_limit = limit > 0 ? limit : t.max_work_group_size;
+    s.alu_limiters =
+        occcalc::summarize(occcalc::amd_hip_result(t, r.kernel, r.mode, r.mode.wave_size)).limiter_list(", ", true);
+    // HIP counts WGPs as its multiprocessors in WGP mode.
+    s.units = r.compute_units ? *r.compute_units / (s.choice.result.per_wgp ? occcalc::cus_per_wgp : 1) : 0;
+    s.min_grid = s.units * s.choice.blocks_per_unit;
+  }
+  if (s.target && !threads_given) {
+    throw occcalc::input_error("target",
+                               "needs " + occcalc::field_ref("threads") + ": the work-group size to start from");
+  }
   s.resolved = r;
-  s.choice = occcalc::amd_hip_max_potential_block_size(t, r.kernel, r.mode, limit);
-  s.size_limit = limit > 0 ? limit : t.max_work_group_size;
-  s.alu_limiters =
-      occcalc::summarize(occcalc::amd_hip_result(t, r.kernel, r.mode, r.mode.wave_size)).limiter_list(", ", true);
-  // HIP counts WGPs as its multiprocessors in WGP mode.
-  s.units = r.compute_units ? *r.compute_units / (s.choice.result.per_wgp ? occcalc::cus_per_wgp : 1) : 0;
-  s.min_grid = s.units * s.choice.blocks_per_unit;
+  s.threads_given = threads_given;
+  if (threads_given) {
+    std::optional<std::int64_t> device_waves;
+    if (r.named_gpu) device_waves = r.named_gpu->max_waves_per_simd;
+    const occcalc::amd_step_question q{&t, r.mode, r.model, {r.kernel, r.work_group_size}, s.target, device_waves};
+    s.now = q.result(q.launch);
+    s.target_met = s.target && !q.open(s.now);
+    s.steps = occcalc::amd_next_steps(q);
+    if (!s.steps.empty() && !s.steps.front().reachable) s.together = occcalc::amd_changes_together(q);
+  }
   out << (json ? suggest_json(s) : suggest_text(s, term));
   return exit_status::ok;
 }
@@ -129,10 +152,7 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
   if (!options.max_threads.empty()) {
     s.max_threads = occcalc::parse_count("max_threads", options.max_threads, {1, arch.max_threads_per_block});
   }
-  if (!options.target.empty()) {
-    const auto hundredths = occcalc::parse_count("target", options.target, {1, 100});
-    s.target = static_cast<double>(hundredths) / percent;
-  }
+  s.target = parse_target(options);
   if (!options.blocks.empty()) s.blocks = occcalc::parse_count("blocks", options.blocks, {1, arch.max_blocks_per_sm});
   if ((s.target || s.blocks) && !threads_given) {
     throw occcalc::input_error(s.target ? "target" : "blocks",
@@ -150,6 +170,7 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
   s.now = occcalc::compute_occupancy(arch, launch);
   s.target_met = s.target && s.now.occupancy() >= *s.target;
   if (threads_given && !s.target_met) s.steps = occcalc::next_steps(arch, launch, s.target);
+  if (!s.steps.empty() && !s.steps.front().reachable) s.together = occcalc::changes_together(arch, launch, s.target);
   for (const auto& step : s.steps) {
     s.register_caps.push_back(
         occcalc::launch_bounds_register_cap(arch, launch.threads_per_block, step.result.blocks_per_sm));

@@ -33,138 +33,44 @@ std::string unit_of(resource r) {
   return {};
 }
 
-std::string unit_name(const amd_suggestion& s) { return s.choice.result.per_wgp ? "WGP" : "CU"; }
-
-/// What a step's figure counts, and how to make the change.
-std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std::int64_t goal) {
-  switch (r) {
-    case occcalc::amd_resource::vgprs:
-    case occcalc::amd_resource::agprs:
-    case occcalc::amd_resource::sgprs:
-      return {r == occcalc::amd_resource::sgprs ? "per wave" : "per work-item",
-              fmt::format("__attribute__((amdgpu_waves_per_eu({}))) on the kernel, or fewer live values", goal)};
-    case occcalc::amd_resource::lds: return {"B per work-group", "a smaller tile, or fewer LDS buffers"};
-    default: break;
+/// Where no step gets there alone: the cheapest changes that do, one or two
+/// together, or that none within the limits does.
+std::string together_text(const nvidia_suggestion& s, const terminal& term) {
+  const std::string goal = s.target ? fmt::format("reach {:.0f}%", *s.target * percent) : std::string("gain a block");
+  if (s.together.empty()) {
+    return "\n" + wrap(fmt::format("No change of the registers, the shared memory or the block size, alone or two "
+                                   "together, can {}.",
+                                   goal),
+                       0, term.columns);
   }
-  return {};
+  std::string text = "\n" + heading(fmt::format("Changes that {} (the least change first)", goal), term);
+  for (const auto& found : s.together) {
+    text += changes_row(
+        found.changes,
+        [](std::size_t id) {
+          const auto knob = static_cast<occcalc::launch_knob>(id);
+          return std::string(knob == occcalc::launch_knob::block_size      ? "block size"
+                             : knob == occcalc::launch_knob::shared_memory ? "shared memory"
+                                                                           : occcalc::to_string(knob));
+        },
+        fmt::format("{}, {:.1f}%", counted(found.result.blocks_per_sm, "block", "blocks"),
+                    found.result.occupancy() * percent),
+        term);
+  }
+  return text;
 }
 
 }  // namespace
 
-std::string suggest_json(const amd_suggestion& s) {
-  const auto& r = s.resolved;
-  const auto& choice = s.choice;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::suggest_schema_version;
-  j["arch"] = r.target->id;
-  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
-  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
-  j["model"] = occcalc::to_string(occcalc::amd_model::hip);
-  j["unit"] = choice.result.per_wgp ? "wgp" : "cu";
-  j["block_size"] = choice.block_size;
-  j["blocks_per_sm"] = choice.blocks_per_unit;
-  j["occupancy"] = choice.result.occupancy();
-  j["min_grid_size"] = r.compute_units ? nlohmann::ordered_json(s.min_grid) : nlohmann::ordered_json(nullptr);
-  return json_text(j, 2) + "\n";
-}
-
-std::string suggest_json(const amd_llvm_suggestion& s) {
-  const auto& r = s.resolved;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::suggest_schema_version;
-  j["arch"] = r.target->id;
-  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
-  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
-  j["model"] = occcalc::to_string(occcalc::amd_model::llvm);
-  j["unit"] = s.now.per_wgp ? "wgp" : "cu";
-  j["work_group_size"] = r.work_group_size;
-  j["waves_per_simd"] = s.now.waves_per_simd;
-  j["occupancy"] = s.now.occupancy();
-  j["limiters"] = nlohmann::ordered_json::array();
-  for (const auto res : occcalc::amd_resources) {
-    if (s.now.limiters.contains(res)) j["limiters"].push_back(occcalc::to_string(res));
+std::string changes_row(const occcalc::knob_changes& changes, const std::function<std::string(std::size_t)>& name_of,
+                        const std::string& note, const terminal& term) {
+  std::vector<std::string> names;
+  std::vector<std::string> values;
+  for (const auto& c : changes.changes) {
+    names.push_back(name_of(c.id));
+    values.push_back(fmt::format("{} -> {}", c.from, c.to));
   }
-  j["target"] = s.target ? nlohmann::ordered_json(*s.target) : nlohmann::ordered_json(nullptr);
-  j["goal_waves_per_simd"] = s.plan ? nlohmann::ordered_json(s.plan->goal_waves) : nlohmann::ordered_json(nullptr);
-  j["reachable"] = s.plan ? nlohmann::ordered_json(s.plan->reachable) : nlohmann::ordered_json(nullptr);
-  j["steps"] = nlohmann::ordered_json::array();
-  if (s.plan) {
-    for (const auto& step : s.plan->steps) {
-      j["steps"].push_back({{"resource", occcalc::to_string(step.resource)}, {"from", step.from}, {"to", step.to}});
-    }
-  }
-  return json_text(j, 2) + "\n";
-}
-
-std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term) {
-  const auto& r = s.resolved;
-  const auto& t = *r.target;
-  const auto max = static_cast<double>(t.max_waves_per_simd);
-  std::string text = heading(fmt::format("{}{} ({}): next steps as the LLVM AMDGPU compiler counts",
-                                         r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
-                             term);
-  const auto summary = occcalc::summarize(s.now);
-  text +=
-      row("now", fmt::format("{:g} waves per SIMD", s.now.waves_per_simd),
-          fmt::format("{:.1f}%, work-groups of {}{}", s.now.waves_per_simd / max * percent, r.work_group_size,
-                      summary.limiter_list(", ", true).empty() ? std::string()
-                                                               : ", limited by " + summary.limiter_list(", ", true)),
-          term.columns);
-  if (!s.plan) {
-    text +=
-        "\n" + wrap(s.target_met ? fmt::format("The target, {:.1f}%, is met: nothing to change.", *s.target * percent)
-                                 : fmt::format("Nothing to gain: {} waves per SIMD is the most a SIMD of {} holds.",
-                                               t.max_waves_per_simd, t.id),
-                    0, term.columns);
-    return text;
-  }
-  const auto& plan = *s.plan;
-  const std::string goal =
-      fmt::format("{} waves per SIMD ({:.1f}%)", plan.goal_waves, static_cast<double>(plan.goal_waves) / max * percent);
-  if (!plan.reachable) {
-    text += "\n" + wrap(fmt::format("No change of VGPRs, SGPRs or LDS reaches {}: work-groups of {} allow at most {} "
-                                    "waves per SIMD; a smaller work-group (amdgpu_flat_work_group_size) is the way.",
-                                    goal, r.work_group_size, plan.most_waves),
-                        0, term.columns);
-    return text;
-  }
-  text += "\n" +
-          paint(fmt::format("To {}{}", goal, plan.steps.size() > 1 ? ", all of" : ""), style::bold, term.colour) + "\n";
-  for (const auto& step : plan.steps) {
-    const auto [unit, how] = amd_step_words(step.resource, plan.goal_waves);
-    text += row(occcalc::info(step.resource).label, fmt::format("{} -> {} {}", step.from, step.to, unit), how,
-                term.columns);
-  }
-  return text;
-}
-
-std::string suggest_text(const amd_suggestion& s, const terminal& term) {
-  const auto& r = s.resolved;
-  const auto& t = *r.target;
-  const auto& choice = s.choice;
-  const std::string unit = unit_name(s);
-  std::string text = heading(fmt::format("{}{} ({}): the HIP runtime's hipOccupancyMaxPotentialBlockSize",
-                                         r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
-                             term);
-  text += row(
-      "block size", std::to_string(choice.block_size),
-      choice.block_size == choice.alu_threads
-          ? fmt::format("the work-items a {} holds ({}), at most {}", unit, s.alu_limiters, s.size_limit)
-          : fmt::format("the size limit{}; a {} holds {}",
-                        choice.block_size == s.size_limit ? std::string()
-                                                          : fmt::format(", {} rounded up to whole waves", s.size_limit),
-                        unit, choice.alu_threads),
-      term.columns);
-  text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit), {}, term.columns);
-  text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
-              fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit),
-              term.columns);
-  if (r.compute_units) {
-    text += row("min grid size", std::to_string(s.min_grid),
-                fmt::format("{} {}s x {}", s.units, unit, counted(choice.blocks_per_unit, "work-group", "work-groups")),
-                term.columns);
-  }
-  return text;
+  return row(occcalc::detail::join(names, " + "), occcalc::detail::join(values, ", "), note, term.columns);
 }
 
 std::string suggest_json(const nvidia_suggestion& s) {
@@ -212,8 +118,21 @@ std::string suggest_json(const nvidia_suggestion& s) {
       }
       j["next_steps"].push_back(std::move(item));
     }
+    j["together"] = nlohmann::ordered_json::array();
+    for (const auto& found : s.together) {
+      nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+      for (const auto& c : found.changes.changes) {
+        changes.push_back(
+            {{"knob", occcalc::to_string(static_cast<occcalc::launch_knob>(c.id))}, {"from", c.from}, {"to", c.to}});
+      }
+      j["together"].push_back({{"changes", std::move(changes)},
+                               {"relative_change", found.changes.cost},
+                               {"blocks_per_sm", found.result.blocks_per_sm},
+                               {"occupancy", found.result.occupancy()}});
+    }
   } else {
     j["next_steps"] = nullptr;
+    j["together"] = nullptr;
   }
   if (s.target) j["target_met"] = s.target_met;
   const auto& dynamic = s.dynamic;
@@ -309,6 +228,7 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
       }
       text += row(name, fmt::format("{} -> {}", step.current, step.needed), note, term.columns);
     }
+    if (!s.steps.empty() && !s.steps.front().reachable) text += together_text(s, term);
   }
   if (s.blocks) {
     const auto& dynamic = *s.dynamic;

@@ -75,18 +75,78 @@ TEST_CASE("cli amd: suggest answers with the HIP runtime's block size search", "
   CHECK(j["min_grid_size"] == 384);  // 48 WGPs x 8
   const auto bad = [](std::vector<std::string> args) { return run(std::move(args)).err; };
   CHECK(bad({"suggest", "--gfx", "gfx900", "--vgprs", "8", "--model", "rcp"}) ==
-        "occcalc: error: --model rcp has no block size search; for AMD, suggest answers with the HIP runtime's "
-        "(--model hip), or with the compiler's next steps (--model llvm)\n");
+        "occcalc: error: --threads is needed: RCP's model has no block size search, and its next steps start from "
+        "the work-group size\n");
+  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--target", "50"}) ==
+        "occcalc: error: --target needs --threads: the work-group size to start from\n");
   CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--model", "llvm"}) ==
         "occcalc: error: --threads is needed: the compiler's next steps start from the work-group size\n");
-  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--target", "50"}) ==
-        "occcalc: error: --target for AMD, applies to the compiler's next steps (--model llvm)\n");
   CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--model", "llvm", "--blocks", "2"}) ==
         "occcalc: error: --blocks applies to the block size searches (NVIDIA's, HIP's), not to the compiler's next "
         "steps\n");
   CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--blocks", "2"}) ==
         "occcalc: error: --blocks applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's block size "
-        "search\n");
+        "search and the model's next steps\n");
   CHECK(bad({"suggest", "--gfx", "cypress", "--vgprs", "8"}) ==
         "occcalc: error: --model hip does not apply to cypress (VLIW5); models for it: rcp\n");
+}
+
+TEST_CASE("cli: where no change alone gets there, the cheapest two together", "[cli][suggest]") {
+  // H100, 256 threads, 96 registers, 48 KiB: 2 blocks (registers), 25%. 75%
+  // = 48 warps = 6 blocks: 40 registers (8 warps x 1280 of 65536), and then
+  // 6 x (37888 + 1024 reserved) = 228 KiB of shared memory. With 384-thread
+  // blocks 4 suffice: 40 registers again (12 warps x 1280 x 4 <= 65536).
+  const auto r = run(
+      {"suggest", "--gpu", "H100", "--regs", "96", "--smem", "48K", "--threads", "256", "--target", "75", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  const auto j = nlohmann::json::parse(r.out);
+  REQUIRE(j["next_steps"].size() == 1);
+  CHECK(j["next_steps"][0]["needed"].is_null());
+  REQUIRE(j["together"].size() == 2);
+  CHECK(j["together"][0]["changes"] == nlohmann::json::parse(R"([{"knob": "registers", "from": 96, "to": 40},
+                                                               {"knob": "shared_memory", "from": 49152, "to": 37888}])"));
+  CHECK(j["together"][0]["blocks_per_sm"] == 6);
+  CHECK(j["together"][0]["relative_change"] == Approx(56.0 / 96 + 11264.0 / 49152));
+  CHECK(j["together"][1]["changes"][1] == nlohmann::json::parse(R"({"knob": "block_size", "from": 256, "to": 384})"));
+  CHECK(j["together"][1]["blocks_per_sm"] == 4);
+  const auto text =
+      run({"suggest", "--gpu", "H100", "--regs", "96", "--smem", "48K", "--threads", "256", "--target", "75"});
+  CHECK_THAT(text.out, Contains("Changes that reach 75% (the least change first)"));
+  CHECK_THAT(text.out, Contains("registers + shared memory 96 -> 40, 49152 -> 37888  6 blocks, 75.0%"));
+  // 100% is 64 warps: 3-warp blocks never make it (21 x 3 = 63), 255
+  // registers allow 8 warps, and 120 KiB blocks 1 (each takes 121 of 228 KiB): all
+  // three must change.
+  CHECK_THAT(
+      run({"suggest", "--cc", "9.0", "--regs", "255", "--smem", "120K", "--threads", "96", "--target", "100"}).out,
+      Contains("alone or two together, can reach 100%."));
+}
+
+TEST_CASE("cli amd: next steps under HIP's and RCP's models", "[cli][amd][suggest]") {
+  // gfx90a, HIP: 512 VGPRs per lane in granules of 8; 96 -> 5 waves per
+  // SIMD, 5 work-groups of 4 waves over 4 SIMDs, 62.5%; 80 -> 6, 75%.
+  auto j =
+      nlohmann::json::parse(run({"suggest", "--gfx", "gfx90a", "--vgprs", "96", "--threads", "256", "--json"}).out);
+  CHECK(j["model"] == "hip");
+  CHECK(j["block_size"] == 1024);  // the search still answers
+  CHECK(j["now"]["work_groups"] == 5);
+  REQUIRE(j["next_steps"].size() == 1);
+  CHECK(j["next_steps"][0]["needed"] == 80);
+  CHECK(j["next_steps"][0]["work_groups"] == 6);
+  CHECK(j["together"].empty());
+  // gfx900, RCP: 256 VGPRs in granules of 4, 64 KiB of LDS per CU. 60 VGPRs
+  // -> 4 waves per SIMD, and 16 KiB -> 4 work-groups: both limit. 5
+  // work-groups need 48 VGPRs (5 waves) and 65536 / 5 = 13107 B together.
+  j = nlohmann::json::parse(run({"suggest", "--gfx", "gfx900", "--vgprs", "60", "--sgprs", "90", "--lds", "16K",
+                                 "--threads", "256", "--model", "rcp", "--json"})
+                                .out);
+  CHECK(j["model"] == "rcp");
+  CHECK(j["block_size"].is_null());
+  CHECK(j["now"]["limiters"] == nlohmann::json::parse(R"(["vgprs", "lds"])"));
+  CHECK(j["next_steps"].size() == 2);
+  CHECK(j["together"][0]["changes"] == nlohmann::json::parse(R"([{"knob": "vgprs", "from": 60, "to": 48},
+                                                               {"knob": "lds", "from": 16384, "to": 13107}])"));
+  CHECK(j["together"][0]["work_groups"] == 5);
+  const auto text = run({"suggest", "--gfx", "gfx900", "--vgprs", "60", "--sgprs", "90", "--lds", "16K", "--threads",
+                         "256", "--model", "rcp", "--target", "40"});
+  CHECK_THAT(text.out, Contains("already at or above the 40% target"));
 }

@@ -2,6 +2,7 @@
 // against ptxas, and next steps checked by recomputing occupancy.
 #include "catch.hpp"
 
+#include <cmath>
 #include <random>
 #include <string>
 
@@ -379,4 +380,117 @@ TEST_CASE("suggest: every block size that ties with CUDA's choice, and the one o
   for (const auto size : ties) {
     CHECK(size * occcalc::compute_occupancy(arch("8.9"), kernel(size, 40)).blocks_per_sm == 1536);
   }
+}
+
+namespace {
+
+/// The sweep figure a launch knob sets (the test applies changes through
+/// the sweep's own setter, not the search's).
+occcalc::sweep_variable variable_of(std::size_t id) {
+  switch (static_cast<occcalc::launch_knob>(id)) {
+    case occcalc::launch_knob::registers: return occcalc::sweep_variable::registers;
+    case occcalc::launch_knob::shared_memory: return occcalc::sweep_variable::shared_memory;
+    case occcalc::launch_knob::block_size: return occcalc::sweep_variable::threads;
+    case occcalc::launch_knob::barriers: break;
+  }
+  return occcalc::sweep_variable::barriers;
+}
+
+}  // namespace
+
+TEST_CASE("suggest --target: every step and every change together reaches what it claims, the cheapest pair",
+          "[suggest][property]") {
+  // 10,000 random kernels and targets (or none) over every architecture from
+  // 3.0: each next step and each change together is run through the core
+  // again and must reach the goal; a pair changes both, costs the sum of its
+  // relative changes and less than either change alone; the list is
+  // cheapest first. For a sample, every pair of values of the registers and
+  // the block size is tried by brute force: none is cheaper.
+  std::mt19937_64 rng(4343);
+  const auto& tables = occcalc::test::default_tables();
+  std::size_t kernels = 0, steps_checked = 0, changes_checked = 0, pairs = 0, none = 0, brute = 0;
+  while (kernels < 10000) {
+    const auto& a = tables.architectures[rng() % tables.architectures.size()];
+    if (a.cc_major < 3) continue;
+    occcalc::launch_config l;
+    l.threads_per_block = 1 + static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(a.max_threads_per_block));
+    l.registers_per_thread =
+        static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(a.max_compiled_registers_per_thread + 1));
+    l.static_shared_memory_bytes = static_cast<std::int64_t>(rng() % 3 == 0 ? 0 : rng() % 49152);
+    l.barriers = static_cast<std::int64_t>(rng() % 2);
+    const auto now = occcalc::compute_occupancy(a, l);
+    if (now.blocks_per_sm == 0) continue;
+    ++kernels;
+    std::optional<double> target;
+    if (rng() % 4 != 0) target = static_cast<double>(1 + rng() % 100) / 100.0;
+    const std::int64_t goal = target ? static_cast<std::int64_t>(std::ceil(*target * a.max_warps_per_sm - 1e-9))
+                                     : now.active_warps_per_sm + 1;
+    if (!target && now.active_warps_per_sm == a.max_warps_per_sm) continue;
+    INFO(a.id << " " << l.threads_per_block << " threads, " << l.registers_per_thread << " regs, "
+              << l.static_shared_memory_bytes << " B, " << l.barriers << " barriers, goal " << goal << " warps");
+    const auto steps = occcalc::next_steps(a, l, target);
+    for (const auto& step : steps) {
+      if (!step.reachable) continue;
+      ++steps_checked;
+      const auto variable = step.limiter == resource::registers       ? occcalc::sweep_variable::registers
+                            : step.limiter == resource::shared_memory ? occcalc::sweep_variable::shared_memory
+                            : step.limiter == resource::barriers      ? occcalc::sweep_variable::barriers
+                                                                      : occcalc::sweep_variable::threads;
+      CHECK(occcalc::compute_occupancy(a, occcalc::with_value(l, variable, step.needed)).active_warps_per_sm >= goal);
+    }
+    const auto together = occcalc::changes_together(a, l, target);
+    double previous = 0.0;
+    for (const auto& found : together) {
+      ++changes_checked;
+      occcalc::launch_config changed = l;
+      double cost = 0.0;
+      for (const auto& c : found.changes.changes) {
+        CHECK(c.to != c.from);
+        CHECK(c.from == occcalc::value_of(l, variable_of(c.id)));
+        changed = occcalc::with_value(changed, variable_of(c.id), c.to);
+        cost += std::abs(static_cast<double>(c.to - c.from)) / static_cast<double>(c.from);
+      }
+      const auto again = occcalc::compute_occupancy(a, changed);
+      CHECK(again.active_warps_per_sm >= goal);
+      CHECK(again.active_warps_per_sm == found.result.active_warps_per_sm);
+      CHECK(found.changes.cost == Approx(cost));
+      CHECK(found.changes.cost >= previous);
+      previous = found.changes.cost;
+      if (found.changes.changes.size() == 2) {
+        ++pairs;
+        // Cheaper than either change alone: neither alone reaches, or costs more.
+        for (const auto& c : found.changes.changes) {
+          const auto alone = occcalc::with_value(l, variable_of(c.id), c.to);
+          CHECK(occcalc::compute_occupancy(a, alone).active_warps_per_sm < goal);
+        }
+      }
+    }
+    if (together.empty() && !steps.empty() && !steps.front().reachable) ++none;
+    // Brute force over registers x block size, for one kernel in 20.
+    if (!steps.empty() && !steps.front().reachable && kernels % 20 == 0) {
+      ++brute;
+      std::optional<double> best;
+      for (std::int64_t regs = 0; regs <= l.registers_per_thread; ++regs) {
+        for (std::int64_t size = a.warp_size_threads; size <= a.max_threads_per_block; size += a.warp_size_threads) {
+          if (regs == l.registers_per_thread || size == l.threads_per_block) continue;
+          auto tried = occcalc::with_value(l, occcalc::sweep_variable::registers, regs);
+          tried.threads_per_block = size;
+          if (occcalc::compute_occupancy(a, tried).active_warps_per_sm < goal) continue;
+          const double cost = static_cast<double>(l.registers_per_thread - regs) / l.registers_per_thread +
+                              std::abs(static_cast<double>(size - l.threads_per_block)) / l.threads_per_block;
+          if (!best || cost < *best) best = cost;
+        }
+      }
+      if (best) {
+        // The search's answer for this pair (or a cheaper change) costs no more.
+        REQUIRE_FALSE(together.empty());
+        CHECK(together.front().changes.cost <= *best + 1e-12);
+      }
+    }
+  }
+  CHECK(steps_checked > 3000);
+  CHECK(changes_checked > 1000);
+  CHECK(pairs > 500);
+  CHECK(none > 10);
+  CHECK(brute > 20);
 }

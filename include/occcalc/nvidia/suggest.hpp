@@ -8,13 +8,17 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
+#include "occcalc/common/change_search.hpp"
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/nvidia/launch.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
+#include "occcalc/nvidia/sweep.hpp"
 
 namespace occcalc {
 
@@ -212,15 +216,63 @@ struct next_step {
   occupancy_result result;
 };
 
+/// What a kernel's author changes in a launch, as knobs (`knob::id`).
+enum class launch_knob : std::size_t { registers, shared_memory, block_size, barriers };
+
+/// The knob's name as used in JSON keys.
+constexpr std::string_view to_string(launch_knob k) noexcept {
+  constexpr std::array<std::string_view, 4> names = {"registers", "shared_memory", "block_size", "barriers"};
+  return names[static_cast<std::size_t>(k)];
+}
+
+/// Sets a knob of `launch` as a sweep sets its figure: shared memory is the
+/// total per block, taken off the dynamic part first.
+inline void apply_launch_knob(launch_config& launch, std::size_t id, std::int64_t value) noexcept {
+  constexpr std::array<sweep_variable, 4> variables = {sweep_variable::registers, sweep_variable::shared_memory,
+                                                       sweep_variable::threads, sweep_variable::barriers};
+  launch = with_value(launch, variables[id], value);
+}
+
+/// A launch knob and the values a search tries: fewer registers, barriers
+/// or whole shared memory allocation units, down to none; block sizes in
+/// whole warps up to the architecture's maximum, nearest first.
+inline knob launch_knob_of(const nvidia_arch& arch, const launch_config& launch, launch_knob which) {
+  const std::int64_t warp = arch.warp_size_threads;
+  knob k;
+  k.id = static_cast<std::size_t>(which);
+  switch (which) {
+    case launch_knob::registers: k.current = launch.registers_per_thread; break;
+    case launch_knob::barriers: k.current = launch.barriers; break;
+    case launch_knob::shared_memory:
+      k.current = launch.requested_shared_memory_bytes();
+      k.step = arch.shared_memory_allocation_unit_bytes;
+      k.first = detail::round_up(k.current, k.step) - k.step;
+      return k;
+    case launch_knob::block_size:
+      k.current = launch.threads_per_block;
+      k.values = values_nearest_first(k.current, warp, arch.max_threads_per_block, warp);
+      return k;
+  }
+  k.first = k.current - 1;
+  return k;
+}
+
 namespace detail {
 
-/// Whether `result` is where a step should get: `target_warps` resident
-/// warps if set, else one more block than `now` and more resident warps (a
-/// smaller block may fit one more block and hold fewer warps in all).
-inline bool arrives(const occupancy_result& result, const occupancy_result& now,
-                    std::optional<std::int64_t> target_warps) {
-  if (target_warps) return result.active_warps_per_sm >= *target_warps;
-  return result.blocks_per_sm > now.blocks_per_sm && result.active_warps_per_sm > now.active_warps_per_sm;
+/// The fewest resident warps that make `occupancy` (0-1] of the SM's.
+inline std::int64_t warps_for(const nvidia_arch& arch, double occupancy) noexcept {
+  const double warps = occupancy * static_cast<double>(arch.max_warps_per_sm);
+  auto whole = static_cast<std::int64_t>(warps + 1e-9);
+  if (static_cast<double>(whole) < warps - 1e-9) ++whole;
+  return whole;
+}
+
+/// Whether a launch gets where a step should: `target_occupancy` if set,
+/// else more resident warps than `now` (with fewer registers, bytes or
+/// barriers, or a smaller block, that is one more block too).
+inline auto reaches_goal(const nvidia_arch& arch, const occupancy_result& now, std::optional<double> target_occupancy) {
+  const std::int64_t goal = target_occupancy ? warps_for(arch, *target_occupancy) : now.active_warps_per_sm + 1;
+  return [&arch, goal](const launch_config& l) { return compute_occupancy(arch, l).active_warps_per_sm >= goal; };
 }
 
 }  // namespace detail
@@ -236,88 +288,74 @@ inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_c
                                          std::optional<double> target_occupancy = std::nullopt) {
   const occupancy_result now = compute_occupancy(arch, launch);
   if (!target_occupancy && now.active_warps_per_sm >= arch.max_warps_per_sm) return {};
-  std::optional<std::int64_t> target_warps;
-  if (target_occupancy) {
-    target_warps = static_cast<std::int64_t>(*target_occupancy * static_cast<double>(arch.max_warps_per_sm) + 1e-9);
-    if (static_cast<double>(*target_warps) < *target_occupancy * static_cast<double>(arch.max_warps_per_sm) - 1e-9) {
-      ++*target_warps;
-    }
-  }
+  const auto reaches = detail::reaches_goal(arch, now, target_occupancy);
   std::vector<next_step> steps;
-  const auto search = [&](resource r, std::int64_t current, auto values, auto apply) {
-    next_step step{r, current, current, false, now};
-    for (const std::int64_t value : values) {
-      launch_config changed = launch;
-      apply(changed, value);
-      const occupancy_result result = compute_occupancy(arch, changed);
-      if (detail::arrives(result, now, target_warps)) {
-        step = {r, current, value, true, result};
-        break;
-      }
-    }
-    steps.push_back(step);
-  };
-  const auto descending = [](std::int64_t from, std::int64_t to, std::int64_t step) {
-    std::vector<std::int64_t> values;
-    for (std::int64_t v = from; v >= to; v -= step) values.push_back(v);
-    return values;
-  };
-  const std::int64_t warp = arch.warp_size_threads;
   for (const resource r : nvidia_resources) {
     if (!now.limiters.contains(r)) continue;
+    knob k;
     switch (r) {
-      case resource::registers:
-        search(r, launch.registers_per_thread, descending(launch.registers_per_thread - 1, 0, 1),
-               [](launch_config& l, std::int64_t v) { l.registers_per_thread = v; });
-        break;
-      case resource::shared_memory: {
-        // Whole allocation units, taking dynamic shared memory first.
-        const std::int64_t unit = arch.shared_memory_allocation_unit_bytes;
-        const std::int64_t requested = launch.requested_shared_memory_bytes();
-        search(r, requested, descending(detail::round_up(requested, unit) - unit, 0, unit),
-               [&](launch_config& l, std::int64_t v) {
-                 l.dynamic_shared_memory_bytes = std::max<std::int64_t>(0, v - l.static_shared_memory_bytes);
-                 l.static_shared_memory_bytes = std::min(l.static_shared_memory_bytes, v);
-               });
-        break;
-      }
+      case resource::registers: k = launch_knob_of(arch, launch, launch_knob::registers); break;
+      case resource::shared_memory: k = launch_knob_of(arch, launch, launch_knob::shared_memory); break;
+      case resource::barriers: k = launch_knob_of(arch, launch, launch_knob::barriers); break;
       case resource::warps:
-        search(r, launch.threads_per_block, descending((launch.threads_per_block - 1) / warp * warp, warp, warp),
-               [](launch_config& l, std::int64_t v) { l.threads_per_block = v; });
-        break;
       case resource::blocks: {
-        // Blocks per SM are capped: only larger blocks hold more warps.
-        std::vector<std::int64_t> larger;
-        for (std::int64_t v = detail::round_up(launch.threads_per_block + 1, warp); v <= arch.max_threads_per_block;
-             v += warp) {
-          larger.push_back(v);
-        }
-        next_step step{r, launch.threads_per_block, launch.threads_per_block, false, now};
-        for (const std::int64_t v : larger) {
-          launch_config changed = launch;
-          changed.threads_per_block = v;
-          const occupancy_result result = compute_occupancy(arch, changed);
-          const bool more = target_warps ? result.active_warps_per_sm >= *target_warps
-                                         : result.active_warps_per_sm > now.active_warps_per_sm;
-          if (more) {
-            step = {r, launch.threads_per_block, v, true, result};
-            break;
+        // The warps an SM holds: smaller blocks; the blocks it holds (a
+        // cap): larger ones.
+        k = launch_knob_of(arch, launch, launch_knob::block_size);
+        const std::int64_t warp = arch.warp_size_threads;
+        k.values.clear();
+        if (r == resource::blocks) {
+          for (std::int64_t v = detail::round_up(k.current + 1, warp); v <= arch.max_threads_per_block; v += warp) {
+            k.values.push_back(v);
           }
+        } else {
+          for (std::int64_t v = (k.current - 1) / warp * warp; v >= warp; v -= warp) k.values.push_back(v);
         }
-        steps.push_back(step);
         break;
       }
-      case resource::barriers:
-        search(r, launch.barriers, descending(launch.barriers - 1, 0, 1),
-               [](launch_config& l, std::int64_t v) { l.barriers = v; });
-        break;
     }
+    next_step step{r, k.current, k.current, false, now};
+    if (const auto to = nearest_reaching(k, launch, apply_launch_knob, reaches)) {
+      launch_config changed = launch;
+      apply_launch_knob(changed, k.id, *to);
+      step = {r, k.current, *to, true, compute_occupancy(arch, changed)};
+    }
+    steps.push_back(step);
   }
   std::stable_sort(steps.begin(), steps.end(), [](const next_step& a, const next_step& b) {
     if (a.reachable != b.reachable) return a.reachable;
     return a.reachable && a.result.active_warps_per_sm > b.result.active_warps_per_sm;
   });
   return steps;
+}
+
+/// One or two changes together, and the result they give.
+struct launch_changes {
+  knob_changes changes;
+  occupancy_result result;
+};
+
+/// Where no next step gets there alone: the cheapest changes of the
+/// registers, the shared memory and the block size, one alone or two
+/// together (`cheapest_changes`), that gain a block and raise the occupancy
+/// or reach `target_occupancy`; the cheapest first, empty where no such
+/// change does. Each costs the sum of its relative changes.
+inline std::vector<launch_changes> changes_together(const nvidia_arch& arch, const launch_config& launch,
+                                                    std::optional<double> target_occupancy = std::nullopt) {
+  const occupancy_result now = compute_occupancy(arch, launch);
+  if (!target_occupancy && now.active_warps_per_sm >= arch.max_warps_per_sm) return {};
+  std::vector<knob> knobs;
+  for (const auto which : {launch_knob::registers, launch_knob::shared_memory, launch_knob::block_size}) {
+    knobs.push_back(launch_knob_of(arch, launch, which));
+  }
+  std::vector<launch_changes> out;
+  for (auto& found :
+       cheapest_changes(knobs, launch, apply_launch_knob, detail::reaches_goal(arch, now, target_occupancy))) {
+    launch_config changed = launch;
+    for (const auto& c : found.changes) apply_launch_knob(changed, c.id, c.to);
+    out.push_back({std::move(found), compute_occupancy(arch, changed)});
+  }
+  return out;
 }
 
 }  // namespace occcalc

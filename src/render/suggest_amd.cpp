@@ -1,0 +1,271 @@
+// Output of `occcalc suggest` for AMD: the HIP runtime's block size search,
+// the next steps under HIP's and RCP's models, and the compiler's next
+// steps (--model llvm); text and JSON (schema/suggest.schema.json).
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "occcalc/amd/summary.hpp"
+#include "occcalc/common/percent.hpp"
+#include "occcalc/version.hpp"
+#include "render/amd_text.hpp"
+#include "render/result_json.hpp"
+#include "render/suggest.hpp"
+#include "render/terminal.hpp"
+#include "render/text_layout.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+constexpr double percent = occcalc::percent_per_unit;
+
+std::string unit_name(const amd_suggestion& s) {
+  return (s.searched ? s.choice.result.per_wgp : s.now.per_wgp) ? "WGP" : "CU";
+}
+
+/// What a step's figure counts, and how to make the change.
+std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std::int64_t goal) {
+  switch (r) {
+    case occcalc::amd_resource::vgprs:
+    case occcalc::amd_resource::agprs:
+    case occcalc::amd_resource::sgprs:
+      return {r == occcalc::amd_resource::sgprs ? "per wave" : "per work-item",
+              fmt::format("__attribute__((amdgpu_waves_per_eu({}))) on the kernel, or fewer live values", goal)};
+    case occcalc::amd_resource::lds: return {"B per work-group", "a smaller tile, or fewer LDS buffers"};
+    default: break;
+  }
+  return {};
+}
+
+/// The words for a knob's change in a text row.
+std::string amd_knob_label(occcalc::amd_knob k) {
+  switch (k) {
+    case occcalc::amd_knob::vgprs: return "VGPRs";
+    case occcalc::amd_knob::agprs: return "AGPRs";
+    case occcalc::amd_knob::sgprs: return "SGPRs";
+    case occcalc::amd_knob::lds: return "LDS";
+    case occcalc::amd_knob::work_group_size: return "work-group size";
+  }
+  return {};
+}
+
+/// How to make an AMD change, the occupancy it reaches in waves per SIMD.
+std::string amd_how(occcalc::amd_knob k, const occcalc::amd_occupancy_result& result) {
+  if (k == occcalc::amd_knob::work_group_size) return "launch so, and amdgpu_flat_work_group_size to match";
+  const auto waves = occcalc::detail::divide_round_up(result.active_waves, result.simds);
+  return amd_step_words(k == occcalc::amd_knob::lds ? occcalc::amd_resource::lds : occcalc::amd_resource::vgprs, waves)
+      .second;
+}
+
+/// The next steps under HIP's or RCP's model, and where none gets there
+/// alone, the cheapest changes that do.
+std::string amd_steps_text(const amd_suggestion& s, const terminal& term) {
+  const std::string unit = unit_name(s);
+  const auto summary = occcalc::summarize(s.now);
+  std::string text =
+      "\n" + heading(fmt::format(
+                         "Next steps from work-groups of {} ({} per {}, {:.1f}%{})", s.resolved.work_group_size,
+                         counted(s.now.work_groups, "work-group", "work-groups"), unit, s.now.occupancy() * percent,
+                         summary.limiter_list(", ", true).empty() ? std::string()
+                                                                  : ", limited by " + summary.limiter_list(", ", true)),
+                     term);
+  if (s.target_met) return text + fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
+  if (s.steps.empty()) return text + "  nothing to gain: every wave slot is filled (100%)\n";
+  const std::string goal = s.target ? fmt::format("reach {:.0f}%", *s.target * percent) : "raise the occupancy";
+  const auto outcome = [&](const occcalc::amd_occupancy_result& result) {
+    return fmt::format("{}, {:.1f}%", counted(result.work_groups, "work-group", "work-groups"),
+                       result.occupancy() * percent);
+  };
+  for (const auto& step : s.steps) {
+    const std::string name = amd_knob_label(step.knob);
+    if (!step.reachable) {
+      text += row(name, "-", fmt::format("cannot {} alone", goal), term.columns);
+      continue;
+    }
+    text += row(name, fmt::format("{} -> {}", step.current, step.needed),
+                outcome(step.result) + "; " + amd_how(step.knob, step.result), term.columns);
+  }
+  if (s.steps.front().reachable) return text;
+  if (s.together.empty()) {
+    return text + "\n" +
+           wrap(fmt::format("No change of the registers, the LDS or the work-group size, alone or two together, "
+                            "can {}.",
+                            goal),
+                0, term.columns);
+  }
+  text += "\n" + heading(fmt::format("Changes that {} (the least change first)", goal), term);
+  for (const auto& found : s.together) {
+    text += changes_row(
+        found.changes, [](std::size_t id) { return amd_knob_label(static_cast<occcalc::amd_knob>(id)); },
+        outcome(found.result), term);
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string suggest_json(const amd_suggestion& s) {
+  const auto& r = s.resolved;
+  const auto& choice = s.choice;
+  const auto searched = [&](auto value) {
+    return s.searched ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
+  };
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::suggest_schema_version;
+  j["arch"] = r.target->id;
+  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
+  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
+  j["model"] = occcalc::to_string(r.model);
+  j["unit"] = (s.searched ? choice.result.per_wgp : s.now.per_wgp) ? "wgp" : "cu";
+  j["block_size"] = searched(choice.block_size);
+  j["blocks_per_sm"] = searched(choice.blocks_per_unit);
+  j["occupancy"] = searched(choice.result.occupancy());
+  j["min_grid_size"] = s.searched && r.compute_units ? nlohmann::ordered_json(s.min_grid) : nlohmann::ordered_json();
+  j["now"] = nullptr;
+  j["next_steps"] = nullptr;
+  j["together"] = nullptr;
+  if (s.threads_given) {
+    nlohmann::ordered_json now;
+    now["work_group_size"] = r.work_group_size;
+    now["work_groups"] = s.now.work_groups;
+    now["occupancy"] = s.now.occupancy();
+    now["limiters"] = nlohmann::ordered_json::array();
+    for (const auto res : occcalc::amd_resources) {
+      if (s.now.limiters.contains(res)) now["limiters"].push_back(occcalc::to_string(res));
+    }
+    j["now"] = std::move(now);
+    j["next_steps"] = nlohmann::ordered_json::array();
+    for (const auto& step : s.steps) {
+      j["next_steps"].push_back(
+          {{"resource", occcalc::to_string(step.limiter)},
+           {"knob", occcalc::to_string(step.knob)},
+           {"current", step.current},
+           {"needed", step.reachable ? nlohmann::ordered_json(step.needed) : nlohmann::ordered_json()},
+           {"work_groups", step.result.work_groups},
+           {"occupancy", step.result.occupancy()}});
+    }
+    j["together"] = nlohmann::ordered_json::array();
+    for (const auto& found : s.together) {
+      nlohmann::ordered_json changes = nlohmann::ordered_json::array();
+      for (const auto& c : found.changes.changes) {
+        changes.push_back(
+            {{"knob", occcalc::to_string(static_cast<occcalc::amd_knob>(c.id))}, {"from", c.from}, {"to", c.to}});
+      }
+      j["together"].push_back({{"changes", std::move(changes)},
+                               {"relative_change", found.changes.cost},
+                               {"work_groups", found.result.work_groups},
+                               {"occupancy", found.result.occupancy()}});
+    }
+    if (s.target) {
+      j["target"] = *s.target;
+      j["target_met"] = s.target_met;
+    }
+  }
+  return json_text(j, 2) + "\n";
+}
+
+std::string suggest_json(const amd_llvm_suggestion& s) {
+  const auto& r = s.resolved;
+  nlohmann::ordered_json j;
+  j["schema_version"] = occcalc::suggest_schema_version;
+  j["arch"] = r.target->id;
+  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
+  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
+  j["model"] = occcalc::to_string(occcalc::amd_model::llvm);
+  j["unit"] = s.now.per_wgp ? "wgp" : "cu";
+  j["work_group_size"] = r.work_group_size;
+  j["waves_per_simd"] = s.now.waves_per_simd;
+  j["occupancy"] = s.now.occupancy();
+  j["limiters"] = nlohmann::ordered_json::array();
+  for (const auto res : occcalc::amd_resources) {
+    if (s.now.limiters.contains(res)) j["limiters"].push_back(occcalc::to_string(res));
+  }
+  j["target"] = s.target ? nlohmann::ordered_json(*s.target) : nlohmann::ordered_json(nullptr);
+  j["goal_waves_per_simd"] = s.plan ? nlohmann::ordered_json(s.plan->goal_waves) : nlohmann::ordered_json(nullptr);
+  j["reachable"] = s.plan ? nlohmann::ordered_json(s.plan->reachable) : nlohmann::ordered_json(nullptr);
+  j["steps"] = nlohmann::ordered_json::array();
+  if (s.plan) {
+    for (const auto& step : s.plan->steps) {
+      j["steps"].push_back({{"resource", occcalc::to_string(step.resource)}, {"from", step.from}, {"to", step.to}});
+    }
+  }
+  return json_text(j, 2) + "\n";
+}
+
+std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term) {
+  const auto& r = s.resolved;
+  const auto& t = *r.target;
+  const auto max = static_cast<double>(t.max_waves_per_simd);
+  std::string text = heading(fmt::format("{}{} ({}): next steps as the LLVM AMDGPU compiler counts",
+                                         r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family),
+                             term);
+  const auto summary = occcalc::summarize(s.now);
+  text +=
+      row("now", fmt::format("{:g} waves per SIMD", s.now.waves_per_simd),
+          fmt::format("{:.1f}%, work-groups of {}{}", s.now.waves_per_simd / max * percent, r.work_group_size,
+                      summary.limiter_list(", ", true).empty() ? std::string()
+                                                               : ", limited by " + summary.limiter_list(", ", true)),
+          term.columns);
+  if (!s.plan) {
+    text +=
+        "\n" + wrap(s.target_met ? fmt::format("The target, {:.1f}%, is met: nothing to change.", *s.target * percent)
+                                 : fmt::format("Nothing to gain: {} waves per SIMD is the most a SIMD of {} holds.",
+                                               t.max_waves_per_simd, t.id),
+                    0, term.columns);
+    return text;
+  }
+  const auto& plan = *s.plan;
+  const std::string goal =
+      fmt::format("{} waves per SIMD ({:.1f}%)", plan.goal_waves, static_cast<double>(plan.goal_waves) / max * percent);
+  if (!plan.reachable) {
+    text += "\n" + wrap(fmt::format("No change of VGPRs, SGPRs or LDS reaches {}: work-groups of {} allow at most {} "
+                                    "waves per SIMD; a smaller work-group (amdgpu_flat_work_group_size) is the way.",
+                                    goal, r.work_group_size, plan.most_waves),
+                        0, term.columns);
+    return text;
+  }
+  text += "\n" +
+          paint(fmt::format("To {}{}", goal, plan.steps.size() > 1 ? ", all of" : ""), style::bold, term.colour) + "\n";
+  for (const auto& step : plan.steps) {
+    const auto [unit, how] = amd_step_words(step.resource, plan.goal_waves);
+    text += row(occcalc::info(step.resource).label, fmt::format("{} -> {} {}", step.from, step.to, unit), how,
+                term.columns);
+  }
+  return text;
+}
+
+std::string suggest_text(const amd_suggestion& s, const terminal& term) {
+  const auto& r = s.resolved;
+  const auto& t = *r.target;
+  const auto& choice = s.choice;
+  const std::string unit = unit_name(s);
+  std::string text = heading(
+      fmt::format("{}{} ({}): {}", r.named_gpu ? r.named_gpu->name + ", " : std::string(), t.id, t.family,
+                  s.searched ? "the HIP runtime's hipOccupancyMaxPotentialBlockSize" : "next steps under RCP's model"),
+      term);
+  if (s.searched) {
+    text += row("block size", std::to_string(choice.block_size),
+                choice.block_size == choice.alu_threads
+                    ? fmt::format("the work-items a {} holds ({}), at most {}", unit, s.alu_limiters, s.size_limit)
+                    : fmt::format("the size limit{}; a {} holds {}",
+                                  choice.block_size == s.size_limit
+                                      ? std::string()
+                                      : fmt::format(", {} rounded up to whole waves", s.size_limit),
+                                  unit, choice.alu_threads),
+                term.columns);
+    text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit), {}, term.columns);
+    text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
+                fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit),
+                term.columns);
+    if (r.compute_units) {
+      text +=
+          row("min grid size", std::to_string(s.min_grid),
+              fmt::format("{} {}s x {}", s.units, unit, counted(choice.blocks_per_unit, "work-group", "work-groups")),
+              term.columns);
+    }
+  }
+  if (s.threads_given) text += amd_steps_text(s, term);
+  return text;
+}
+
+}  // namespace occcalc::cli
