@@ -299,6 +299,20 @@ def test_inspect_speaks_the_modules_words(tmp_path):
     assert "num_warps" in message and "note" not in message and "give arch" not in message, message
 
 
+def test_suggest_changes_together():
+    # H100, 256 threads, 96 registers, 48 KiB: 75% needs 6 blocks, 40
+    # registers and 37888 B (6 x (37888 + 1024) = 228 KiB) together.
+    d = occcalc.suggest(gpu="H100", regs=96, smem=49152, threads=256, target=75)
+    assert d["together"][0]["changes"] == [{"knob": "registers", "from": 96, "to": 40},
+                                           {"knob": "shared_memory", "from": 49152, "to": 37888}]
+    # gfx900 under RCP's model: 60 VGPRs and 16 KiB of LDS both allow 4
+    # work-groups; 5 need 48 VGPRs and 13107 B together.
+    d = occcalc.suggest(gfx="gfx900", model="rcp", threads=256, vgprs=60, sgprs=90, lds=16384)
+    assert d["block_size"] is None and [s["needed"] for s in d["next_steps"]] == [None, None]
+    assert d["together"][0]["changes"] == [{"knob": "vgprs", "from": 60, "to": 48},
+                                           {"knob": "lds", "from": 16384, "to": 13107}]
+
+
 def test_suggest_amd_llvm_next_steps():
     # gfx90a, 256 work-items, 128 VGPRs, 16 KiB of LDS: 4 waves per SIMD; 5
     # need 96 VGPRs (512 / 5 down to the granule of 8) and 13107 B of LDS.
