@@ -271,7 +271,8 @@
     }
     if (doc.next_steps?.[0]?.needed === null && doc.together?.length === 0) {
       const li = document.createElement("li");
-      li.textContent = `No change of two resources together can ${goal}`;  // as the CLI says
+      const raise = doc.target !== undefined ? goal : "raise the occupancy";
+      li.textContent = `No change of two resources together can ${raise}`;  // as the CLI says
       steps.append(li);
     }
     if (doc.next_steps?.length === 0 && doc.target_met === undefined) {

@@ -36,7 +36,9 @@ std::string unit_of(resource r) {
 /// Where no step gets there alone: the cheapest changes that do, one or two
 /// together, or that none within the limits does.
 std::string together_text(const nvidia_suggestion& s, const terminal& term) {
-  const std::string goal = s.target ? fmt::format("reach {:.0f}%", *s.target * percent) : std::string("gain a block");
+  // A new block size may hold more warps in as many blocks: the goal is the occupancy.
+  const std::string goal =
+      s.target ? fmt::format("reach {:.0f}%", *s.target * percent) : std::string("raise the occupancy");
   if (s.together.empty()) {
     return "\n" + wrap(fmt::format("No change of the registers, the shared memory or the block size, alone or two "
                                    "together, can {}.",

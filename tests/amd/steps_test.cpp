@@ -47,8 +47,9 @@ TEST_CASE("amd next steps (hip, rcp): each reaches what it claims, one less chan
   }
   std::size_t kernels = 0, steps = 0, changes = 0, pairs = 0, rcp = 0;
   while (kernels < 10000) {
-    const auto [target, model] = cases[static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(cases.size()) - 1))];
-    const auto& t = *target;
+    const auto& picked = cases[static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(cases.size()) - 1))];
+    const auto& t = *picked.first;
+    const occcalc::amd_model model = picked.second;
     const auto& file =
         t.vgpr_files[static_cast<std::size_t>(pick(0, static_cast<std::int64_t>(t.vgpr_files.size()) - 1))];
     const occcalc::amd_mode mode{file.wave_size, t.has_wgp_mode && pick(0, 1) == 1};
