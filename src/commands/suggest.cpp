@@ -20,6 +20,18 @@ namespace {
 
 constexpr double percent = occcalc::percent_per_unit;
 
+/// --target: a whole percent.
+std::optional<std::int64_t> parse_target_percent(const suggest_options& options) {
+  if (options.target.empty()) return std::nullopt;
+  return occcalc::parse_count("target", options.target, {1, 100});
+}
+
+/// --target as a fraction.
+std::optional<double> parse_target(const suggest_options& options) {
+  const auto hundredths = parse_target_percent(options);
+  return hundredths ? std::optional<double>(static_cast<double>(*hundredths) / percent) : std::nullopt;
+}
+
 /// `suggest --model llvm` for AMD: the compiler's occupancy of the kernel at
 /// its work-group size and the changes that reach the next level (or
 /// --target), every resource above that level's limit brought to it.
@@ -46,23 +58,16 @@ exit_status run_llvm_suggest(occcalc::resolved_amd_request r, bool threads_given
   s.now = occcalc::amd_llvm_result(t, r.kernel, r.mode, r.work_group_size);
   const auto waves = static_cast<std::int64_t>(s.now.waves_per_simd);
   std::int64_t goal = waves + 1;
-  if (!options.target.empty()) {
-    const auto hundredths = occcalc::parse_count("target", options.target, {1, 100});
-    s.target = static_cast<double>(hundredths) / percent;
+  if (const auto hundredths = parse_target_percent(options)) {
+    s.target = static_cast<double>(*hundredths) / percent;
     // The fewest waves per SIMD that reach the target.
-    goal = (hundredths * t.max_waves_per_simd + static_cast<std::int64_t>(percent) - 1) /
+    goal = (*hundredths * t.max_waves_per_simd + static_cast<std::int64_t>(percent) - 1) /
            static_cast<std::int64_t>(percent);
     s.target_met = waves >= goal;
   }
   if (!s.target_met && waves < t.max_waves_per_simd) s.plan = occcalc::amd_llvm_plan_for(t, r.kernel, r.mode, goal);
   out << (json ? suggest_json(s) : suggest_text(s, term));
   return exit_status::ok;
-}
-
-/// Parses --target (whole percent) as a fraction.
-std::optional<double> parse_target(const suggest_options& options) {
-  if (options.target.empty()) return std::nullopt;
-  return static_cast<double>(occcalc::parse_count("target", options.target, {1, 100})) / percent;
 }
 
 /// `suggest` for AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize,

@@ -1,5 +1,7 @@
 #include "render/suggest.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
@@ -36,43 +38,51 @@ std::string unit_of(resource r) {
 /// Where no step gets there alone: the cheapest changes that do, one or two
 /// together, or that none within the limits does.
 std::string together_text(const nvidia_suggestion& s, const terminal& term) {
-  // A new block size may hold more warps in as many blocks: the goal is the occupancy.
-  const std::string goal =
-      s.target ? fmt::format("reach {:.0f}%", *s.target * percent) : std::string("raise the occupancy");
-  if (s.together.empty()) {
-    return "\n" + wrap(fmt::format("No change of the registers, the shared memory or the block size, alone or two "
-                                   "together, can {}.",
-                                   goal),
-                       0, term.columns);
-  }
-  std::string text = "\n" + heading(fmt::format("Changes that {} (the least change first)", goal), term);
+  std::vector<together_row> rows;
   for (const auto& found : s.together) {
-    text += changes_row(
-        found.changes,
-        [](std::size_t id) {
-          const auto knob = static_cast<occcalc::launch_knob>(id);
-          return std::string(knob == occcalc::launch_knob::block_size      ? "block size"
-                             : knob == occcalc::launch_knob::shared_memory ? "shared memory"
-                                                                           : occcalc::to_string(knob));
-        },
-        fmt::format("{}, {:.1f}%", counted(found.result.blocks_per_sm, "block", "blocks"),
-                    found.result.occupancy() * percent),
-        term);
+    rows.push_back({&found.changes, fmt::format("{}, {:.1f}%", counted(found.result.blocks_per_sm, "block", "blocks"),
+                                                found.result.occupancy() * percent)});
   }
-  return text;
+  return together_text(
+      rows, "the registers, the shared memory or the block size", goal_words(s.target),
+      [](std::size_t id) {
+        // "shared_memory" in JSON, "shared memory" in text.
+        std::string name(occcalc::to_string(static_cast<occcalc::launch_knob>(id)));
+        std::replace(name.begin(), name.end(), '_', ' ');
+        return name;
+      },
+      term);
 }
 
 }  // namespace
 
-std::string changes_row(const occcalc::knob_changes& changes, const std::function<std::string(std::size_t)>& name_of,
-                        const std::string& note, const terminal& term) {
-  std::vector<std::string> names;
-  std::vector<std::string> values;
-  for (const auto& c : changes.changes) {
-    names.push_back(name_of(c.id));
-    values.push_back(fmt::format("{} -> {}", c.from, c.to));
+std::string goal_words(std::optional<double> target) {
+  return target ? fmt::format("reach {:.0f}%", *target * percent) : std::string("raise the occupancy");
+}
+
+std::string together_text(const std::vector<together_row>& rows, const std::string& knobs, const std::string& goal,
+                          const std::function<std::string(std::size_t)>& name_of, const terminal& term) {
+  if (rows.empty()) {
+    return "\n" + wrap(fmt::format("No change of {}, alone or two together, can {}.", knobs, goal), 0, term.columns);
   }
-  return row(occcalc::detail::join(names, " + "), occcalc::detail::join(values, ", "), note, term.columns);
+  std::string text = "\n" + heading(fmt::format("Changes that {} (the least change first)", goal), term);
+  for (const auto& r : rows) {
+    std::vector<std::string> names;
+    std::vector<std::string> values;
+    for (const auto& c : r.changes->changes) {
+      names.push_back(name_of(c.id));
+      values.push_back(fmt::format("{} -> {}", c.from, c.to));
+    }
+    text += row(occcalc::detail::join(names, " + "), occcalc::detail::join(values, ", "), r.note, term.columns);
+  }
+  return text;
+}
+
+nlohmann::ordered_json changes_json(const occcalc::knob_changes& changes,
+                                    const std::function<std::string_view(std::size_t)>& name_of) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto& c : changes.changes) out.push_back({{"knob", name_of(c.id)}, {"from", c.from}, {"to", c.to}});
+  return out;
 }
 
 std::string suggest_json(const nvidia_suggestion& s) {
@@ -122,15 +132,13 @@ std::string suggest_json(const nvidia_suggestion& s) {
     }
     j["together"] = nlohmann::ordered_json::array();
     for (const auto& found : s.together) {
-      nlohmann::ordered_json changes = nlohmann::ordered_json::array();
-      for (const auto& c : found.changes.changes) {
-        changes.push_back(
-            {{"knob", occcalc::to_string(static_cast<occcalc::launch_knob>(c.id))}, {"from", c.from}, {"to", c.to}});
-      }
-      j["together"].push_back({{"changes", std::move(changes)},
-                               {"relative_change", found.changes.cost},
-                               {"blocks_per_sm", found.result.blocks_per_sm},
-                               {"occupancy", found.result.occupancy()}});
+      j["together"].push_back(
+          {{"changes",
+            changes_json(found.changes,
+                         [](std::size_t id) { return occcalc::to_string(static_cast<occcalc::launch_knob>(id)); })},
+           {"relative_change", found.changes.cost},
+           {"blocks_per_sm", found.result.blocks_per_sm},
+           {"occupancy", found.result.occupancy()}});
     }
   } else {
     j["next_steps"] = nullptr;

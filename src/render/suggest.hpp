@@ -3,7 +3,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
 
 #include "analysis/suggestion.hpp"
 
@@ -18,9 +23,27 @@ std::string suggest_json(const amd_suggestion& s);
 std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term);
 std::string suggest_json(const amd_llvm_suggestion& s);
 
-/// A row of changes made together: their names joined by " + ", each
-/// "from -> to", and `note`; `name_of` names a knob.
-std::string changes_row(const occcalc::knob_changes& changes, const std::function<std::string(std::size_t)>& name_of,
-                        const std::string& note, const terminal& term);
+/// What changes aim at: `target` ("reach 75%"), or without one, any gain
+/// ("raise the occupancy": a new block size may hold more warps in as many
+/// blocks).
+std::string goal_words(std::optional<double> target);
+
+/// One way to get there with one or two changes, as the text shows it.
+struct together_row {
+  const occcalc::knob_changes* changes = nullptr;
+  /// The result in words ("6 blocks, 75.0%").
+  std::string note;
+};
+
+/// Where no next step gets there alone: a heading over `rows`, the cheapest
+/// first, or where there are none, that no change of `knobs` (the three in
+/// words) does. `name_of` names a knob.
+std::string together_text(const std::vector<together_row>& rows, const std::string& knobs, const std::string& goal,
+                          const std::function<std::string(std::size_t)>& name_of, const terminal& term);
+
+/// The `changes` array of a `together` item: each knob by `name_of`, from
+/// and to.
+nlohmann::ordered_json changes_json(const occcalc::knob_changes& changes,
+                                    const std::function<std::string_view(std::size_t)>& name_of);
 
 }  // namespace occcalc::cli

@@ -37,6 +37,15 @@ std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std:
   return {};
 }
 
+/// The limiters, in report order.
+nlohmann::ordered_json limiters_json(const occcalc::amd_resource_set& limiters) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  for (const auto res : occcalc::amd_resources) {
+    if (limiters.contains(res)) out.push_back(occcalc::to_string(res));
+  }
+  return out;
+}
+
 /// The words for a knob's change in a text row.
 std::string amd_knob_label(occcalc::amd_knob k) {
   switch (k) {
@@ -71,7 +80,7 @@ std::string amd_steps_text(const amd_suggestion& s, const terminal& term) {
                      term);
   if (s.target_met) return text + fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
   if (s.steps.empty()) return text + "  nothing to gain: every wave slot is filled (100%)\n";
-  const std::string goal = s.target ? fmt::format("reach {:.0f}%", *s.target * percent) : "raise the occupancy";
+  const std::string goal = goal_words(s.target);
   const auto outcome = [&](const occcalc::amd_occupancy_result& result) {
     return fmt::format("{}, {:.1f}%", counted(result.work_groups, "work-group", "work-groups"),
                        result.occupancy() * percent);
@@ -86,20 +95,11 @@ std::string amd_steps_text(const amd_suggestion& s, const terminal& term) {
                 outcome(step.result) + "; " + amd_how(step.knob, step.result), term.columns);
   }
   if (s.steps.front().reachable) return text;
-  if (s.together.empty()) {
-    return text + "\n" +
-           wrap(fmt::format("No change of the registers, the LDS or the work-group size, alone or two together, "
-                            "can {}.",
-                            goal),
-                0, term.columns);
-  }
-  text += "\n" + heading(fmt::format("Changes that {} (the least change first)", goal), term);
-  for (const auto& found : s.together) {
-    text += changes_row(
-        found.changes, [](std::size_t id) { return amd_knob_label(static_cast<occcalc::amd_knob>(id)); },
-        outcome(found.result), term);
-  }
-  return text;
+  std::vector<together_row> rows;
+  for (const auto& found : s.together) rows.push_back({&found.changes, outcome(found.result)});
+  return text + together_text(
+                    rows, "the registers, the LDS or the work-group size", goal,
+                    [](std::size_t id) { return amd_knob_label(static_cast<occcalc::amd_knob>(id)); }, term);
 }
 
 }  // namespace
@@ -129,10 +129,7 @@ std::string suggest_json(const amd_suggestion& s) {
     now["work_group_size"] = r.work_group_size;
     now["work_groups"] = s.now.work_groups;
     now["occupancy"] = s.now.occupancy();
-    now["limiters"] = nlohmann::ordered_json::array();
-    for (const auto res : occcalc::amd_resources) {
-      if (s.now.limiters.contains(res)) now["limiters"].push_back(occcalc::to_string(res));
-    }
+    now["limiters"] = limiters_json(s.now.limiters);
     j["now"] = std::move(now);
     j["next_steps"] = nlohmann::ordered_json::array();
     for (const auto& step : s.steps) {
@@ -146,12 +143,10 @@ std::string suggest_json(const amd_suggestion& s) {
     }
     j["together"] = nlohmann::ordered_json::array();
     for (const auto& found : s.together) {
-      nlohmann::ordered_json changes = nlohmann::ordered_json::array();
-      for (const auto& c : found.changes.changes) {
-        changes.push_back(
-            {{"knob", occcalc::to_string(static_cast<occcalc::amd_knob>(c.id))}, {"from", c.from}, {"to", c.to}});
-      }
-      j["together"].push_back({{"changes", std::move(changes)},
+      j["together"].push_back({{"changes", changes_json(found.changes,
+                                                        [](std::size_t id) {
+                                                          return occcalc::to_string(static_cast<occcalc::amd_knob>(id));
+                                                        })},
                                {"relative_change", found.changes.cost},
                                {"work_groups", found.result.work_groups},
                                {"occupancy", found.result.occupancy()}});
@@ -176,10 +171,7 @@ std::string suggest_json(const amd_llvm_suggestion& s) {
   j["work_group_size"] = r.work_group_size;
   j["waves_per_simd"] = s.now.waves_per_simd;
   j["occupancy"] = s.now.occupancy();
-  j["limiters"] = nlohmann::ordered_json::array();
-  for (const auto res : occcalc::amd_resources) {
-    if (s.now.limiters.contains(res)) j["limiters"].push_back(occcalc::to_string(res));
-  }
+  j["limiters"] = limiters_json(s.now.limiters);
   j["target"] = s.target ? nlohmann::ordered_json(*s.target) : nlohmann::ordered_json(nullptr);
   j["goal_waves_per_simd"] = s.plan ? nlohmann::ordered_json(s.plan->goal_waves) : nlohmann::ordered_json(nullptr);
   j["reachable"] = s.plan ? nlohmann::ordered_json(s.plan->reachable) : nlohmann::ordered_json(nullptr);

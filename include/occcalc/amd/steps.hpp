@@ -53,8 +53,9 @@ inline void apply_amd_knob(amd_launch& launch, std::size_t id, std::int64_t valu
 
 /// A knob and the values a search tries: fewer registers or LDS bytes, down
 /// to none; work-group sizes in whole waves up to the target's maximum,
-/// nearest first.
-inline knob amd_knob_of(const amd_target& t, const amd_mode& mode, const amd_launch& launch, amd_knob which) {
+/// nearest first (smaller or larger only, where `way` says).
+inline knob amd_knob_of(const amd_target& t, const amd_mode& mode, const amd_launch& launch, amd_knob which,
+                        direction way = direction::both) {
   knob k;
   k.id = static_cast<std::size_t>(which);
   switch (which) {
@@ -64,7 +65,7 @@ inline knob amd_knob_of(const amd_target& t, const amd_mode& mode, const amd_lau
     case amd_knob::lds: k.current = launch.kernel.lds_bytes; break;
     case amd_knob::work_group_size:
       k.current = launch.work_group_size;
-      k.values = values_nearest_first(k.current, mode.wave_size, t.max_work_group_size, mode.wave_size);
+      k.values = values_nearest_first(k.current, mode.wave_size, t.max_work_group_size, way);
       return k;
   }
   k.first = k.current - 1;
@@ -153,16 +154,9 @@ inline std::vector<amd_next_step> amd_next_steps(const amd_step_question& q) {
   for (const auto r : amd_resources) {
     if (!now.limiters.contains(r)) continue;
     const amd_knob which = detail::knob_for(r);
-    knob k = amd_knob_of(*q.target, q.mode, q.launch, which);
-    if (which == amd_knob::work_group_size) {
-      // Fewer waves per group fill the slots; more fill a capped count.
-      const bool larger = r != amd_resource::wave_slots;
-      std::vector<std::int64_t> kept;
-      for (const auto v : k.values) {
-        if ((v > k.current) == larger) kept.push_back(v);
-      }
-      k.values = std::move(kept);
-    }
+    // Fewer waves per group fill the slots; more fill a capped count.
+    const knob k = amd_knob_of(*q.target, q.mode, q.launch, which,
+                               r == amd_resource::wave_slots ? direction::down : direction::up);
     amd_next_step step{r, which, k.current, k.current, false, now};
     if (const auto to = nearest_reaching(k, q.launch, apply_amd_knob, reaches)) {
       amd_launch changed = q.launch;

@@ -154,14 +154,18 @@ std::vector<knob_changes> cheapest_changes(const std::vector<knob>& knobs, const
   return found;
 }
 
-/// Values from `lowest` to `highest` in steps of `step`, but `current`,
-/// nearest to `current` first (the smaller first on a tie): the block sizes
-/// a search tries.
-inline std::vector<std::int64_t> values_nearest_first(std::int64_t current, std::int64_t lowest, std::int64_t highest,
-                                                      std::int64_t step) {
+/// Which way from its value now a search may move a knob it tries value by
+/// value.
+enum class direction { both, down, up };
+
+/// Multiples of `step` from `step` to `highest` but `current` (below it or
+/// above it only, where `way` says), nearest to `current` first, the smaller
+/// first on a tie: the block sizes a search tries.
+inline std::vector<std::int64_t> values_nearest_first(std::int64_t current, std::int64_t step, std::int64_t highest,
+                                                      direction way = direction::both) {
   std::vector<std::int64_t> values;
-  for (std::int64_t v = lowest; v <= highest; v += step) {
-    if (v != current) values.push_back(v);
+  for (std::int64_t v = step; v <= highest; v += step) {
+    if (v != current && (way == direction::both || (v > current) == (way == direction::up))) values.push_back(v);
   }
   std::stable_sort(values.begin(), values.end(), [current](std::int64_t a, std::int64_t b) {
     const std::int64_t da = a > current ? a - current : current - a;

@@ -235,8 +235,10 @@ inline void apply_launch_knob(launch_config& launch, std::size_t id, std::int64_
 
 /// A launch knob and the values a search tries: fewer registers, barriers
 /// or whole shared memory allocation units, down to none; block sizes in
-/// whole warps up to the architecture's maximum, nearest first.
-inline knob launch_knob_of(const nvidia_arch& arch, const launch_config& launch, launch_knob which) {
+/// whole warps up to the architecture's maximum, nearest first (smaller or
+/// larger only, where `way` says).
+inline knob launch_knob_of(const nvidia_arch& arch, const launch_config& launch, launch_knob which,
+                           direction way = direction::both) {
   const std::int64_t warp = arch.warp_size_threads;
   knob k;
   k.id = static_cast<std::size_t>(which);
@@ -250,7 +252,7 @@ inline knob launch_knob_of(const nvidia_arch& arch, const launch_config& launch,
       return k;
     case launch_knob::block_size:
       k.current = launch.threads_per_block;
-      k.values = values_nearest_first(k.current, warp, arch.max_threads_per_block, warp);
+      k.values = values_nearest_first(k.current, warp, arch.max_threads_per_block, way);
       return k;
   }
   k.first = k.current - 1;
@@ -298,21 +300,12 @@ inline std::vector<next_step> next_steps(const nvidia_arch& arch, const launch_c
       case resource::shared_memory: k = launch_knob_of(arch, launch, launch_knob::shared_memory); break;
       case resource::barriers: k = launch_knob_of(arch, launch, launch_knob::barriers); break;
       case resource::warps:
-      case resource::blocks: {
+      case resource::blocks:
         // The warps an SM holds: smaller blocks; the blocks it holds (a
         // cap): larger ones.
-        k = launch_knob_of(arch, launch, launch_knob::block_size);
-        const std::int64_t warp = arch.warp_size_threads;
-        k.values.clear();
-        if (r == resource::blocks) {
-          for (std::int64_t v = detail::round_up(k.current + 1, warp); v <= arch.max_threads_per_block; v += warp) {
-            k.values.push_back(v);
-          }
-        } else {
-          for (std::int64_t v = (k.current - 1) / warp * warp; v >= warp; v -= warp) k.values.push_back(v);
-        }
+        k = launch_knob_of(arch, launch, launch_knob::block_size,
+                           r == resource::blocks ? direction::up : direction::down);
         break;
-      }
     }
     next_step step{r, k.current, k.current, false, now};
     if (const auto to = nearest_reaching(k, launch, apply_launch_knob, reaches)) {
