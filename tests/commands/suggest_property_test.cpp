@@ -76,6 +76,12 @@ TEST_CASE("suggest and sweep answer or refuse every request, however infeasible"
     auto amd_suggest = a;
     amd_suggest.insert(amd_suggest.begin(), "suggest");
     require_answer_or_refusal(amd_suggest);
+    // Next steps and changes together under each model, from any size, to any target.
+    auto amd_steps = amd_suggest;
+    amd_steps.insert(amd_steps.end(), {"--threads", value(rng, 1024), "--model", pick({"hip", "rcp", "llvm"})});
+    require_answer_or_refusal(amd_steps);
+    amd_steps.insert(amd_steps.end(), {"--target", value(rng, 100)});
+    require_answer_or_refusal(amd_steps);
     auto amd_sweep = a;
     amd_sweep.insert(amd_sweep.begin(),
                      {"sweep", "--vary", pick({"threads", "vgprs", "lds"}), "--threads", value(rng, 1024)});
