@@ -4,7 +4,7 @@ _occcalc() {
   local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
   local occcalc=${COMP_WORDS[0]}
   local commands="list batch inspect check diff suggest limits sweep help"
-  local kernel="--cc --gpu --threads --regs --smem --dyn-smem --carveout --cache --barriers --grid --sm-count
+  local kernel="--cc --gpu --threads --regs --smem --dyn-smem --carveout --cache --barriers --grid --sm-count --cluster
     --gfx --vgprs --agprs --sgprs --lds --wave32 --wave64 --cu-mode --wgp-mode --model --brief"
   local common="--help --json --table --color"
   local inputs="--kernel --arch --verbose --jobs --threads --dyn-smem --carveout --model"
@@ -29,8 +29,8 @@ _occcalc() {
         kernel" -- "$cur"))
       return ;;
     --policy | --baseline | --table | --svg) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-    --threads | --regs | --smem | --dyn-smem | --barriers | --grid | --sm-count | --vgprs | --agprs | --sgprs | \
-      --lds | --min-occupancy | --kernel | --arch | --max-threads | --dyn-smem-per-thread | --target | --blocks | \
+    --threads | --regs | --smem | --dyn-smem | --barriers | --grid | --sm-count | --cluster | --vgprs | --agprs | \
+      --sgprs | --lds | --min-occupancy | --kernel | --arch | --max-threads | --dyn-smem-per-thread | --target | --blocks | \
       --from | --to | --step | --jobs | --max-register-increase | --max-stack-increase | --max-occupancy-drop)
       return ;;  # a value to type
   esac

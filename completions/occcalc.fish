@@ -16,7 +16,7 @@ set -l kernel "not __fish_seen_subcommand_from list batch inspect check diff hel
 complete -c occcalc -n $kernel -l cc -x -a "(occcalc list archs --ids 2>/dev/null)" -d "Compute capability"
 complete -c occcalc -n $kernel -l gpu -x -a "(occcalc list gpus --ids 2>/dev/null)" -d "A named GPU"
 complete -c occcalc -n $kernel -l gfx -x -a "(occcalc list amd --ids 2>/dev/null)" -d "AMD target"
-for flag in threads regs smem dyn-smem barriers grid sm-count vgprs agprs sgprs lds
+for flag in threads regs smem dyn-smem barriers grid sm-count cluster vgprs agprs sgprs lds
   complete -c occcalc -n $kernel -l $flag -x
 end
 complete -c occcalc -n $kernel -l carveout -x -a "default max-shared max-l1"

@@ -614,7 +614,8 @@ The occupancy of one launch.
 NVIDIA: ``cc`` (``"7.0"``, ``70``, ``"sm_70"``) or ``gpu`` (a name, as
 ``occcalc list gpus`` shows, or a family such as ``"H100"``), ``threads``,
 ``regs``, and optionally ``smem`` and ``dyn_smem`` (bytes, or ``"48K"``),
-``carveout``, ``cache``, ``barriers``, ``grid`` and ``sm_count``.
+``carveout``, ``cache``, ``barriers``, ``grid``, ``sm_count`` and ``cluster``
+(``8`` or ``"2x2x1"``, 9.0 and later: :attr:`Result.cluster`).
 AMD: ``gfx`` or an AMD ``gpu``, ``threads``, ``vgprs``, ``agprs``,
 ``sgprs``, ``lds``, ``wave32``/``wave64``, ``cu_mode``/``wgp_mode``,
 ``model``. ``None`` is the same as leaving a key out. Integers are what

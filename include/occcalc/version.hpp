@@ -22,7 +22,7 @@ inline constexpr const char* version_string = "0.1.0";
 /// entry's `max_compiled_registers_per_thread` (the header's 256 registers
 /// from 7.0 in `max_registers_per_thread`) and the AMD target entry's
 /// `members`.
-inline constexpr int result_schema_version = 5;
+inline constexpr int result_schema_version = 6;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
 /// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
 /// (the paths given, so a saved baseline compares by path), `dyn_smem_bytes`,

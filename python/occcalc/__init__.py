@@ -137,7 +137,7 @@ def _reasons(self):
 
 def _from_json(key, doc):
     def get(self):
-        return self.to_dict()[key]
+        return self.to_dict().get(key)  # None where the vendor has no such key
     get.__doc__ = doc
     return property(get)
 
@@ -153,7 +153,10 @@ for _key, _doc in (("warps_per_block", "Warps (AMD: waves) per block."),
                    ("full_waves", "With a grid: its whole waves; None without one."),
                    ("tail_utilization", "With a grid: how full its last wave is, in [0, 1]; None without one."),
                    ("blocks_per_wave", "With a grid: the blocks one wave holds on the device; None without one."),
-                   ("whole_wave_grids", "With a grid: the whole-wave grid sizes around it; None without one.")):
+                   ("whole_wave_grids", "With a grid: the whole-wave grid sizes around it; None without one."),
+                   ("cluster", "With cluster= (NVIDIA 9.0+): the cluster's blocks per SM and, per device, the "
+                               "clusters that run at once, each {fewest, most} (docs/clusters.md); None without "
+                               "one.")):
     setattr(Result, _key, _from_json(_key, _doc))
 del _key, _doc
 

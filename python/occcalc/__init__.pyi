@@ -50,6 +50,8 @@ class Result:
     def blocks_per_wave(self) -> Optional[int]: ...
     @property
     def whole_wave_grids(self) -> Optional[List[int]]: ...
+    @property
+    def cluster(self) -> Optional[Dict[str, Any]]: ...
     def to_dict(self) -> Dict[str, Any]: ...
 
 def occupancy(
@@ -65,6 +67,7 @@ def occupancy(
     barriers: _Value = ...,
     grid: _Value = ...,
     sm_count: _Value = ...,
+    cluster: _Value = ...,
     gfx: Optional[str] = ...,
     vgprs: _Value = ...,
     agprs: _Value = ...,

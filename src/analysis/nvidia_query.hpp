@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "occcalc/common/waves.hpp"
+#include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/request/request.hpp"
 
@@ -19,13 +20,26 @@ struct query {
   /// The grid's waves on each product of a family with different SM counts
   /// (`family_grid::per_product`).
   std::vector<std::pair<const occcalc::gpu*, occcalc::waves>> family_waves;
+  /// With a cluster: the blocks an SM holds in a cluster launch, and the
+  /// clusters on each device of `request.cluster_devices`, in its order.
+  occcalc::cluster_range cluster_blocks_per_sm;
+  std::vector<occcalc::cluster_capacity> clusters;
 };
 
 /// Resolves `req` against `tables` and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
 inline query evaluate(occcalc::resolved_request resolved) {
-  query q{std::move(resolved), {}, std::nullopt, {}};
+  query q{std::move(resolved), {}, std::nullopt, {}, {}, {}};
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
+  if (q.request.cluster) {
+    const auto& arch = *q.request.arch;
+    q.cluster_blocks_per_sm = occcalc::cluster_blocks_per_sm(arch, q.result.blocks_per_sm);
+    for (const auto& [g, layout] : q.request.cluster_devices) {
+      const std::int64_t sms = q.request.sm_count_given || !g ? *q.request.sm_count : g->sm_count;
+      q.clusters.push_back(
+          occcalc::cluster_capacity_on(arch, layout, sms, q.result.blocks_per_sm, q.request.cluster->blocks()));
+    }
+  }
   if (q.request.grid_blocks && q.request.sm_count) {
     q.waves = occcalc::compute_waves(*q.request.grid_blocks, *q.request.sm_count, q.result.blocks_per_sm);
   } else if (q.request.grid_blocks) {

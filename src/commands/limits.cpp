@@ -158,6 +158,8 @@ exit_status run_limits_for(const occcalc::resolved_amd_request& r, bool json, st
 
 exit_status run_limits(const occcalc::table& tables, occcalc::request request, bool json, std::ostream& out,
                        const terminal& term) {
+  if (request.cluster)
+    throw occcalc::input_error("cluster", "does not apply to limits: a cluster changes no per-SM limit");
   if (!request.threads) {
     throw occcalc::input_error("threads", "is needed: the limits depend on the block (work-group) size");
   }

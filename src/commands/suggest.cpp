@@ -196,6 +196,7 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
 
 exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
                         bool json, std::ostream& out, const terminal& term) {
+  if (request.cluster) throw occcalc::input_error("cluster", "does not apply to suggest");
   const bool threads_given = request.threads.has_value();
   // Only the search: it sets every block size itself, so any valid size
   // resolves the rest of the launch.

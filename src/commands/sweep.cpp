@@ -219,6 +219,7 @@ std::int64_t suggested_threads(const occcalc::resolved_amd_request& r) {
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
                       bool json, std::ostream& out, const terminal& term) {
   if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
+  if (request.cluster) throw occcalc::input_error("cluster", "does not apply to sweep");
   occcalc::request at = request;
   if (!at.threads && occcalc::detail::trim(options.vary) == "threads") {
     // Varying the block size needs none to start from: the one suggest

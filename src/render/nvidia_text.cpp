@@ -10,6 +10,7 @@
 #include "occcalc/nvidia/explain.hpp"
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/request/parse.hpp"
+#include "render/cluster.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 #include "render/text_table.hpp"
@@ -218,6 +219,7 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
                   "the nearest grid sizes that fill every wave", term.columns);
     }
   }
+  text += cluster_text(q, term);
   out << text;
 }
 

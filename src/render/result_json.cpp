@@ -1,4 +1,5 @@
 #include "render/result_json.hpp"
+#include "render/cluster.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,6 +82,9 @@ nlohmann::ordered_json arch_json(const occcalc::nvidia_arch& arch) {
   }
   j["block_barriers_per_sm"] = optional_json(arch.block_barriers_per_sm);
   j["max_barriers_per_block"] = arch.max_barriers_per_block;
+  j["max_cluster_size_portable"] = optional_json(arch.max_cluster_size_portable);
+  j["max_cluster_size_nonportable"] = optional_json(arch.max_cluster_size_nonportable);
+  j["max_cluster_blocks_per_sm"] = optional_json(arch.max_cluster_blocks_per_sm);
   j["sources"] = arch.sources;
   return j;
 }
@@ -300,6 +304,14 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   w.member("barriers", launch.barriers);
   w.member("grid", q.request.grid_blocks);
   w.member("sm_count", q.request.sm_count);
+  w.key("cluster");
+  if (const auto& shape = q.request.cluster) {
+    w.begin_array();
+    for (const auto d : {shape->x, shape->y, shape->z}) w.value(d);
+    w.end_array();
+  } else {
+    w.null();
+  }
   w.end_object();
   write_identity(w, arch, q.request.named_gpu, arch_json, gpu_json, &q.request);
   write_counts(w, occcalc::summarize(result), result.warps_per_block, result.active_threads_per_sm);
@@ -313,6 +325,7 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
   } else {
     w.null();
   }
+  write_cluster(w, q);
   write_limits(w, q);
   w.key("allocated");
   w.begin_object();

@@ -157,6 +157,9 @@ void write_entry(std::ostream& out, const occcalc::nvidia_arch& entry) {
   OCCCALC_FIELD(shared_memory_per_sm_by_cache_bytes);
   OCCCALC_FIELD(block_barriers_per_sm);
   OCCCALC_FIELD(max_barriers_per_block);
+  OCCCALC_FIELD(max_cluster_size_portable);
+  OCCCALC_FIELD(max_cluster_size_nonportable);
+  OCCCALC_FIELD(max_cluster_blocks_per_sm);
 }
 
 void write_entry(std::ostream& out, const occcalc::gpu& entry) {
@@ -165,6 +168,16 @@ void write_entry(std::ostream& out, const occcalc::gpu& entry) {
   OCCCALC_FIELD(arch_id);
   OCCCALC_FIELD(sm_count);
   OCCCALC_FIELD(aliases);
+  OCCCALC_FIELD(sources);
+}
+
+void write_entry(std::ostream& out, const occcalc::cluster_layout& entry) {
+  OCCCALC_FIELD(id);
+  OCCCALC_FIELD(gpu_ids);
+  OCCCALC_FIELD(domain_sms);
+  OCCCALC_FIELD(gpc_counts);
+  OCCCALC_FIELD(max_tpcs_per_gpc);
+  OCCCALC_FIELD(sms_per_tpc);
   OCCCALC_FIELD(sources);
 }
 
@@ -233,6 +246,7 @@ void write_table(std::ostream& out, std::string_view function, const table& tabl
   out << "  if (extent == table_extent::architectures) return t;\n";
   write_list(out, "sources", tables.sources);
   write_list(out, "gpus", tables.gpus);
+  write_list(out, "cluster_layouts", tables.cluster_layouts);
   write_list(out, "amd_gpus", tables.amd_gpus);
   out << "  return t;\n}\n\n";
 }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "occcalc/version.hpp"
 
 using occcalc::cli::exit_status;
 using occcalc::test::run;
@@ -49,7 +50,7 @@ TEST_CASE("cli: batch answers each line in order, errors inline, exit 2 if any l
   CHECK(results[7]["gpu"] == "GeForce RTX 4090");
   CHECK_FALSE(results[7].contains("device"));  // named, not repeated: list --json has the entries
   CHECK(results[7]["occupancy_percent"] == 66.67);
-  for (const auto& result : results) CHECK(result["schema_version"] == 5);
+  for (const auto& result : results) CHECK(result["schema_version"] == occcalc::result_schema_version);
 }
 
 TEST_CASE("cli: batch echoes an id on results and errors; a bad id is a field error", "[cli][batch]") {

@@ -42,6 +42,7 @@ void expect_equal(std::string_view what, const occcalc::table& compiled, const o
   expect_equal(what, "sources", compiled.sources, loaded.sources);
   expect_equal(what, "architectures", compiled.architectures, loaded.architectures);
   expect_equal(what, "gpus", compiled.gpus, loaded.gpus);
+  expect_equal(what, "cluster_layouts", compiled.cluster_layouts, loaded.cluster_layouts);
   expect_equal(what, "amd_targets", compiled.amd_targets, loaded.amd_targets);
   expect_equal(what, "amd_gpus", compiled.amd_gpus, loaded.amd_gpus);
   if (!(compiled == loaded)) {
@@ -105,6 +106,7 @@ int main(int argc, char** argv) {
   occcalc::table architectures_only = occcalc::load_tables(all);
   architectures_only.sources.clear();
   architectures_only.gpus.clear();
+  architectures_only.cluster_layouts.clear();
   architectures_only.amd_gpus.clear();
   expect_equal("both vendors' architectures", occcalc::cli::compiled_tables(occcalc::cli::table_extent::architectures),
                architectures_only);

@@ -158,6 +158,20 @@ struct nvidia_arch {
   /// Barriers one block may use.
   std::int64_t max_barriers_per_block = 0;
 
+  /// Thread block clusters (9.0 and later; empty before): the largest
+  /// cluster every later architecture launches (CUDA's portable size), the
+  /// largest this one launches with non-portable sizes allowed, and the most
+  /// blocks an SM holds in a cluster launch, where measured.
+  std::optional<std::int64_t> max_cluster_size_portable;
+  std::optional<std::int64_t> max_cluster_size_nonportable;
+  std::optional<std::int64_t> max_cluster_blocks_per_sm;
+
+  /// The largest cluster the architecture is known to launch; 0 without
+  /// clusters.
+  std::int64_t max_cluster_size() const noexcept {
+    return max_cluster_size_nonportable.value_or(max_cluster_size_portable.value_or(0));
+  }
+
   /// Resident threads per SM.
   std::int64_t max_threads_per_sm() const noexcept { return max_warps_per_sm * warp_size_threads; }
   /// The compute capability as `MAJOR.MINOR`.

@@ -118,6 +118,15 @@ inline const nvidia_arch* find_arch_by_id(const table& tables, std::string_view 
   return nullptr;
 }
 
+/// Where the clusters of this GPU run (data/nvidia-cluster-layouts.json), or
+/// nullptr when the table has no layout for it.
+inline const cluster_layout* find_cluster_layout(const table& tables, const gpu& g) noexcept {
+  for (const auto& layout : tables.cluster_layouts) {
+    if (std::find(layout.gpu_ids.begin(), layout.gpu_ids.end(), g.id) != layout.gpu_ids.end()) return &layout;
+  }
+  return nullptr;
+}
+
 /// The AMD target with this id (`gfx90a`), or nullptr.
 inline const amd_target* find_amd_target(const table& tables, std::string_view id) noexcept {
   for (const auto& t : tables.amd_targets) {

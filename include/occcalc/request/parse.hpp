@@ -18,6 +18,7 @@
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 
 namespace occcalc {
@@ -187,6 +188,49 @@ inline cache_preference parse_cache(const std::string& field, std::string_view t
   if (low == "equal") return cache_preference::equal;
   throw input_error(
       field, detail::quoted(detail::trim(text)) + " is not a cache preference; expected none, shared, l1 or equal");
+}
+
+/// Parses a thread block cluster: `N` blocks, or `XxYxZ` (`XxY`, `z` 1)
+/// with each dimension 1 or more and at most `max_blocks` blocks in all.
+/// `limits` ends the out-of-range message (which sizes the architecture
+/// allows, and why).
+inline cluster_shape parse_cluster(const std::string& field, std::string_view text, std::int64_t max_blocks,
+                                   std::string_view limits) {
+  const std::string_view trimmed = detail::trim(text);
+  const std::string low = detail::lower(trimmed);
+  std::int64_t dims[3] = {1, 1, 1};
+  std::size_t count = 0;
+  std::string_view rest = low;
+  bool ok = true;
+  while (ok) {
+    const std::size_t x = rest.find('x');
+    const auto value = detail::parse_decimal(rest.substr(0, x));
+    ok = value && count < 3;
+    if (ok) dims[count++] = *value;
+    if (x == std::string_view::npos) break;
+    rest.remove_prefix(x + 1);
+  }
+  if (!ok) {
+    throw input_error(field,
+                      detail::quoted(trimmed) + " is not a cluster; expected its blocks (8) or its shape (2x2x1, 4x2)");
+  }
+  const cluster_shape shape{dims[0], dims[1], dims[2]};
+  const std::int64_t most = std::min<std::int64_t>(max_blocks, max_request_value);
+  // Each factor checked before the products, which cannot overflow then.
+  if (shape.x < 1 || shape.y < 1 || shape.z < 1 || shape.x > most || shape.y > most || shape.z > most ||
+      shape.x * shape.y > most || shape.blocks() > most) {
+    throw input_error(field, std::string(trimmed) + " is outside [1, " + std::to_string(max_blocks) + "] blocks" +
+                                 std::string(limits));
+  }
+  return shape;
+}
+
+/// `parse_cluster` of a field value: an integer is a count of blocks.
+template <typename Value, std::enable_if_t<std::is_same_v<Value, field_value>, int> = 0>
+cluster_shape parse_cluster(const std::string& field, const Value& value, std::int64_t max_blocks,
+                            std::string_view limits) {
+  const std::string text = value.text();
+  return parse_cluster(field, std::string_view(text), max_blocks, limits);
 }
 
 }  // namespace occcalc

@@ -38,6 +38,7 @@ struct request {
   std::optional<field_value> barriers;
   std::optional<field_value> grid;
   std::optional<field_value> sm_count;
+  std::optional<field_value> cluster;
   // AMD (see amd_request.hpp).
   std::optional<field_value> gfx;
   std::optional<field_value> vgprs;
@@ -92,6 +93,9 @@ inline const request_field request_fields[] = {
      "SMs on the device (AMD: CUs), for waves on a GPU the table lacks or a part of one (a MIG slice); "
      "overrides --gpu's count",
      field_kind::value, field_vendor::both},
+    {"cluster", &request::cluster,
+     "Thread block cluster (9.0 and later): its blocks (8) or shape (2x2x1); with --gpu, the clusters that run at "
+     "once"},
     {"gfx", &request::gfx, "AMD target: gfx90a, gfx1100, ... (VLIW: cypress, cayman, ...)", field_kind::value,
      field_vendor::amd},
     {"vgprs", &request::vgprs, "AMD: VGPRs per work-item (; NumVgprs; VLIW: GPRs)", field_kind::value,
@@ -166,6 +170,12 @@ struct resolved_request {
   std::optional<std::int64_t> sm_count;
   /// Whether `sm_count` came from the request rather than the table.
   bool sm_count_given = false;
+  /// The thread block cluster, when the request gave one.
+  std::optional<cluster_shape> cluster;
+  /// With a cluster: each device to answer it for (the named GPU, each
+  /// product of a family, or a device of `sm_count` SMs, null), and where
+  /// its clusters run (null: the SM count alone, as for a part of a GPU).
+  std::vector<std::pair<const occcalc::gpu*, const cluster_layout*>> cluster_devices;
 };
 
 /// Checks that `launch` is meaningful on `arch`: a carveout only where the
@@ -187,6 +197,21 @@ inline void validate_launch(const nvidia_arch& arch, const launch_config& launch
     throw input_error("barriers", std::to_string(launch.barriers) + " is outside [0, " +
                                       std::to_string(arch.max_barriers_per_block) + "] for " + arch.id);
   }
+}
+
+/// The cluster a request gives, checked against what `arch` launches.
+inline cluster_shape resolve_cluster(const nvidia_arch& arch, const field_value& value) {
+  if (!arch.max_cluster_size_portable) {
+    throw input_error("cluster", value.text() + " does not apply to " + arch.id +
+                                     ": thread block clusters need compute capability 9.0 or later");
+  }
+  const std::int64_t portable = *arch.max_cluster_size_portable;
+  const std::string limits = arch.max_cluster_size_nonportable
+                                 ? " for " + arch.id + " (" + std::to_string(portable) +
+                                       " portable; larger sizes need " +
+                                       "cudaFuncAttributeNonPortableClusterSizeAllowed)"
+                                 : " for " + arch.id + " (the portable size; no larger size is known for it)";
+  return parse_cluster("cluster", value, arch.max_cluster_size(), limits);
 }
 
 /// Resolves a launch whose figures are already numbers (a kernel read from a
@@ -270,6 +295,7 @@ inline resolved_request resolve(const table& tables, const request& req,
   }
   if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
   validate_launch(*out.arch, launch);
+  if (req.cluster) out.cluster = resolve_cluster(*out.arch, *req.cluster);
   if (req.sm_count) {
     out.sm_count = parse_count("sm_count", *req.sm_count, {1, max_request_value});
     out.sm_count_given = true;
@@ -279,6 +305,15 @@ inline resolved_request resolve(const table& tables, const request& req,
                return g->sm_count == out.family.front()->sm_count;
              })) {
     out.sm_count = out.family.front()->sm_count;
+  }
+  if (out.cluster) {
+    if (out.sm_count_given) {
+      out.cluster_devices.emplace_back(out.named_gpu, nullptr);
+    } else if (out.named_gpu) {
+      out.cluster_devices.emplace_back(out.named_gpu, find_cluster_layout(tables, *out.named_gpu));
+    } else {
+      for (const occcalc::gpu* g : out.family) out.cluster_devices.emplace_back(g, find_cluster_layout(tables, *g));
+    }
   }
   if (req.grid) {
     out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});

@@ -94,8 +94,10 @@ void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins,
 /// problem.
 inline table load_tables(const std::vector<table_text>& texts) {
   table out;
-  std::vector<std::string> source_origins, arch_origins, unlisted_origins, gpu_origins, amd_origins, amd_gpu_origins;
-  std::unordered_map<std::string, std::size_t> source_ids, arch_ids, unlisted_ids, gpu_ids, amd_ids, amd_gpu_ids;
+  std::vector<std::string> source_origins, arch_origins, unlisted_origins, gpu_origins, amd_origins, amd_gpu_origins,
+      layout_origins;
+  std::unordered_map<std::string, std::size_t> source_ids, arch_ids, unlisted_ids, gpu_ids, amd_ids, amd_gpu_ids,
+      layout_ids;
   for (const auto& text : texts) {
     const nlohmann::json document = detail::parse_strict(text);
     detail::entry_reader top(document, text.origin);
@@ -107,6 +109,8 @@ inline table load_tables(const std::vector<table_text>& texts) {
     auto gpus = detail::read_entries<gpu>(top, text.origin, "gpus", detail::read_gpu);
     auto amd = detail::read_entries<amd_target>(top, text.origin, "amd_targets", detail::read_amd_target);
     auto amd_gpus = detail::read_entries<amd_gpu>(top, text.origin, "amd_gpus", detail::read_amd_gpu);
+    auto layouts =
+        detail::read_entries<cluster_layout>(top, text.origin, "cluster_layouts", detail::read_cluster_layout);
     top.finish();
     detail::append_unique(out.amd_gpus, amd_gpu_origins, amd_gpu_ids, std::move(amd_gpus), text.origin, "AMD GPU");
     detail::append_unique(out.amd_targets, amd_origins, amd_ids, std::move(amd), text.origin, "AMD target");
@@ -115,6 +119,8 @@ inline table load_tables(const std::vector<table_text>& texts) {
     detail::append_unique(out.unlisted_architectures, unlisted_origins, unlisted_ids, std::move(unlisted), text.origin,
                           "unlisted architecture");
     detail::append_unique(out.gpus, gpu_origins, gpu_ids, std::move(gpus), text.origin, "gpu");
+    detail::append_unique(out.cluster_layouts, layout_origins, layout_ids, std::move(layouts), text.origin,
+                          "cluster layout");
   }
   const auto check_sources = [&](const std::vector<std::string>& ids, const std::string& where) {
     for (const auto& id : ids) {
@@ -156,6 +162,31 @@ inline table load_tables(const std::vector<table_text>& texts) {
     check_sources(g.sources, where);
     if (arch_ids.count(g.arch_id) == 0) {
       throw table_error(where + ": field 'arch': " + detail::quoted(g.arch_id) + " is not a known architecture id");
+    }
+  }
+  std::unordered_map<std::string, std::string> laid_out;  // gpu id -> its layout's id
+  for (std::size_t i = 0; i < out.cluster_layouts.size(); ++i) {
+    const auto& layout = out.cluster_layouts[i];
+    const std::string where = layout_origins[i] + ": cluster layout '" + layout.id + "'";
+    check_sources(layout.sources, where);
+    for (const auto& id : layout.gpu_ids) {
+      const auto at = gpu_ids.find(id);
+      if (at == gpu_ids.end()) {
+        throw table_error(where + ": field 'gpus': " + detail::quoted(id) + " is not a known gpu id");
+      }
+      const auto& g = out.gpus[at->second];
+      const auto& arch = out.architectures[arch_ids.at(g.arch_id)];  // checked above
+      if (!arch.max_cluster_size_portable) {
+        throw table_error(where + ": field 'gpus': " + detail::quoted(id) + " is an " + arch.id +
+                          " GPU, which has no clusters");
+      }
+      if (const std::string why = detail::cluster_layout_mismatch(layout, g.sm_count); !why.empty()) {
+        throw table_error(where + ": does not fit gpu " + detail::quoted(id) + ": " + why);
+      }
+      if (const auto [other, inserted] = laid_out.try_emplace(id, layout.id); !inserted) {
+        throw table_error(where + ": field 'gpus': " + detail::quoted(id) + " also has cluster layout '" +
+                          other->second + "'");
+      }
     }
   }
   // Every name, id and alias must pick one GPU: two entries answering to the

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/tables/entry_reader.hpp"
 
@@ -163,6 +164,17 @@ inline nvidia_arch read_arch(entry_reader& reader) {
   read_shared_memory_fields(reader, arch);
   arch.block_barriers_per_sm = reader.optional_integer("block_barriers_per_sm", positive);
   arch.max_barriers_per_block = reader.integer("max_barriers_per_block", positive);
+  arch.max_cluster_size_portable = reader.optional_integer("max_cluster_size_portable", positive);
+  arch.max_cluster_size_nonportable = reader.optional_integer("max_cluster_size_nonportable", positive);
+  arch.max_cluster_blocks_per_sm = reader.optional_integer("max_cluster_blocks_per_sm", {1, arch.max_blocks_per_sm});
+  if (!arch.max_cluster_size_portable) {
+    for (const auto key : {"max_cluster_size_nonportable", "max_cluster_blocks_per_sm"}) {
+      if (reader.has(key)) reader.fail(key, "needs max_cluster_size_portable (an architecture with clusters)");
+    }
+  } else if (arch.max_cluster_size_nonportable &&
+             *arch.max_cluster_size_nonportable < *arch.max_cluster_size_portable) {
+    reader.fail("max_cluster_size_nonportable", "is below max_cluster_size_portable");
+  }
   reader.finish();
   return arch;
 }
@@ -177,6 +189,52 @@ inline gpu read_gpu(entry_reader& reader) {
   g.sources = reader.texts("sources");
   reader.finish();
   return g;
+}
+
+/// A cluster layout: measured `domain_sms`, or the published `gpc_counts`
+/// with `max_tpcs_per_gpc` and `sms_per_tpc`, never both.
+inline cluster_layout read_cluster_layout(entry_reader& reader) {
+  cluster_layout layout;
+  layout.id = reader.text("id");
+  layout.gpu_ids = reader.texts("gpus");
+  if (layout.gpu_ids.empty()) reader.fail("gpus", "must name at least one GPU");
+  const bool measured = reader.has("domain_sms");
+  if (measured) {
+    layout.domain_sms = reader.integers("domain_sms", positive);
+    for (const auto key : {"gpc_counts", "max_tpcs_per_gpc", "sms_per_tpc"}) {
+      if (reader.has(key)) reader.fail(key, "does not apply to a measured layout (domain_sms)");
+    }
+  } else {
+    layout.gpc_counts = reader.integers("gpc_counts", positive);
+    if (layout.gpc_counts.empty()) reader.fail("gpc_counts", "must hold at least one count");
+    layout.max_tpcs_per_gpc = reader.integer("max_tpcs_per_gpc", positive);
+    layout.sms_per_tpc = reader.integer("sms_per_tpc", positive);
+  }
+  layout.sources = reader.texts("sources");
+  reader.finish();
+  return layout;
+}
+
+/// Why `layout` cannot describe a GPU of `sm_count` SMs; empty when it can.
+inline std::string cluster_layout_mismatch(const cluster_layout& layout, std::int64_t sm_count) {
+  if (layout.measured()) {
+    std::int64_t sms = 0;
+    for (const auto d : layout.domain_sms) sms += d;
+    return sms == sm_count
+               ? std::string()
+               : "its domain_sms add up to " + std::to_string(sms) + " SMs, not " + std::to_string(sm_count);
+  }
+  if (sm_count % layout.sms_per_tpc != 0) {
+    return std::to_string(sm_count) + " SMs are not whole TPCs of " + std::to_string(layout.sms_per_tpc);
+  }
+  const std::int64_t tpcs = sm_count / layout.sms_per_tpc;
+  for (const auto gpcs : layout.gpc_counts) {
+    if (gpcs > tpcs || gpcs * layout.max_tpcs_per_gpc < tpcs) {
+      return std::to_string(tpcs) + " TPCs do not fit " + std::to_string(gpcs) + " GPCs of 1 to " +
+             std::to_string(layout.max_tpcs_per_gpc) + " TPCs";
+    }
+  }
+  return {};
 }
 
 }  // namespace detail

@@ -9,6 +9,7 @@
 
 #include "occcalc/amd/target.hpp"
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/cluster.hpp"
 
 namespace occcalc {
 
@@ -34,6 +35,9 @@ struct table {
   /// Compute capabilities known to be out of the table, with the reason.
   std::vector<unlisted_arch> unlisted_architectures;
   std::vector<gpu> gpus;
+  /// Where each product's thread block clusters run, from
+  /// data/nvidia-cluster-layouts.json.
+  std::vector<cluster_layout> cluster_layouts;
   /// AMD targets (`gfx900`), from data/amd-targets.json.
   std::vector<amd_target> amd_targets;
   /// Named AMD GPUs, from data/amd-gpus.json.

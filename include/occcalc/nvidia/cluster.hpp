@@ -1,0 +1,237 @@
+/// \file nvidia/cluster.hpp
+/// Thread block clusters (compute capability 9.0 and later): how many
+/// clusters of a launch run at once on a GPU, from where its clusters can run.
+///
+/// A cluster's blocks run at the same time on distinct SMs of one placement
+/// domain (a GPC, or a part of one). With `b` the blocks an SM holds for the
+/// launch (at most `max_cluster_blocks_per_sm` of them in a cluster launch)
+/// and `c` blocks in a cluster, a domain of `d` SMs holds `floor(d * b / c)`
+/// clusters when `d >= c`, and none otherwise (docs/clusters.md). Where the
+/// domains were measured the answer is exact; where only a product's GPC
+/// counts are published it is the range over every layout they allow; with
+/// an SM count alone, an upper bound.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "occcalc/nvidia/arch.hpp"
+
+namespace occcalc {
+
+/// Where a product's clusters can run, as measured or as published.
+struct cluster_layout {
+  /// Identifier (`gh100-132-sms`).
+  std::string id;
+  /// Ids of the GPUs it describes.
+  std::vector<std::string> gpu_ids;
+  /// The SMs of each placement domain, as measured; empty when only the GPC
+  /// counts below are known.
+  std::vector<std::int64_t> domain_sms;
+  /// Otherwise: the numbers of GPCs the product may have enabled, the most
+  /// TPCs a GPC of its die holds, and the SMs of a TPC. A layout is any split
+  /// of the product's TPCs into that many GPCs of 1 to `max_tpcs_per_gpc`
+  /// TPCs, one of which the runtime may split further into domains of whole
+  /// TPCs (as measured on the H100 and H200, docs/clusters.md).
+  std::vector<std::int64_t> gpc_counts;
+  std::int64_t max_tpcs_per_gpc = 0;
+  std::int64_t sms_per_tpc = 0;
+  /// Ids of the sources.
+  std::vector<std::string> sources;
+
+  /// Whether the domains were measured.
+  bool measured() const noexcept { return !domain_sms.empty(); }
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const cluster_layout&, const cluster_layout&) = default;
+#endif
+};
+
+/// A cluster's shape: blocks along x, y and z.
+struct cluster_shape {
+  std::int64_t x = 1;
+  std::int64_t y = 1;
+  std::int64_t z = 1;
+
+  /// Blocks in a cluster; only the count matters to occupancy.
+  constexpr std::int64_t blocks() const noexcept { return x * y * z; }
+};
+
+/// What an answer about clusters rests on.
+enum class cluster_basis : std::uint8_t {
+  /// The product's placement domains, measured: exact.
+  measured,
+  /// The product's published GPC counts: the range over their layouts.
+  gpc_counts,
+  /// The SM count alone (a product without a layout, or a part of a GPU):
+  /// from none up to every SM's blocks.
+  sm_count,
+};
+
+/// The name of a basis, as JSON spells it.
+constexpr const char* to_string(cluster_basis basis) noexcept {
+  switch (basis) {
+    case cluster_basis::measured: return "measured";
+    case cluster_basis::gpc_counts: return "gpc_counts";
+    case cluster_basis::sm_count: break;
+  }
+  return "sm_count";
+}
+
+/// A figure known to lie in [fewest, most]; exact when the two agree.
+struct cluster_range {
+  std::int64_t fewest = 0;
+  std::int64_t most = 0;
+
+  constexpr bool exact() const noexcept { return fewest == most; }
+};
+
+/// Clusters of a launch on one device.
+struct cluster_capacity {
+  cluster_basis basis = cluster_basis::sm_count;
+  /// The layout used, for `measured` and `gpc_counts`.
+  const cluster_layout* layout = nullptr;
+  /// SMs on the device.
+  std::int64_t sm_count = 0;
+  /// Clusters that run at once (`cudaOccupancyMaxActiveClusters`).
+  cluster_range clusters;
+  /// Their blocks, and the blocks that run at once without clusters (every
+  /// SM's `blocks_per_sm`).
+  cluster_range blocks_in_clusters;
+  std::int64_t blocks_without_clusters = 0;
+  /// Cluster occupancy: blocks in clusters over blocks without, in [0, 1];
+  /// 0 when no block runs.
+  double occupancy_fewest = 0.0;
+  double occupancy_most = 0.0;
+  /// The largest cluster size with a cluster running at once: `fewest`
+  /// surely fits, `most` may (`cudaOccupancyMaxPotentialClusterSize` with
+  /// non-portable sizes allowed); 0 when none fits.
+  cluster_range largest_size;
+};
+
+/// Clusters of `c` blocks that a domain of `d` SMs, each holding `b` of
+/// their blocks, runs at once.
+constexpr std::int64_t clusters_in_domain(std::int64_t d, std::int64_t b, std::int64_t c) noexcept {
+  return d >= c ? d * b / c : 0;
+}
+
+/// Blocks an SM holds in a cluster launch: the launch's blocks per SM, capped
+/// where the architecture's cap is known; the range spans the known caps
+/// otherwise (from the portable cluster size's, as on Hopper, to none).
+inline cluster_range cluster_blocks_per_sm(const nvidia_arch& arch, std::int64_t blocks_per_sm) {
+  if (arch.max_cluster_blocks_per_sm)
+    return {std::min(blocks_per_sm, *arch.max_cluster_blocks_per_sm),
+            std::min(blocks_per_sm, *arch.max_cluster_blocks_per_sm)};
+  return {std::min(blocks_per_sm, arch.max_cluster_size_portable.value_or(blocks_per_sm)), blocks_per_sm};
+}
+
+namespace detail {
+
+/// The fewest and most clusters over the layouts `layout.gpc_counts`
+/// allows for `tpcs` TPCs: `b` holds the blocks per SM for the fewest and
+/// for the most.
+inline cluster_range gpc_layout_clusters(const cluster_layout& layout, std::int64_t tpcs, cluster_range b,
+                                         std::int64_t c) {
+  const std::int64_t m = layout.max_tpcs_per_gpc;
+  const std::int64_t spt = layout.sms_per_tpc;
+  constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  const auto whole = [&](std::int64_t t, std::int64_t blocks) { return clusters_in_domain(t * spt, blocks, c); };
+  // split[t]: the fewest over the splits of a GPC of t TPCs into domains.
+  std::vector<std::int64_t> split(static_cast<std::size_t>(m + 1), none);
+  split[0] = 0;
+  for (std::int64_t t = 1; t <= m; ++t) {
+    for (std::int64_t part = 1; part <= t; ++part) {
+      split[t] = std::min(split[t], split[t - part] + whole(part, b.fewest));
+    }
+  }
+  cluster_range out{none, -1};
+  const auto n = static_cast<std::size_t>(tpcs + 1);
+  for (const std::int64_t gpcs : layout.gpc_counts) {
+    // After k GPCs of t TPCs in all: the most; the fewest with no GPC
+    // split (lo0) and with one (lo1).
+    std::vector<std::int64_t> hi(n, -1), lo0(n, none), lo1(n, none);
+    hi[0] = lo0[0] = 0;
+    for (std::int64_t k = 0; k < gpcs; ++k) {
+      std::vector<std::int64_t> hi2(n, -1), lo02(n, none), lo12(n, none);
+      for (std::int64_t t = 0; t <= tpcs; ++t) {
+        for (std::int64_t g = 1; g <= m && t + g <= tpcs; ++g) {
+          const auto to = static_cast<std::size_t>(t + g);
+          const auto at = static_cast<std::size_t>(t);
+          if (hi[at] >= 0) hi2[to] = std::max(hi2[to], hi[at] + whole(g, b.most));
+          if (lo0[at] != none) {
+            lo02[to] = std::min(lo02[to], lo0[at] + whole(g, b.fewest));
+            lo12[to] = std::min(lo12[to], lo0[at] + split[g]);
+          }
+          if (lo1[at] != none) lo12[to] = std::min(lo12[to], lo1[at] + whole(g, b.fewest));
+        }
+      }
+      hi.swap(hi2);
+      lo0.swap(lo02);
+      lo1.swap(lo12);
+    }
+    if (hi[n - 1] < 0) continue;  // no layout of this many GPCs
+    out.most = std::max(out.most, hi[n - 1]);
+    out.fewest = std::min({out.fewest, lo0[n - 1], lo1[n - 1]});
+  }
+  return out.most < 0 ? cluster_range{} : out;
+}
+
+}  // namespace detail
+
+/// Clusters of `cluster_size` blocks that run at once on a device of
+/// `sm_count` SMs, each holding `blocks_per_sm` of the launch's blocks; from
+/// `layout` where there is one (null: the SM count alone).
+inline cluster_range max_active_clusters(const nvidia_arch& arch, const cluster_layout* layout, std::int64_t sm_count,
+                                         std::int64_t blocks_per_sm, std::int64_t cluster_size) {
+  const cluster_range b = cluster_blocks_per_sm(arch, blocks_per_sm);
+  if (cluster_size <= 0 || b.most <= 0) return {};
+  cluster_range out;
+  if (layout && layout->measured()) {
+    for (const auto d : layout->domain_sms) out.most += clusters_in_domain(d, b.most, cluster_size);
+    out.fewest = 0;
+    for (const auto d : layout->domain_sms) out.fewest += clusters_in_domain(d, b.fewest, cluster_size);
+    return out;
+  }
+  if (layout) {
+    out = detail::gpc_layout_clusters(*layout, sm_count / layout->sms_per_tpc, b, cluster_size);
+  } else {
+    out = {0, clusters_in_domain(sm_count, b.most, cluster_size)};
+  }
+  // A size past the portable one may not launch at all where not measured.
+  if (cluster_size > arch.max_cluster_size_portable.value_or(0)) out.fewest = 0;
+  return out;
+}
+
+/// The clusters of a launch on a device: `max_active_clusters` and the
+/// largest cluster size that fits, up to the architecture's largest.
+inline cluster_capacity cluster_capacity_on(const nvidia_arch& arch, const cluster_layout* layout,
+                                            std::int64_t sm_count, std::int64_t blocks_per_sm,
+                                            std::int64_t cluster_size) {
+  cluster_capacity out;
+  out.basis = !layout              ? cluster_basis::sm_count
+              : layout->measured() ? cluster_basis::measured
+                                   : cluster_basis::gpc_counts;
+  out.layout = layout;
+  out.sm_count = sm_count;
+  out.clusters = max_active_clusters(arch, layout, sm_count, blocks_per_sm, cluster_size);
+  out.blocks_in_clusters = {out.clusters.fewest * cluster_size, out.clusters.most * cluster_size};
+  out.blocks_without_clusters = sm_count * blocks_per_sm;
+  if (out.blocks_without_clusters > 0) {
+    const auto without = static_cast<double>(out.blocks_without_clusters);
+    out.occupancy_fewest = static_cast<double>(out.blocks_in_clusters.fewest) / without;
+    out.occupancy_most = static_cast<double>(out.blocks_in_clusters.most) / without;
+  }
+  for (std::int64_t size = 1; size <= arch.max_cluster_size(); ++size) {
+    const cluster_range r = max_active_clusters(arch, layout, sm_count, blocks_per_sm, size);
+    if (r.fewest > 0) out.largest_size.fewest = size;
+    if (r.most > 0) out.largest_size.most = size;
+  }
+  return out;
+}
+
+}  // namespace occcalc

@@ -1,0 +1,139 @@
+#include "render/cluster.hpp"
+
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "occcalc/common/percent.hpp"
+#include "render/text_layout.hpp"
+
+namespace occcalc::cli {
+
+namespace {
+
+using occcalc::cluster_basis;
+using occcalc::cluster_range;
+
+std::string range_text(const cluster_range& r) {
+  return r.exact() ? std::to_string(r.most) : fmt::format("{} to {}", r.fewest, r.most);
+}
+
+std::string percent_text(double fewest, double most) {
+  const auto one = [](double f) { return fmt::format("{:.1f}%", f * occcalc::percent_per_unit); };
+  return one(fewest) == one(most) ? one(most) : one(fewest) + " to " + one(most);
+}
+
+/// The cluster's shape as given: `2x2x1`.
+std::string shape_text(const occcalc::cluster_shape& s) { return fmt::format("{}x{}x{}", s.x, s.y, s.z); }
+
+/// What an answer rests on, for its note.
+std::string basis_note(const occcalc::cluster_capacity& c) {
+  switch (c.basis) {
+    case cluster_basis::measured:
+      return fmt::format("measured: placement domains of {} SMs", fmt::join(c.layout->domain_sms, ", "));
+    case cluster_basis::gpc_counts:
+      return fmt::format("a range: not measured; the fewest and most of any layout of {} GPCs of up to {} SMs",
+                         fmt::join(c.layout->gpc_counts, " or "), c.layout->max_tpcs_per_gpc * c.layout->sms_per_tpc);
+    case cluster_basis::sm_count: break;
+  }
+  return "a range: no layout known; from none to every SM's blocks (tools/gpu/run measures one)";
+}
+
+}  // namespace
+
+std::string cluster_text(const query& q, const terminal& term) {
+  if (!q.request.cluster) return {};
+  const auto& arch = *q.request.arch;
+  const auto& shape = *q.request.cluster;
+  const std::int64_t size = shape.blocks();
+  std::string text =
+      "\n" + heading(fmt::format("Clusters of {} ({})", counted(size, "block", "blocks"), shape_text(shape)), term);
+  const bool portable = size <= arch.max_cluster_size_portable.value_or(0);
+  text += row("portable", portable ? "yes" : "no",
+              portable ? fmt::format("up to {} blocks launch on every GPU from {}", *arch.max_cluster_size_portable,
+                                     arch.compute_capability())
+                       : "needs cudaFuncAttributeNonPortableClusterSizeAllowed",
+              term.columns);
+  text += row(
+      "blocks per SM", range_text(q.cluster_blocks_per_sm),
+      arch.max_cluster_blocks_per_sm
+          ? fmt::format("a cluster launch keeps at most {} on an SM on {}", *arch.max_cluster_blocks_per_sm, arch.id)
+          : fmt::format("how many a cluster launch keeps on an SM on {} is not measured", arch.id),
+      term.columns);
+  if (q.clusters.empty()) {
+    text +=
+        row("max active clusters", "-",
+            "name a GPU (--gpu) or its SMs (--sm-count): clusters depend on how many SMs each GPC has", term.columns);
+  }
+  for (std::size_t i = 0; i < q.clusters.size(); ++i) {
+    const auto& c = q.clusters[i];
+    const occcalc::gpu* g = q.request.cluster_devices[i].first;
+    text +=
+        "\n" +
+        heading(fmt::format("On {}", device_text(c.sm_count, "SMs", g ? &g->name : nullptr, q.request.sm_count_given)),
+                term);
+    text += row("max active clusters", range_text(c.clusters), basis_note(c), term.columns);
+    text +=
+        row("cluster occupancy", percent_text(c.occupancy_fewest, c.occupancy_most),
+            fmt::format("{} of {} blocks run in clusters", range_text(c.blocks_in_clusters), c.blocks_without_clusters),
+            term.columns);
+    text += row("largest cluster", range_text(c.largest_size),
+                fmt::format("blocks, of at most {} on {}", arch.max_cluster_size(), arch.id), term.columns);
+  }
+  return text;
+}
+
+void write_cluster(json_writer& w, const query& q) {
+  w.key("cluster");
+  if (!q.request.cluster) {
+    w.null();
+    return;
+  }
+  const auto& arch = *q.request.arch;
+  const auto range = [&](std::string_view name, const cluster_range& r) {
+    w.key(name);
+    w.begin_object();
+    w.member("fewest", r.fewest);
+    w.member("most", r.most);
+    w.end_object();
+  };
+  w.begin_object();
+  w.member("blocks", q.request.cluster->blocks());
+  w.member("portable", q.request.cluster->blocks() <= arch.max_cluster_size_portable.value_or(0));
+  range("blocks_per_sm", q.cluster_blocks_per_sm);
+  w.key("devices");
+  w.begin_array();
+  for (std::size_t i = 0; i < q.clusters.size(); ++i) {
+    const auto& c = q.clusters[i];
+    const occcalc::gpu* g = q.request.cluster_devices[i].first;
+    w.begin_object();
+    w.key("gpu");
+    if (g)
+      w.value(g->name);
+    else
+      w.null();
+    w.member("sm_count", c.sm_count);
+    w.member("basis", occcalc::to_string(c.basis));
+    w.key("layout");
+    if (c.layout)
+      w.value(c.layout->id);
+    else
+      w.null();
+    range("max_active_clusters", c.clusters);
+    range("blocks_in_clusters", c.blocks_in_clusters);
+    w.member("blocks_without_clusters", c.blocks_without_clusters);
+    w.key("cluster_occupancy");
+    w.begin_object();
+    w.member("fewest", c.occupancy_fewest);
+    w.member("most", c.occupancy_most);
+    w.end_object();
+    range("largest_cluster_size", c.largest_size);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+}
+
+}  // namespace occcalc::cli
