@@ -35,7 +35,7 @@ PAGE, OCCCALC = os.path.abspath(sys.argv[1]), sys.argv[2]
 FIXTURES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 URL = "file://" + PAGE
 TEXT_FIELDS = ["target", "threads", "regs", "smem", "dyn_smem", "carveout", "barriers", "vgprs", "agprs", "sgprs",
-               "lds", "grid", "sm_count"]
+               "lds", "grid", "sm_count", "cluster"]
 
 # Sets the form as a person would (each field, then an input event) and
 # reads back what the page shows.
@@ -82,6 +82,7 @@ window.driver = {
         .map((r) => [r.dataset.resource, r.children[1].textContent])),
       limiters: [...document.querySelectorAll("#o-limits tr.limiter")].map((r) => r.dataset.resource),
       waves: keyed("o-waves"),
+      cluster: keyed("o-cluster"),
       suggest: keyed("o-suggest"),
       steps: [...document.querySelectorAll("#o-steps li[data-resource]")].map((l) => l.dataset.resource),
       together: [...document.querySelectorAll("#o-steps li[data-together]")].map((l) => l.dataset.together),
@@ -179,6 +180,14 @@ def configurations(t):
         {"target": "H100", "threads": "256", "regs": "64", "grid": "1000"},
         {"target": "RTX 4090", "threads": "256", "regs": "64", "grid": "1000"},
         {"target": "sm_90", "threads": "128", "regs": "32", "sm_count": "66", "grid": "500"},
+        # Clusters: measured (exact), a family's products (measured, ranges), an SM count alone,
+        # no device, a size refused.
+        {"target": "H200", "threads": "128", "regs": "32", "cluster": "16"},
+        {"target": "H100", "threads": "256", "regs": "64", "cluster": "2x2x1"},
+        {"target": "RTX 5090", "threads": "256", "regs": "40", "cluster": "8"},
+        {"target": "9.0", "threads": "256", "regs": "64", "sm_count": "20", "cluster": "12"},
+        {"target": "10.0", "threads": "256", "regs": "64", "cluster": "4"},
+        {"target": "9.0", "threads": "256", "regs": "64", "cluster": "4x5"},
         {"target": "MI300X", "threads": "256", "vgprs": "128", "grid": "4096"},
         {"target": "gfx1100", "threads": "256", "vgprs": "96", "wave": "wave64", "mode": "cu_mode"},
         {"target": "gfx90a", "threads": "512", "vgprs": "64", "agprs": "64", "sgprs": "48", "lds": "32K", "model": "hip"},
@@ -258,6 +267,35 @@ def check_answer(what, shown, doc):
             fail(f"{what}: waves {got}, the CLI {want}")
     elif shown["waves"]:
         fail(f"{what}: waves shown where the CLI has none")
+    check_cluster(what, shown["cluster"], doc.get("cluster"))
+
+
+def check_cluster(what, shown, cluster):
+    """The page's cluster figures against the CLI's --json cluster."""
+    if cluster is None:
+        if shown:
+            fail(f"{what}: a cluster shown where the CLI has none")
+        return
+
+    def span(r, show=str):
+        return show(r["most"]) if r["fewest"] == r["most"] else f"{show(r['fewest'])} to {show(r['most'])}"
+
+    def percent(fraction):
+        return f"{round(fraction * 100, 2):g}%"
+
+    want = {"cluster_blocks": f"{cluster['blocks']} blocks" + ("" if cluster["portable"] else ", non-portable"),
+            "cluster_blocks_per_sm": span(cluster["blocks_per_sm"])}
+    devices = cluster["devices"]
+    for i, d in enumerate(devices):
+        key = (lambda name: f"{name}:{i}") if len(devices) > 1 else (lambda name: name)
+        want[key("max_active_clusters")] = span(d["max_active_clusters"])
+        want[key("cluster_occupancy")] = span(d["cluster_occupancy"], percent)
+        want[key("largest_cluster_size")] = span(d["largest_cluster_size"])
+    got = {k: v.split(" (")[0] for k, v in shown.items()}
+    if not devices:
+        want["max_active_clusters"] = "name a GPU or its SMs"
+    if got != want:
+        fail(f"{what}: cluster {got}, the CLI {want}")
 
 
 CLI_FLAG = re.compile(r"(^|[\s(])--[a-z]")

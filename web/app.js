@@ -5,7 +5,7 @@
 (() => {
   /** Text fields, by request key; the target box is `target`. */
   const TEXT_FIELDS = ["target", "threads", "regs", "smem", "dyn_smem", "carveout", "barriers", "vgprs", "agprs",
-    "sgprs", "lds", "grid", "sm_count"];
+    "sgprs", "lds", "grid", "sm_count", "cluster"];
   /** Selects whose value is the request switch to turn on (wave32, cu_mode). */
   const SWITCH_SELECTS = ["wave", "mode"];
   /** The first answer when the link holds no inputs: the README's first. */
@@ -190,6 +190,29 @@
       item(waves, "tail_utilization", "Last wave", percent(doc.tail_utilization) + " full");
       if (doc.whole_wave_grids?.length) item(waves, "whole_wave_grids", "Whole-wave grids", doc.whole_wave_grids.join(" or "));
     }
+    showCluster(doc.cluster ?? null);
+  }
+
+  /** A figure known to lie in [fewest, most], as the CLI's text gives it. */
+  const range = (r, show = String) => r.fewest === r.most ? show(r.most) : `${show(r.fewest)} to ${show(r.most)}`;
+
+  /** With a cluster: its blocks per SM and, on each device, the clusters that run at once. */
+  function showCluster(cluster) {
+    const list = $("o-cluster");
+    list.replaceChildren();
+    list.hidden = cluster === null;
+    if (list.hidden) return;
+    item(list, "cluster_blocks", "Cluster", `${cluster.blocks} blocks` + (cluster.portable ? "" : ", non-portable"));
+    item(list, "cluster_blocks_per_sm", "Blocks per SM in clusters", range(cluster.blocks_per_sm));
+    if (!cluster.devices.length) item(list, "max_active_clusters", "Clusters at once", "name a GPU or its SMs");
+    cluster.devices.forEach((d, i) => {
+      const key = (name) => cluster.devices.length > 1 ? `${name}:${i}` : name;
+      const on = d.gpu ?? `${d.sm_count} SMs`;
+      const basis = {measured: "measured", gpc_counts: "a range over its GPC counts", sm_count: "a range: no layout known"}[d.basis];
+      item(list, key("max_active_clusters"), `Clusters at once on ${on}`, `${range(d.max_active_clusters)} (${basis})`);
+      item(list, key("cluster_occupancy"), "Cluster occupancy", range(d.cluster_occupancy, percent));
+      item(list, key("largest_cluster_size"), "Largest cluster", range(d.largest_cluster_size));
+    });
   }
 
   /** AMD under the compiler's model: the waves now, the level the steps

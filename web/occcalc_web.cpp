@@ -104,7 +104,7 @@ json answer(const json& page) {
     out["error"] = r.error;
     return out;
   }
-  const page_fields without_grid = without(r.fields, {"grid"});
+  const page_fields without_grid = without(r.fields, {"grid", "cluster"});
   const page_fields sweep_fields = without(without_grid, {"sm_count"});
   out["command"] = command_line("", r.fields);
   out["suggest_command"] = command_line("suggest", without_grid);

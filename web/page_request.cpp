@@ -142,6 +142,7 @@ std::string_view page_label(std::string_view key, bool amd) {
       {"model", "Model", "Model"},
       {"grid", "Grid", "Grid"},
       {"sm_count", "SMs", "CUs"},
+      {"cluster", "Cluster", "Cluster"},
   };
   for (const auto& l : labels) {
     if (l.key == key) return amd ? l.amd : l.nvidia;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -137,46 +138,44 @@ namespace detail {
 /// for the most.
 inline cluster_range gpc_layout_clusters(const cluster_layout& layout, std::int64_t tpcs, cluster_range b,
                                          std::int64_t c) {
-  const std::int64_t m = layout.max_tpcs_per_gpc;
-  const std::int64_t spt = layout.sms_per_tpc;
+  using index = std::size_t;
+  const auto m = static_cast<index>(layout.max_tpcs_per_gpc);
+  const auto n = static_cast<index>(tpcs);
   constexpr std::int64_t none = std::numeric_limits<std::int64_t>::max();
-  const auto whole = [&](std::int64_t t, std::int64_t blocks) { return clusters_in_domain(t * spt, blocks, c); };
+  const auto whole = [&](index t, std::int64_t blocks) {
+    return clusters_in_domain(static_cast<std::int64_t>(t) * layout.sms_per_tpc, blocks, c);
+  };
   // split[t]: the fewest over the splits of a GPC of t TPCs into domains.
-  std::vector<std::int64_t> split(static_cast<std::size_t>(m + 1), none);
+  std::vector<std::int64_t> split(m + 1, none);
   split[0] = 0;
-  for (std::int64_t t = 1; t <= m; ++t) {
-    for (std::int64_t part = 1; part <= t; ++part) {
-      split[t] = std::min(split[t], split[t - part] + whole(part, b.fewest));
-    }
+  for (index t = 1; t <= m; ++t) {
+    for (index part = 1; part <= t; ++part) split[t] = std::min(split[t], split[t - part] + whole(part, b.fewest));
   }
   cluster_range out{none, -1};
-  const auto n = static_cast<std::size_t>(tpcs + 1);
   for (const std::int64_t gpcs : layout.gpc_counts) {
-    // After k GPCs of t TPCs in all: the most; the fewest with no GPC
-    // split (lo0) and with one (lo1).
-    std::vector<std::int64_t> hi(n, -1), lo0(n, none), lo1(n, none);
+    // Over the first k GPCs, holding t TPCs in all: the most clusters (hi),
+    // and the fewest with no GPC split (lo0) and with one split (lo1).
+    std::vector<std::int64_t> hi(n + 1, -1), lo0(n + 1, none), lo1(n + 1, none);
     hi[0] = lo0[0] = 0;
     for (std::int64_t k = 0; k < gpcs; ++k) {
-      std::vector<std::int64_t> hi2(n, -1), lo02(n, none), lo12(n, none);
-      for (std::int64_t t = 0; t <= tpcs; ++t) {
-        for (std::int64_t g = 1; g <= m && t + g <= tpcs; ++g) {
-          const auto to = static_cast<std::size_t>(t + g);
-          const auto at = static_cast<std::size_t>(t);
-          if (hi[at] >= 0) hi2[to] = std::max(hi2[to], hi[at] + whole(g, b.most));
-          if (lo0[at] != none) {
-            lo02[to] = std::min(lo02[to], lo0[at] + whole(g, b.fewest));
-            lo12[to] = std::min(lo12[to], lo0[at] + split[g]);
+      std::vector<std::int64_t> hi2(n + 1, -1), lo02(n + 1, none), lo12(n + 1, none);
+      for (index t = 0; t <= n; ++t) {
+        for (index g = 1; g <= m && t + g <= n; ++g) {
+          if (hi[t] >= 0) hi2[t + g] = std::max(hi2[t + g], hi[t] + whole(g, b.most));
+          if (lo0[t] != none) {
+            lo02[t + g] = std::min(lo02[t + g], lo0[t] + whole(g, b.fewest));
+            lo12[t + g] = std::min(lo12[t + g], lo0[t] + split[g]);
           }
-          if (lo1[at] != none) lo12[to] = std::min(lo12[to], lo1[at] + whole(g, b.fewest));
+          if (lo1[t] != none) lo12[t + g] = std::min(lo12[t + g], lo1[t] + whole(g, b.fewest));
         }
       }
       hi.swap(hi2);
       lo0.swap(lo02);
       lo1.swap(lo12);
     }
-    if (hi[n - 1] < 0) continue;  // no layout of this many GPCs
-    out.most = std::max(out.most, hi[n - 1]);
-    out.fewest = std::min({out.fewest, lo0[n - 1], lo1[n - 1]});
+    if (hi[n] < 0) continue;  // no layout of this many GPCs
+    out.most = std::max(out.most, hi[n]);
+    out.fewest = std::min({out.fewest, lo0[n], lo1[n]});
   }
   return out.most < 0 ? cluster_range{} : out;
 }
