@@ -59,6 +59,13 @@ occcalc_golden(suggest_json suggest.json 0 ARGS suggest --cc 7.0 --regs 64 --thr
 occcalc_golden(sweep_text sweep.txt 0 ARGS sweep --vary regs --cc 7.0 --threads 128 --regs 37 --ascii)
 occcalc_golden(sweep_csv sweep.csv 0 ARGS sweep --vary threads --cc 8.6 --threads 96 --regs 32 --csv)
 occcalc_golden(sweep_json sweep.json 0 ARGS sweep --vary barriers --cc 9.0 --threads 256 --regs 32 --json)
+# Thread block clusters: measured and ranged products, a family, a cluster sweep.
+occcalc_golden(cluster_text cluster.txt 0 ARGS --gpu H100 --threads 128 --regs 32 --smem 40K --cluster 4x2)
+occcalc_golden(cluster_json cluster.json 0 ARGS --gpu "RTX 5090" --threads 256 --regs 40 --cluster 8 --json)
+occcalc_golden(cluster_sweep_text cluster_sweep.txt 0 ARGS sweep --vary cluster --gpu "H100 PCIe" --threads 384 --regs 40)
+occcalc_golden(cluster_sweep_csv cluster_sweep.csv 0 ARGS sweep --vary cluster --gpu H200 --threads 128 --regs 32 --csv)
+occcalc_golden(cluster_sweep_json cluster_sweep.json 0
+  ARGS sweep --vary cluster --gpu H200 --threads 1024 --regs 32 --dyn-smem 100K --from 2 --step 2 --json)
 
 # AMD: one per model, and a VLIW device.
 occcalc_golden(limits_text limits.txt 0 ARGS limits --cc 9.0 --threads 256)

@@ -84,6 +84,12 @@ run(["--gpu", "RX 7900 XTX", "--model", "hip", "--threads", "256", "--vgprs", "9
     "result.schema.json")
 run(["--gpu", "Radeon HD 7770", "--model", "rcp", "--threads", "256", "--vgprs", "11", "--json"], "result.schema.json")
 run(["--gpu", "Radeon HD 5870", "--threads", "256", "--vgprs", "40", "--json"], "result.schema.json")
+# Clusters: measured, ranged, an SM count alone, none without a device; the cluster sweep.
+run(["--gpu", "H100", *q, "--cluster", "2x2x2", "--json"], "result.schema.json")
+run(["--cc", "9.0", *q, "--sm-count", "20", "--cluster", "16", "--json"], "result.schema.json")
+run(["--cc", "12.0", *q, "--cluster", "8", "--json"], "result.schema.json")
+run(["sweep", "--vary", "cluster", "--gpu", "RTX PRO 6000 Blackwell", *q, "--json"], "sweep.schema.json")
+run(["sweep", "--vary", "cluster", "--cc", "9.0", "--sm-count", "8", *q, "--json"], "sweep.schema.json")
 # An AMD work-group that cannot launch has reasons.
 amd0 = run(["--gfx", "gfx90a", "--threads", "1024", "--vgprs", "256", "--json"], "result.schema.json")
 if amd0 and not amd0[0]["reasons"]:
@@ -147,6 +153,7 @@ for target in [["--gfx", "gfx90a"], ["--gfx", "gfx1100", "--wave64", "--cu-mode"
 
 # The golden files are outputs too.
 golden = {"main.json": "result.schema.json", "hopper.json": "result.schema.json",
+          "cluster.json": "result.schema.json", "cluster_sweep.json": "sweep.schema.json",
           "cannot_run.json": "result.schema.json", "amd_llvm.json": "result.schema.json",
           "inspect.json": "inspect.schema.json", "amd_inspect.json": "inspect.schema.json",
           "check_fail.json": "check.schema.json", "suggest.json": "suggest.schema.json",

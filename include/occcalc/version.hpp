@@ -35,13 +35,13 @@ inline constexpr int inspect_schema_version = 6;
 /// `unused_policy_entries` and the `block_size` check; 3: `judged_at`.
 inline constexpr int check_schema_version = 3;
 /// `list --json` (`list.schema.json`); 2: the entries of result schema 5.
-inline constexpr int list_schema_version = 2;
+inline constexpr int list_schema_version = 3;
 /// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`
 /// the entry; 3: NVIDIA's `tied_block_sizes`, `recommended_block_size` and
 /// `family`; 4: AMD's next steps under the compiler's model (`--model llvm`).
 inline constexpr int suggest_schema_version = 5;
 /// `sweep --json` (`sweep.schema.json`).
-inline constexpr int sweep_schema_version = 1;
+inline constexpr int sweep_schema_version = 2;
 
 /// `schema_version` of `occcalc limits --json` (schema/limits.schema.json).
 inline constexpr int limits_schema_version = 1;

@@ -66,8 +66,9 @@ def sweep(vary, **request):
     """What ``occcalc sweep --vary VARY`` answers, as its ``--json`` document
     (a dict): the occupancy at every value of one figure (``threads``,
     ``regs``, ``smem``, ``barriers``; AMD ``vgprs``, ``sgprs``, ``lds``), the
-    cliffs and the current value. ``from_``, ``to`` and ``step`` set the
-    range."""
+    cliffs and the current value; or, with ``vary="cluster"`` on a ``gpu`` (or
+    ``sm_count``), the clusters at every cluster size and the best size.
+    ``from_``, ``to`` and ``step`` set the range."""
     return _json.loads(_occcalc._sweep_json(vary=vary, **request))
 
 

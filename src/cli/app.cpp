@@ -78,9 +78,9 @@ constexpr command_info commands[] = {
      "LDS)",
      "--threads N: the block (work-group) size the limits are for", false, bind_limits, run_limits_command},
     {"sweep",
-     "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary: chart, "
-     "cliffs, CSV, JSON, SVG",
-     "--vary FIGURE: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)", false, bind_sweep,
+     "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary, or clusters as "
+     "their size does: chart, cliffs, CSV, JSON, SVG",
+     "--vary FIGURE: threads, regs, smem, barriers or cluster (AMD: threads, vgprs, sgprs or lds)", false, bind_sweep,
      run_sweep_command},
 };
 

@@ -162,7 +162,8 @@ void bind_limits(CLI::App& app, options& /*opts*/) {
 
 void bind_sweep(CLI::App& app, options& opts) {
   app.add_option("--vary", opts.sweep.vary,
-                 "The figure to vary: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)")
+                 "The figure to vary: threads, regs, smem, barriers or cluster (the cluster size, on --gpu or "
+                 "--sm-count; AMD: threads, vgprs, sgprs or lds)")
       ->required()
       ->type_name("FIGURE");
   app.add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)")->type_name("N");
@@ -178,6 +179,7 @@ void bind_sweep(CLI::App& app, options& opts) {
       "Examples:\n"
       "  occcalc sweep --vary regs --cc 8.0 --threads 256 --regs 40\n"
       "  occcalc sweep --vary threads --gpu \"RTX 4090\" --regs 64 --svg occupancy.svg\n"
+      "  occcalc sweep --vary cluster --gpu H200 --threads 256 --regs 64\n"
       "Also the kernel flags (--cc or --gpu, --threads, --regs, --smem, --dyn-smem, --carveout, --cache, "
       "--barriers; AMD: --gfx or --gpu, --threads, --vgprs, --agprs, --sgprs, --lds, --wave32/--wave64, "
       "--cu-mode/--wgp-mode, --model) and --json.");

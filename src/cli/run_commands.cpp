@@ -158,7 +158,6 @@ exit_status run_limits_command(context& c) {
 exit_status run_sweep_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to sweep");
   refuse(c.opts.request.grid.has_value(), "grid", "does not apply to sweep");
-  refuse(c.opts.request.sm_count.has_value(), "sm_count", "does not apply to sweep");
   if (c.opts.sweep.ascii) c.term.utf8 = false;
   return run_sweep(c.tables, c.opts.request, c.opts.sweep, c.opts.json, c.out, c.term);
 }

@@ -12,12 +12,15 @@
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/amd/sweep.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/nvidia/sweep.hpp"
 #include "occcalc/request/amd.hpp"
+#include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/resolve.hpp"
+#include "render/cluster.hpp"
 #include "render/sweep.hpp"
 
 namespace occcalc::cli {
@@ -214,12 +217,61 @@ std::int64_t suggested_threads(const occcalc::resolved_amd_request& r) {
   return occcalc::amd_hip_max_potential_block_size(*r.target, r.kernel, r.mode, 0).block_size;
 }
 
+/// `sweep --vary cluster`: the launch's clusters at each cluster size, on
+/// the one GPU named or on --sm-count SMs.
+exit_status run_cluster_sweep(const occcalc::table& tables, const occcalc::request& request,
+                              const sweep_options& options, bool json, std::ostream& out, const terminal& term) {
+  if (!options.svg_file.empty()) {
+    throw occcalc::input_error("svg", "draws occupancy charts; a cluster sweep is a table (text, CSV or JSON)");
+  }
+  if (request.gfx || (request.gpu && occcalc::find_named_gpu(tables, request.gpu->text()).is_amd())) {
+    throw occcalc::input_error("vary", "cluster applies to NVIDIA GPUs (9.0 and later)");
+  }
+  const occcalc::resolved_request r = occcalc::resolve(tables, request);
+  const auto& arch = *r.arch;
+  if (!arch.max_cluster_size_portable) {
+    throw occcalc::input_error("vary", "cluster does not apply to " + arch.id +
+                                           ": thread block clusters need compute capability 9.0 or later");
+  }
+  if (!r.family.empty() && !r.sm_count_given) {
+    occcalc::require_gpu(tables, "gpu", request.gpu->text());  // throws, naming the products
+  }
+  if (!r.sm_count) {
+    throw occcalc::input_error("gpu", "is needed to sweep the cluster size (or " + occcalc::field_ref("sm_count") +
+                                          "): clusters depend on how many SMs each GPC has");
+  }
+  cluster_sweep_plan plan;
+  plan.arch = &arch;
+  plan.gpu = r.named_gpu;
+  plan.sm_count = *r.sm_count;
+  plan.layout = r.named_gpu && !r.sm_count_given ? occcalc::find_cluster_layout(tables, *r.named_gpu) : nullptr;
+  plan.blocks_per_sm = occcalc::compute_occupancy(arch, r.launch).blocks_per_sm;
+  plan.cluster_blocks_per_sm = occcalc::cluster_blocks_per_sm(arch, plan.blocks_per_sm);
+  const auto range = checked_range({1, arch.max_cluster_size(), 1}, options, false, 1, arch.max_cluster_size(),
+                                   " blocks for " + arch.id);
+  plan.points =
+      occcalc::cluster_sweep(arch, plan.layout, plan.sm_count, plan.blocks_per_sm, range.first, range.last, range.step);
+  plan.best_size = occcalc::best_cluster_size(plan.points);
+  plan.launch_words = fmt::format("{} threads, {} registers, {} B shared memory per block", r.launch.threads_per_block,
+                                  r.launch.registers_per_thread, r.launch.requested_shared_memory_bytes());
+  out << (json ? cluster_sweep_json(plan) : options.csv ? cluster_sweep_csv(plan) : cluster_sweep_text(plan, term));
+  return exit_status::ok;
+}
+
 }  // namespace
 
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
                       bool json, std::ostream& out, const terminal& term) {
   if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
-  if (request.cluster) throw occcalc::input_error("cluster", "does not apply to sweep");
+  if (request.cluster) {
+    throw occcalc::input_error("cluster",
+                               "does not apply to sweep; " + occcalc::field_ref("vary") + " cluster varies it");
+  }
+  if (occcalc::detail::trim(options.vary) == "cluster")
+    return run_cluster_sweep(tables, request, options, json, out, term);
+  if (request.sm_count) {
+    throw occcalc::input_error("sm_count", "applies to sweep only with " + occcalc::field_ref("vary") + " cluster");
+  }
   occcalc::request at = request;
   if (!at.threads && occcalc::detail::trim(options.vary) == "threads") {
     // Varying the block size needs none to start from: the one suggest

@@ -7,7 +7,9 @@
 #include <fmt/ranges.h>
 
 #include "occcalc/common/percent.hpp"
+#include "occcalc/version.hpp"
 #include "render/text_layout.hpp"
+#include "render/text_table.hpp"
 
 namespace occcalc::cli {
 
@@ -70,10 +72,10 @@ std::string cluster_text(const query& q, const terminal& term) {
   for (std::size_t i = 0; i < q.clusters.size(); ++i) {
     const auto& c = q.clusters[i];
     const occcalc::gpu* g = q.request.cluster_devices[i].first;
-    text +=
-        "\n" +
-        heading(fmt::format("On {}", device_text(c.sm_count, "SMs", g ? &g->name : nullptr, q.request.sm_count_given)),
-                term);
+    const bool named = g && !q.request.sm_count_given;
+    const std::string device = named ? fmt::format("{} ({} SMs)", g->name, c.sm_count)
+                                     : device_text(c.sm_count, "SMs", g ? &g->name : nullptr, true);
+    text += "\n" + heading("On " + device, term);
     text += row("max active clusters", range_text(c.clusters), basis_note(c), term.columns);
     text +=
         row("cluster occupancy", percent_text(c.occupancy_fewest, c.occupancy_most),
@@ -134,6 +136,107 @@ void write_cluster(json_writer& w, const query& q) {
   }
   w.end_array();
   w.end_object();
+}
+
+namespace {
+
+/// `{fewest, most}` as a JSON member.
+void write_range(json_writer& w, std::string_view name, const cluster_range& r) {
+  w.key(name);
+  w.begin_object();
+  w.member("fewest", r.fewest);
+  w.member("most", r.most);
+  w.end_object();
+}
+
+std::string sweep_device(const cluster_sweep_plan& plan) {
+  return plan.gpu ? fmt::format("{} ({} SMs)", plan.gpu->name, plan.sm_count) : counted(plan.sm_count, "SM", "SMs");
+}
+
+}  // namespace
+
+std::string cluster_sweep_text(const cluster_sweep_plan& plan, const terminal& term) {
+  const auto& arch = *plan.arch;
+  std::string text = heading(
+      fmt::format("{}, {} ({}): clusters by size; {}", sweep_device(plan), arch.id, arch.family, plan.launch_words),
+      term);
+  std::vector<std::vector<table_cell>> rows;
+  for (const auto& p : plan.points) {
+    const auto& c = p.capacity;
+    rows.push_back({{std::to_string(p.cluster_size) + (p.cluster_size == plan.best_size ? " *" : "")},
+                    {range_text(c.clusters)},
+                    {range_text(c.blocks_in_clusters)},
+                    {percent_text(c.occupancy_fewest, c.occupancy_most)}});
+  }
+  text += "\n" +
+          format_table({{"size", true}, {"clusters", true}, {"blocks in clusters", true}, {"cluster occupancy", true}},
+                       rows, term, {});
+  const auto& basis = plan.points.empty() ? occcalc::cluster_capacity{} : plan.points.front().capacity;
+  text += "\n" + wrap(fmt::format("{} blocks per SM without clusters ({} in all); {}.", plan.blocks_per_sm,
+                                  basis.blocks_without_clusters, basis_note(basis)),
+                      0, term.columns);
+  text += wrap(plan.best_size > 0 ? fmt::format("* {}: the largest cluster with the best guaranteed cluster occupancy.",
+                                                plan.best_size)
+                                  : std::string("No cluster size is sure to run a cluster of this launch."),
+               0, term.columns);
+  return text;
+}
+
+std::string cluster_sweep_csv(const cluster_sweep_plan& plan) {
+  std::string text =
+      "cluster_size,clusters_fewest,clusters_most,blocks_in_clusters_fewest,blocks_in_clusters_most,"
+      "cluster_occupancy_fewest,cluster_occupancy_most\n";
+  for (const auto& p : plan.points) {
+    const auto& c = p.capacity;
+    text += fmt::format("{},{},{},{},{},{},{}\n", p.cluster_size, c.clusters.fewest, c.clusters.most,
+                        c.blocks_in_clusters.fewest, c.blocks_in_clusters.most, c.occupancy_fewest, c.occupancy_most);
+  }
+  return text;
+}
+
+std::string cluster_sweep_json(const cluster_sweep_plan& plan) {
+  std::string text;
+  {
+    json_writer w(text, json_writer::style::pretty);
+    w.begin_object();
+    w.member("schema_version", occcalc::sweep_schema_version);
+    w.member("arch", plan.arch->id);
+    w.member("vary", "cluster");
+    w.key("gpu");
+    if (plan.gpu)
+      w.value(plan.gpu->name);
+    else
+      w.null();
+    w.member("sm_count", plan.sm_count);
+    const auto basis = plan.points.empty() ? occcalc::cluster_basis::sm_count : plan.points.front().capacity.basis;
+    w.member("basis", occcalc::to_string(basis));
+    w.key("layout");
+    if (plan.layout)
+      w.value(plan.layout->id);
+    else
+      w.null();
+    w.member("blocks_per_sm", plan.blocks_per_sm);
+    write_range(w, "cluster_blocks_per_sm", plan.cluster_blocks_per_sm);
+    w.member("best_cluster_size", plan.best_size);
+    w.key("points");
+    w.begin_array();
+    for (const auto& p : plan.points) {
+      const auto& c = p.capacity;
+      w.begin_object();
+      w.member("cluster_size", p.cluster_size);
+      write_range(w, "max_active_clusters", c.clusters);
+      write_range(w, "blocks_in_clusters", c.blocks_in_clusters);
+      w.key("cluster_occupancy");
+      w.begin_object();
+      w.member("fewest", c.occupancy_fewest);
+      w.member("most", c.occupancy_most);
+      w.end_object();
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
+  }
+  return text + "\n";
 }
 
 }  // namespace occcalc::cli

@@ -1,7 +1,9 @@
 // Thread block clusters of a query, in text and JSON (docs/clusters.md).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "analysis/nvidia_query.hpp"
 #include "render/json_writer.hpp"
@@ -14,5 +16,27 @@ std::string cluster_text(const query& q, const terminal& term);
 
 /// The `cluster` member of a query's JSON: null without a cluster.
 void write_cluster(json_writer& w, const query& q);
+
+/// `sweep --vary cluster`: a launch's clusters at each cluster size on one
+/// device.
+struct cluster_sweep_plan {
+  const occcalc::nvidia_arch* arch = nullptr;
+  /// The named GPU; null for --sm-count alone.
+  const occcalc::gpu* gpu = nullptr;
+  std::int64_t sm_count = 0;
+  const occcalc::cluster_layout* layout = nullptr;
+  /// What the launch holds per SM, and what a cluster launch keeps.
+  std::int64_t blocks_per_sm = 0;
+  occcalc::cluster_range cluster_blocks_per_sm;
+  std::vector<occcalc::cluster_sweep_point> points;
+  /// `occcalc::best_cluster_size` of the points.
+  std::int64_t best_size = 0;
+  /// The launch, for the heading: threads, registers, shared memory.
+  std::string launch_words;
+};
+
+std::string cluster_sweep_text(const cluster_sweep_plan& plan, const terminal& term);
+std::string cluster_sweep_csv(const cluster_sweep_plan& plan);
+std::string cluster_sweep_json(const cluster_sweep_plan& plan);
 
 }  // namespace occcalc::cli

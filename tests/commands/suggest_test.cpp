@@ -26,7 +26,7 @@ TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep
       {{"sweep", "--vary", "smem", "--cc", "8.0", "--threads", "128", "--regs", "32", "--step", "0"},
        "occcalc: error: --step 0 is outside [1, 2147483647]"},
       {{"sweep", "--cc", "8.0", "--threads", "128", "--regs", "32"},
-       "occcalc: error: sweep needs --vary FIGURE: threads, regs, smem or barriers"},
+       "occcalc: error: sweep needs --vary FIGURE: threads, regs, smem, barriers or cluster"},
       {{"suggest", "--cc", "8.0", "--regs", "32", "--target", "75"},
        "occcalc: error: --target needs --threads: the block size to start from"},
       {{"suggest", "--cc", "8.0", "--regs", "32", "--threads", "128", "--blocks", "33"},

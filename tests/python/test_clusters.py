@@ -98,3 +98,23 @@ def test_cluster_errors_name_the_field():
         occcalc.occupancy(cc="9.0", threads=128, regs=32, cluster="2x2x2x1")
     assert occcalc.occupancy(cc="9.0", threads=128, regs=32).cluster is None
     assert occcalc.occupancy(gfx="gfx90a", threads=128, vgprs=32).cluster is None
+
+
+def test_the_cluster_sweep_is_the_query_at_each_size():
+    launch = dict(threads=384, regs=40, dyn_smem=20000)
+    for gpu in ("H200", "H100 PCIe", "RTX 5090"):
+        doc = occcalc.sweep("cluster", gpu=gpu, **launch)
+        assert doc["vary"] == "cluster" and doc["gpu"] == occcalc.occupancy(gpu=gpu, **launch).gpu
+        for point in doc["points"]:
+            answer = device(gpu, cluster=point["cluster_size"], **launch)
+            for key in ("max_active_clusters", "blocks_in_clusters", "cluster_occupancy"):
+                assert point[key] == answer[key], (gpu, point["cluster_size"], key)
+        # The best size: the largest whose guaranteed cluster occupancy is the best guaranteed.
+        sure = [p for p in doc["points"] if p["max_active_clusters"]["fewest"] > 0]
+        best = max(p["cluster_occupancy"]["fewest"] for p in sure)
+        assert doc["best_cluster_size"] == max(p["cluster_size"] for p in sure
+                                               if p["cluster_occupancy"]["fewest"] == best)
+    with pytest.raises(occcalc.Error, match="names several GPUs"):
+        occcalc.sweep("cluster", gpu="H100", **launch)
+    with pytest.raises(occcalc.Error, match="cluster does not apply to sm_80"):
+        occcalc.sweep("cluster", gpu="A100 SXM4 80GB", **launch)

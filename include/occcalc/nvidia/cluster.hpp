@@ -233,4 +233,39 @@ inline cluster_capacity cluster_capacity_on(const nvidia_arch& arch, const clust
   return out;
 }
 
+/// One cluster size of a sweep: `cluster_capacity_on` at that size.
+struct cluster_sweep_point {
+  std::int64_t cluster_size = 0;
+  cluster_capacity capacity;
+};
+
+/// The clusters of a launch at every cluster size from `first` to `last`
+/// (Nsight Compute's "Impact of Varying Cluster Size").
+inline std::vector<cluster_sweep_point> cluster_sweep(const nvidia_arch& arch, const cluster_layout* layout,
+                                                      std::int64_t sm_count, std::int64_t blocks_per_sm,
+                                                      std::int64_t first, std::int64_t last, std::int64_t step = 1) {
+  std::vector<cluster_sweep_point> points;
+  for (std::int64_t size = first; size <= last; size += step) {
+    points.push_back({size, cluster_capacity_on(arch, layout, sm_count, blocks_per_sm, size)});
+  }
+  return points;
+}
+
+/// The cluster size to use: the largest whose guaranteed cluster occupancy
+/// (its `occupancy_fewest`) is the best any size of `points` guarantees;
+/// larger clusters share more data, and none of these runs fewer blocks.
+/// 0 when no size guarantees a running cluster.
+inline std::int64_t best_cluster_size(const std::vector<cluster_sweep_point>& points) {
+  std::int64_t best = 0;
+  double best_occupancy = 0.0;
+  for (const auto& p : points) {
+    // Exact comparison: the occupancies share one denominator.
+    if (p.capacity.clusters.fewest > 0 && p.capacity.occupancy_fewest >= best_occupancy) {
+      best = p.cluster_size;
+      best_occupancy = p.capacity.occupancy_fewest;
+    }
+  }
+  return best;
+}
+
 }  // namespace occcalc
