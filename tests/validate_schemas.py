@@ -89,6 +89,9 @@ run(["--gpu", "H100", *q, "--cluster", "2x2x2", "--json"], "result.schema.json")
 run(["--cc", "9.0", *q, "--sm-count", "20", "--cluster", "16", "--json"], "result.schema.json")
 run(["--cc", "12.0", *q, "--cluster", "8", "--json"], "result.schema.json")
 run(["sweep", "--vary", "cluster", "--gpu", "RTX PRO 6000 Blackwell", *q, "--json"], "sweep.schema.json")
+run(["suggest", "--gpu", "H200", *q, "--cluster", "8", "--json"], "suggest.schema.json")
+run(["suggest", "--cc", "10.0", "--sm-count", "8", "--threads", "1024", "--regs", "64", "--cluster", "8", "--json"],
+    "suggest.schema.json")
 run(["sweep", "--vary", "cluster", "--cc", "9.0", "--sm-count", "8", *q, "--json"], "sweep.schema.json")
 # An AMD work-group that cannot launch has reasons.
 amd0 = run(["--gfx", "gfx90a", "--threads", "1024", "--vgprs", "256", "--json"], "result.schema.json")

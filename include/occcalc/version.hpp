@@ -39,7 +39,7 @@ inline constexpr int list_schema_version = 3;
 /// `suggest --json` (`suggest.schema.json`); 2: `gpu` is the name, `device`
 /// the entry; 3: NVIDIA's `tied_block_sizes`, `recommended_block_size` and
 /// `family`; 4: AMD's next steps under the compiler's model (`--model llvm`).
-inline constexpr int suggest_schema_version = 5;
+inline constexpr int suggest_schema_version = 6;
 /// `sweep --json` (`sweep.schema.json`).
 inline constexpr int sweep_schema_version = 2;
 

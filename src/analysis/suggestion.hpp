@@ -10,6 +10,7 @@
 #include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/amd/steps.hpp"
+#include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/request/amd.hpp"
 #include "occcalc/request/request.hpp"
@@ -48,6 +49,11 @@ struct nvidia_suggestion {
   /// Blocks resident with cudaOccAvailableDynamicSMemPerBlock's answer, when
   /// it differs from the resident answer.
   std::optional<std::int64_t> resident_at_cuda_bytes;
+  /// --cluster: the launch's clusters at every size on the device, the
+  /// size given and the best (`occcalc::best_cluster_size`).
+  std::vector<occcalc::cluster_sweep_point> cluster_points;
+  std::int64_t cluster_size = 0;
+  std::int64_t best_cluster_size = 0;
 };
 
 /// AMD under the HIP runtime's or RCP's model: HIP's

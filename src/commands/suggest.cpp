@@ -188,6 +188,25 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
       s.resident_at_cuda_bytes = occcalc::compute_occupancy(arch, at).blocks_per_sm;
     }
   }
+  if (resolved.cluster) {
+    if (!threads_given) {
+      throw occcalc::input_error("cluster",
+                                 "needs " + occcalc::field_ref("threads") + ": the launch to size clusters for");
+    }
+    if (resolved.cluster_devices.size() != 1) {
+      throw occcalc::input_error("cluster",
+                                 resolved.cluster_devices.empty()
+                                     ? "needs " + occcalc::field_ref("gpu") + " or " + occcalc::field_ref("sm_count") +
+                                           ": clusters depend on how many SMs each GPC has"
+                                     : "needs one GPU: " + resolved.family_name + " names " +
+                                           std::to_string(resolved.cluster_devices.size()) + "; give one of them");
+    }
+    const auto& [g, layout] = resolved.cluster_devices.front();
+    const std::int64_t sms = resolved.sm_count_given || !g ? *resolved.sm_count : g->sm_count;
+    s.cluster_points = occcalc::cluster_sweep(arch, layout, sms, s.now.blocks_per_sm, 1, arch.max_cluster_size());
+    s.cluster_size = resolved.cluster->blocks();
+    s.best_cluster_size = occcalc::best_cluster_size(s.cluster_points);
+  }
   out << (json ? suggest_json(s) : suggest_text(s, term));
   return exit_status::ok;
 }
@@ -196,7 +215,6 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
 
 exit_status run_suggest(const occcalc::table& tables, occcalc::request request, const suggest_options& options,
                         bool json, std::ostream& out, const terminal& term) {
-  if (request.cluster) throw occcalc::input_error("cluster", "does not apply to suggest");
   const bool threads_given = request.threads.has_value();
   // Only the search: it sets every block size itself, so any valid size
   // resolves the rest of the launch.

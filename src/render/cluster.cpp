@@ -239,4 +239,64 @@ std::string cluster_sweep_json(const cluster_sweep_plan& plan) {
   return text + "\n";
 }
 
+namespace {
+
+const occcalc::cluster_sweep_point& point_of(const nvidia_suggestion& s, std::int64_t size) {
+  return s.cluster_points[static_cast<std::size_t>(size - s.cluster_points.front().cluster_size)];
+}
+
+nlohmann::ordered_json range_json(const cluster_range& r) { return {{"fewest", r.fewest}, {"most", r.most}}; }
+
+nlohmann::ordered_json point_json(const occcalc::cluster_sweep_point& p) {
+  const auto& c = p.capacity;
+  return {{"cluster_size", p.cluster_size},
+          {"max_active_clusters", range_json(c.clusters)},
+          {"blocks_in_clusters", range_json(c.blocks_in_clusters)},
+          {"cluster_occupancy", {{"fewest", c.occupancy_fewest}, {"most", c.occupancy_most}}}};
+}
+
+std::string point_words(const occcalc::cluster_sweep_point& p) {
+  const auto& c = p.capacity;
+  return fmt::format("{} clusters at once, {} of the blocks", range_text(c.clusters),
+                     percent_text(c.occupancy_fewest, c.occupancy_most));
+}
+
+}  // namespace
+
+std::string cluster_advice_text(const nvidia_suggestion& s, const terminal& term) {
+  const auto& r = *s.resolved;
+  const auto& now = point_of(s, s.cluster_size);
+  const occcalc::gpu* g = r.named_gpu;
+  const std::string device = g && !r.sm_count_given
+                                 ? fmt::format("{} ({} SMs)", g->name, now.capacity.sm_count)
+                                 : device_text(now.capacity.sm_count, "SMs", g ? &g->name : nullptr, true);
+  std::string text =
+      "\n" + heading(fmt::format("Cluster size for {} threads on {}", r.launch.threads_per_block, device), term);
+  text += row("now", std::to_string(s.cluster_size), point_words(now), term.columns);
+  if (s.best_cluster_size == 0) {
+    text += row("best", "-", "no cluster size is sure to run a cluster of this launch", term.columns);
+  } else {
+    const auto& best = point_of(s, s.best_cluster_size);
+    text += row("best", std::to_string(s.best_cluster_size),
+                point_words(best) +
+                    "; the largest with the best guaranteed cluster occupancy (sweep --vary "
+                    "cluster lists every size)",
+                term.columns);
+  }
+  text += wrap(basis_note(now.capacity) + ".", 2, term.columns - 2);
+  return text;
+}
+
+nlohmann::ordered_json cluster_advice_json(const nvidia_suggestion& s) {
+  const auto& now = point_of(s, s.cluster_size);
+  nlohmann::ordered_json j;
+  j["sm_count"] = now.capacity.sm_count;
+  j["basis"] = occcalc::to_string(now.capacity.basis);
+  j["layout"] = now.capacity.layout ? nlohmann::ordered_json(now.capacity.layout->id) : nlohmann::ordered_json();
+  j["now"] = point_json(now);
+  j["best_cluster_size"] = s.best_cluster_size;
+  j["best"] = s.best_cluster_size ? point_json(point_of(s, s.best_cluster_size)) : nlohmann::ordered_json();
+  return j;
+}
+
 }  // namespace occcalc::cli

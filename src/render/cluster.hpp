@@ -5,7 +5,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "analysis/nvidia_query.hpp"
+#include "analysis/suggestion.hpp"
 #include "render/json_writer.hpp"
 #include "render/terminal.hpp"
 
@@ -34,6 +37,11 @@ struct cluster_sweep_plan {
   /// The launch, for the heading: threads, registers, shared memory.
   std::string launch_words;
 };
+
+/// suggest --cluster: the size given and the best, in text and as the
+/// `cluster` member of suggest's JSON.
+std::string cluster_advice_text(const nvidia_suggestion& s, const terminal& term);
+nlohmann::ordered_json cluster_advice_json(const nvidia_suggestion& s);
 
 std::string cluster_sweep_text(const cluster_sweep_plan& plan, const terminal& term);
 std::string cluster_sweep_csv(const cluster_sweep_plan& plan);

@@ -1,4 +1,5 @@
 #include "render/suggest.hpp"
+#include "render/cluster.hpp"
 
 #include <algorithm>
 
@@ -150,6 +151,7 @@ std::string suggest_json(const nvidia_suggestion& s) {
       dynamic && dynamic->cuda_bytes ? nlohmann::ordered_json(*dynamic->cuda_bytes) : nlohmann::ordered_json();
   j["max_dynamic_smem_per_block_resident"] =
       dynamic && dynamic->resident_bytes ? nlohmann::ordered_json(*dynamic->resident_bytes) : nlohmann::ordered_json();
+  j["cluster"] = s.cluster_points.empty() ? nlohmann::ordered_json() : cluster_advice_json(s);
   return json_text(j, 2) + "\n";
 }
 
@@ -264,6 +266,7 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
       text += row("CUDA's figure", value, note, term.columns);
     }
   }
+  if (!s.cluster_points.empty()) text += cluster_advice_text(s, term);
   return text;
 }
 

@@ -118,3 +118,20 @@ def test_the_cluster_sweep_is_the_query_at_each_size():
         occcalc.sweep("cluster", gpu="H100", **launch)
     with pytest.raises(occcalc.Error, match="cluster does not apply to sm_80"):
         occcalc.sweep("cluster", gpu="A100 SXM4 80GB", **launch)
+
+
+def test_suggest_names_the_best_cluster_size_of_the_sweep():
+    launch = dict(threads=256, regs=64)
+    for gpu in ("H200", "H100 NVL"):
+        advice = occcalc.suggest(gpu=gpu, cluster=8, **launch)["cluster"]
+        doc = occcalc.sweep("cluster", gpu=gpu, **launch)
+        assert advice["best_cluster_size"] == doc["best_cluster_size"]
+        assert advice["now"] == doc["points"][7]
+        assert advice["best"] == doc["points"][doc["best_cluster_size"] - 1]
+    # On the measured H200, 4 blocks per SM: clusters of 2 keep every block (264 x 2 = 528 = 132 x 4);
+    # 8 keeps 496 (62 clusters).
+    h200 = occcalc.suggest(gpu="H200", cluster=8, **launch)["cluster"]
+    assert (h200["best_cluster_size"], h200["now"]["max_active_clusters"]["most"]) == (2, 62)
+    assert occcalc.suggest(gpu="H200", **launch)["cluster"] is None
+    with pytest.raises(occcalc.Error, match="cluster needs threads"):
+        occcalc.suggest(gpu="H200", regs=64, cluster=8)
