@@ -30,7 +30,7 @@ inline constexpr int result_schema_version = 6;
 /// 6: a figure the input does not record is absent, not null, and
 /// `occupancy` holds the counts and limits only (no input echo, waves or
 /// allocation: the record holds the figures).
-inline constexpr int inspect_schema_version = 6;
+inline constexpr int inspect_schema_version = 7;
 /// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
 /// `unused_policy_entries` and the `block_size` check; 3: `judged_at`.
 inline constexpr int check_schema_version = 3;

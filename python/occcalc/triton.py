@@ -163,7 +163,8 @@ def occupancy(kernel, **launch):
     the cache's JSON as a dict) with ``name``, ``num_warps``, ``shared`` (the
     dynamic shared memory Triton launches with) and ``target`` (``backend``,
     ``arch``, ``warp_size``), and ``asm`` with the binary, or ``n_regs``. The
-    block size is ``num_warps`` times the warp size.
+    block size is ``num_warps`` times the warp size; with ``num_ctas`` above 1,
+    a cluster launch of ``cluster_dims`` (:attr:`occcalc.Result.cluster`).
 
     ``launch`` adds request keys: ``gpu`` (or ``cc``, ``gfx``) to answer for
     another GPU than the kernel's target, ``grid`` with ``gpu`` or
@@ -180,6 +181,14 @@ def occupancy(kernel, **launch):
         request["lds"] += shared
     else:
         request["dyn_smem"] = shared
+        # num_ctas > 1: Triton's launcher launches clusters of cluster_dims (of num_ctas along x where
+        # the metadata holds none): Result.cluster says what a cluster launch keeps per SM.
+        ctas = _integer(meta, "num_ctas", 1)
+        if ctas > 1:
+            dims = tuple(_field(meta, "cluster_dims", None) or (1, 1, 1))
+            if len(dims) != 3 or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):
+                raise TypeError(f"the kernel's metadata.cluster_dims is {_a(dims)}; Triton's is three positive integers")
+            request["cluster"] = "x".join(map(str, dims)) if dims[0] * dims[1] * dims[2] > 1 else ctas
     request.update(launch)
     result = _occupancy(**request)
     _check_target(_field(meta, "name"), binary_target(kernel), result)

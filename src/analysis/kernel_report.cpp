@@ -195,7 +195,14 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
       r.block_size = launch.threads_per_block = suggested;
       r.block_size_from = suggested_block_size;
     }
-    r.evaluation = evaluate(occcalc::resolve_launch(*arch, launch));
+    occcalc::resolved_request resolved = occcalc::resolve_launch(*arch, launch);
+    // A declared cluster (__cluster_dims__, .reqnctapercluster, Triton's num_ctas): the kernel always runs
+    // in clusters, and its record says what a cluster launch keeps per SM.
+    if (k.cluster_dims && arch->max_cluster_size_portable) {
+      const auto& d = *k.cluster_dims;
+      resolved.cluster = occcalc::cluster_shape{d[0], d[1], d[2]};
+    }
+    r.evaluation = evaluate(std::move(resolved));
   } catch (const occcalc::input_error& e) {
     r.unavailable = fmt::format("{}: {}", e.field(), e.what());
   }

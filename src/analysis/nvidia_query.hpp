@@ -20,9 +20,10 @@ struct query {
   /// The grid's waves on each product of a family with different SM counts
   /// (`family_grid::per_product`).
   std::vector<std::pair<const occcalc::gpu*, occcalc::waves>> family_waves;
-  /// With a cluster: the blocks an SM holds in a cluster launch, and the
-  /// clusters on each device of `request.cluster_devices`, in its order.
-  occcalc::cluster_range cluster_blocks_per_sm;
+  /// With a cluster: the blocks an SM holds in a cluster launch and their
+  /// occupancy, and the clusters on each device of
+  /// `request.cluster_devices`, in its order.
+  occcalc::cluster_launch in_clusters;
   std::vector<occcalc::cluster_capacity> clusters;
 };
 
@@ -33,7 +34,7 @@ inline query evaluate(occcalc::resolved_request resolved) {
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
   if (q.request.cluster) {
     const auto& arch = *q.request.arch;
-    q.cluster_blocks_per_sm = occcalc::cluster_blocks_per_sm(arch, q.result.blocks_per_sm);
+    q.in_clusters = occcalc::in_clusters(arch, q.result);
     for (const auto& [g, layout] : q.request.cluster_devices) {
       const std::int64_t sms = q.request.sm_count_given || !g ? *q.request.sm_count : g->sm_count;
       q.clusters.push_back(

@@ -313,10 +313,16 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
           overrides.threads = triton->block_size();
           overrides.dyn_smem_bytes = triton->shared_bytes;
           from = triton_block_size;
+          // num_ctas > 1: Triton's launcher launches clusters of cluster_dims, or of num_ctas along x where
+          // the metadata records none (Triton 3.6 records none).
+          auto& declared = kernels[i].resources.cluster_dims;
+          inspect::dim3 cluster = triton->cluster_dims;
+          if (cluster[0] * cluster[1] * cluster[2] == 1) cluster = {triton->num_ctas, 1, 1};
+          if (triton->num_ctas > 1 && !declared) declared = cluster;
           auto& origin = kernels[i].resources.origin;
           origin = fmt::format("{}.json: num_warps {}, shared {} B, num_ctas {}, cluster {}x{}x{}{}", stem_of(path),
-                               triton->num_warps, triton->shared_bytes, triton->num_ctas, triton->cluster_dims[0],
-                               triton->cluster_dims[1], triton->cluster_dims[2], origin.empty() ? "" : "; " + origin);
+                               triton->num_warps, triton->shared_bytes, triton->num_ctas, cluster[0], cluster[1],
+                               cluster[2], origin.empty() ? "" : "; " + origin);
         }
         run[j] = report_kernel(tables, path, std::move(kernels[i]), overrides, from);
         if (triton != nullptr) {

@@ -59,7 +59,9 @@ std::string cluster_text(const query& q, const terminal& term) {
                        : "needs cudaFuncAttributeNonPortableClusterSizeAllowed",
               term.columns);
   text += row(
-      "blocks per SM", range_text(q.cluster_blocks_per_sm),
+      "blocks per SM",
+      fmt::format("{} ({})", range_text(q.in_clusters.blocks_per_sm),
+                  percent_text(q.in_clusters.occupancy_fewest, q.in_clusters.occupancy_most)),
       arch.max_cluster_blocks_per_sm
           ? fmt::format("a cluster launch keeps at most {} on an SM on {}", *arch.max_cluster_blocks_per_sm, arch.id)
           : fmt::format("how many a cluster launch keeps on an SM on {} is not measured", arch.id),
@@ -87,6 +89,23 @@ std::string cluster_text(const query& q, const terminal& term) {
   return text;
 }
 
+void write_cluster_launch(json_writer& w, const query& q) {
+  w.key("cluster");
+  w.begin_object();
+  w.member("blocks", q.request.cluster->blocks());
+  w.key("blocks_per_sm");
+  w.begin_object();
+  w.member("fewest", q.in_clusters.blocks_per_sm.fewest);
+  w.member("most", q.in_clusters.blocks_per_sm.most);
+  w.end_object();
+  w.key("occupancy");
+  w.begin_object();
+  w.member("fewest", q.in_clusters.occupancy_fewest);
+  w.member("most", q.in_clusters.occupancy_most);
+  w.end_object();
+  w.end_object();
+}
+
 void write_cluster(json_writer& w, const query& q) {
   w.key("cluster");
   if (!q.request.cluster) {
@@ -104,7 +123,12 @@ void write_cluster(json_writer& w, const query& q) {
   w.begin_object();
   w.member("blocks", q.request.cluster->blocks());
   w.member("portable", q.request.cluster->blocks() <= arch.max_cluster_size_portable.value_or(0));
-  range("blocks_per_sm", q.cluster_blocks_per_sm);
+  range("blocks_per_sm", q.in_clusters.blocks_per_sm);
+  w.key("occupancy");
+  w.begin_object();
+  w.member("fewest", q.in_clusters.occupancy_fewest);
+  w.member("most", q.in_clusters.occupancy_most);
+  w.end_object();
   w.key("devices");
   w.begin_array();
   for (std::size_t i = 0; i < q.clusters.size(); ++i) {

@@ -20,6 +20,10 @@ std::string cluster_text(const query& q, const terminal& term);
 /// The `cluster` member of a query's JSON: null without a cluster.
 void write_cluster(json_writer& w, const query& q);
 
+/// An inspect record's `cluster`: what a cluster launch of the kernel's
+/// declared cluster keeps per SM.
+void write_cluster_launch(json_writer& w, const query& q);
+
 /// `sweep --vary cluster`: a launch's clusters at each cluster size on one
 /// device.
 struct cluster_sweep_plan {

@@ -8,6 +8,7 @@
 #include "inspect/parallel.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
+#include "render/cluster.hpp"
 #include "render/json_writer.hpp"
 #include "render/result_json.hpp"
 
@@ -181,6 +182,9 @@ class json_printer final : public record_printer<std::monostate> {
           [&](const auto& q) {
             w.key("occupancy");
             write_occupancy(w, q);
+            if constexpr (std::is_same_v<std::decay_t<decltype(q)>, query>) {
+              if (q.request.cluster) write_cluster_launch(w, q);
+            }
           },
           *r.evaluation);
     else

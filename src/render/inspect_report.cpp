@@ -208,6 +208,8 @@ class text_printer final : public inspect_printer {
     cells_.clear();
     cells_.reserve(kernel_count);
     unavailable_.clear();
+    fewer_in_clusters_ = 0;
+    fewer_example_.clear();
     widths_.assign(std::size(inspect_columns), 0);
     for (std::size_t c = 0; c < widths_.size(); ++c) widths_[c] = display_width(inspect_columns[c].header);
     pending_ = true;
@@ -238,6 +240,17 @@ class text_printer final : public inspect_printer {
     }
     for (const auto& r : run) {
       if (!r.has_occupancy()) ++unavailable_[r.unavailable];
+      // Declared clusters: the blocks a cluster launch keeps, where fewer than the table shows.
+      if (const query* q = r.nvidia();
+          q && q->request.cluster && q->in_clusters.blocks_per_sm.fewest < q->result.blocks_per_sm) {
+        ++fewer_in_clusters_;
+        if (fewer_example_.empty()) {
+          fewer_example_ = fmt::format("{} keeps {} of its {} blocks per SM in clusters of {}, {:.1f}%",
+                                       occcalc::detail::printable(r.kernel.demangled),
+                                       q->in_clusters.blocks_per_sm.fewest, q->result.blocks_per_sm,
+                                       q->request.cluster->blocks(), q->in_clusters.occupancy_fewest * 100.0);
+        }
+      }
       amd_ = amd_ || r.amd_target;
     }
   }
@@ -323,6 +336,16 @@ class text_printer final : public inspect_printer {
     layout.elide_last = !view_.wide && term_.tty && columns[shown.back()]->id == "kernel";
     text_ += format_table(headers, rows, term_, layout);
     flush_chunk(out_, text_);
+    if (fewer_in_clusters_ > 0) {
+      const std::string note = fmt::format(
+          "{} kernel{} declare{} thread block clusters, and a cluster launch keeps fewer blocks per SM "
+          "than shown ({}); --json's cluster gives each one's",
+          fewer_in_clusters_, fewer_in_clusters_ == 1 ? "" : "s", fewer_in_clusters_ == 1 ? "s" : "", fewer_example_);
+      const auto lines = wrap_lines(note, term_.columns - 2, term_.columns - 4);
+      for (std::size_t i = 0; i < lines.size(); ++i) {
+        text_ += (i == 0 ? "  " : "    ") + paint(lines[i], style::warn, term_.colour) + "\n";
+      }
+    }
     for (const auto& [reason, count] : unavailable_) {
       // Wrapped to the width as every line of text is, each line painted.
       const std::string note = fmt::format("no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s",
@@ -346,6 +369,8 @@ class text_printer final : public inspect_printer {
   std::vector<std::vector<table_cell>> cells_;  // per row, every column of inspect_columns
   std::vector<std::size_t> widths_;             // per column of inspect_columns
   std::map<std::string, std::size_t> unavailable_;
+  std::size_t fewer_in_clusters_ = 0;
+  std::string fewer_example_;
 };
 
 }  // namespace

@@ -1,5 +1,4 @@
 #include "render/result_json.hpp"
-#include "render/cluster.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -17,6 +16,7 @@
 #include "occcalc/request/parse.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
+#include "render/cluster.hpp"
 #include "render/json_writer.hpp"
 
 namespace occcalc::cli {

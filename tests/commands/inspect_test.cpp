@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "occcalc/version.hpp"
 
 using occcalc::cli::exit_status;
 using occcalc::test::run;
@@ -123,7 +124,7 @@ TEST_CASE("cli: inspect reads a log from stdin and notes inputs without kernels"
   const auto r = run({"inspect", "-", "--json"}, "ptxas info    : 0 bytes gmem\n");
   CHECK(r.status == exit_status::ok);
   const auto j = nlohmann::json::parse(r.out);
-  CHECK(j["schema_version"] == 6);
+  CHECK(j["schema_version"] == occcalc::inspect_schema_version);
   CHECK(j["kernels"].empty());
   CHECK_THAT(r.err, Contains("-: no GPU kernels found"));
 }
@@ -282,6 +283,43 @@ TEST_CASE("cli: a Triton cache is read with each kernel's launch from its metada
   const auto bad = run({"inspect", copy.string()});
   CHECK(bad.status == exit_status::bad_input);
   CHECK_THAT(bad.err, Contains("add_kernel.json: Triton metadata field 'num_warps' is 3000"));
+}
+
+TEST_CASE("cli: a kernel that declares clusters says what a cluster launch keeps per SM", "[cli][inspect][cluster]") {
+  // cluster.cu: __cluster_dims__(2, 1, 1), 128 threads (launch bounds), 10 registers on sm_90: 16 blocks per
+  // SM, of which a cluster launch keeps 8 (docs/clusters.md): 32 of 64 warps.
+  const std::string cubin = std::string(OCCCALC_FIXTURE_DIR) + "/cluster.sm_90.cubin";
+  const auto j = nlohmann::json::parse(run({"inspect", cubin, "--json"}).out);
+  const auto& k = j["kernels"][0];
+  CHECK(k["cluster_dims"] == nlohmann::json::array({2, 1, 1}));
+  CHECK(k["occupancy"]["blocks_per_sm"] == 16);
+  CHECK(k["cluster"] == nlohmann::json::parse(
+                            R"({"blocks": 2, "blocks_per_sm": {"fewest": 8, "most": 8},
+                                "occupancy": {"fewest": 0.5, "most": 0.5}})"));
+  const auto text = run({"inspect", cubin});
+  CHECK_THAT(text.out, Contains("clustered(float*) keeps 8 of its 16 blocks per SM in clusters of 2, 50.0%"));
+  // No declared cluster, no cluster record.
+  const auto plain =
+      nlohmann::json::parse(run({"inspect", std::string(OCCCALC_FIXTURE_DIR) + "/kernels.sm_90.cubin", "--json"}).out);
+  for (const auto& kernel : plain["kernels"]) CHECK_FALSE(kernel.contains("cluster"));
+
+  // Triton's num_ctas 2 launches clusters of its cluster_dims: an sm_90 cubin laid out as Triton's cache.
+  namespace fs = std::filesystem;
+  const fs::path cache = fs::path(OCCCALC_TEMP_DIR) / "triton_ctas" / "0123abcd";
+  fs::remove_all(cache.parent_path());
+  fs::create_directories(cache);
+  fs::copy(std::string(OCCCALC_FIXTURE_DIR) + "/kernels.sm_90.cubin", cache / "plain_c.cubin");
+  std::ofstream(cache / "plain_c.json")
+      << R"({"hash": "0123abcd", "target": {"backend": "cuda", "arch": 90, "warp_size": 32}, "num_warps": 2,
+             "num_ctas": 2, "num_stages": 3, "cluster_dims": [2, 1, 1], "shared": 0, "name": "plain_c"})";
+  const auto triton = nlohmann::json::parse(run({"inspect", cache.parent_path().string(), "--json"}).out);
+  const auto found = std::find_if(triton["kernels"].begin(), triton["kernels"].end(),
+                                  [](const auto& r) { return r["kernel"] == "plain_c"; });
+  REQUIRE(found != triton["kernels"].end());
+  // 64 threads, 8 registers: 32 blocks per SM (the blocks limit), 8 in a cluster launch: 16 of 64 warps.
+  CHECK((*found)["occupancy"]["blocks_per_sm"] == 32);
+  CHECK((*found)["cluster"]["blocks_per_sm"]["most"] == 8);
+  CHECK((*found)["cluster"]["occupancy"]["most"] == 0.25);
 }
 
 TEST_CASE("cli: AMD compiler remarks take their target from --arch, and say so without it", "[cli][inspect][amd]") {

@@ -83,17 +83,22 @@ def test_every_kernel_of_a_real_cache_without_n_regs_equals_the_cli(real_cache):
     # Registers and barriers from `occcalc inspect` of the cubin; the launch is Triton's.
     assert len(real_cache) == 55
     archs = set()
+    clustered = 0
     for kernel in real_cache:
         assert not hasattr(kernel, "n_regs")  # only the driver sets it
         cubin = [p for c, p in kernel.metadata_group.items() if c.endswith(".cubin")][0]
         record = cli("inspect", cubin, "--json")["kernels"][0]
         meta = kernel.metadata
+        # num_ctas > 1 launches clusters of num_ctas (Triton 3.6 records no cluster_dims).
+        clusters = ["--cluster", str(meta.num_ctas)] if meta.num_ctas > 1 else []
         expected = cli("--cc", str(meta.target.arch), "--threads", str(meta.num_warps * meta.target.warp_size),
                        "--regs", str(record["registers"]), "--dyn-smem", str(meta.shared),
-                       "--barriers", str(record["barriers"]), "--json")
+                       "--barriers", str(record["barriers"]), *clusters, "--json")
+        clustered += bool(clusters)
         assert occcalc.triton_occupancy(kernel).to_dict() == expected, kernel.metadata_group
         archs.add(occcalc.triton.binary_target(kernel))
     assert archs == {"sm_80", "sm_90a", "sm_100a", "sm_120a"}
+    assert clustered == 3  # the matmul of num_ctas 2 on sm_90a, sm_100a and sm_120a
 
 
 def test_registers_and_occupancy_equal_the_drivers_on_an_h200(real_cache):
@@ -285,3 +290,22 @@ def test_a_config_that_doubles_its_shared_memory_regresses(real_cache, tmp_path)
     saved.write_bytes(b"\xef\xbb\xbf" + saved.read_bytes())
     status, report = diff(str(saved), edited, "--fail-on-regression")
     assert (status, report["counts"]["regressed"], report["counts"]["unchanged"]) == (1, 1, 54)
+
+
+def test_num_ctas_launches_clusters():
+    # Triton launches num_ctas > 1 as clusters of its cluster_dims (9.0 and later): Result.cluster says
+    # what a cluster launch keeps per SM. 2 warps, 8 registers on 9.0: 32 blocks per SM, 8 in clusters.
+    k = kernel(n_regs=8, num_warps=2, shared=0, arch=90)
+    k.metadata.num_ctas = 2
+    k.metadata.cluster_dims = (2, 1, 1)
+    got = occcalc.triton_occupancy(k)
+    assert got.blocks_per_sm == 32
+    assert got.cluster["blocks"] == 2
+    assert got.cluster["blocks_per_sm"] == {"fewest": 8, "most": 8}
+    assert got.cluster["occupancy"] == {"fewest": 0.25, "most": 0.25}
+    k.metadata.cluster_dims = (1, 1, 1)  # none recorded: num_ctas along x
+    assert occcalc.triton_occupancy(k).cluster["blocks"] == 2
+    assert occcalc.triton_occupancy(kernel(n_regs=8, num_warps=2, shared=0, arch=90)).cluster is None
+    k.metadata.cluster_dims = (2, 0, 1)
+    with pytest.raises(TypeError, match="cluster_dims"):
+        occcalc.triton_occupancy(k)

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/occupancy.hpp"
 
 namespace occcalc {
 
@@ -129,6 +130,26 @@ inline cluster_range cluster_blocks_per_sm(const nvidia_arch& arch, std::int64_t
     return {std::min(blocks_per_sm, *arch.max_cluster_blocks_per_sm),
             std::min(blocks_per_sm, *arch.max_cluster_blocks_per_sm)};
   return {std::min(blocks_per_sm, arch.max_cluster_size_portable.value_or(blocks_per_sm)), blocks_per_sm};
+}
+
+/// A launch per SM when it runs in clusters: the blocks a cluster launch
+/// keeps (`cluster_blocks_per_sm`) and the occupancy they give, in [0, 1].
+struct cluster_launch {
+  cluster_range blocks_per_sm;
+  double occupancy_fewest = 0.0;
+  double occupancy_most = 0.0;
+};
+
+/// `result` (a launch's occupancy without clusters) run in clusters on `arch`.
+inline cluster_launch in_clusters(const nvidia_arch& arch, const occupancy_result& result) {
+  cluster_launch out;
+  out.blocks_per_sm = cluster_blocks_per_sm(arch, result.blocks_per_sm);
+  if (result.max_warps_per_sm > 0) {
+    const auto max_warps = static_cast<double>(result.max_warps_per_sm);
+    out.occupancy_fewest = static_cast<double>(out.blocks_per_sm.fewest * result.warps_per_block) / max_warps;
+    out.occupancy_most = static_cast<double>(out.blocks_per_sm.most * result.warps_per_block) / max_warps;
+  }
+  return out;
 }
 
 namespace detail {
