@@ -25,45 +25,6 @@
 
 namespace occcalc {
 
-/// Where a product's clusters can run, as measured or as published.
-struct cluster_layout {
-  /// Identifier (`gh100-132-sms`).
-  std::string id;
-  /// Ids of the GPUs it describes.
-  std::vector<std::string> gpu_ids;
-  /// The SMs of each placement domain, as measured; empty when only the GPC
-  /// counts below are known.
-  std::vector<std::int64_t> domain_sms;
-  /// Otherwise: the numbers of GPCs the product may have enabled, the most
-  /// TPCs a GPC of its die holds, and the SMs of a TPC. A layout is any split
-  /// of the product's TPCs into that many GPCs of 1 to `max_tpcs_per_gpc`
-  /// TPCs, one of which the runtime may split further into domains of whole
-  /// TPCs (as measured on the H100 and H200, docs/clusters.md).
-  std::vector<std::int64_t> gpc_counts;
-  std::int64_t max_tpcs_per_gpc = 0;
-  std::int64_t sms_per_tpc = 0;
-  /// Ids of the sources.
-  std::vector<std::string> sources;
-
-  /// Whether the domains were measured.
-  bool measured() const noexcept { return !domain_sms.empty(); }
-
-#if __cplusplus >= 202002L
-  /// Member by member (C++20; the compiled tables' test uses it).
-  friend bool operator==(const cluster_layout&, const cluster_layout&) = default;
-#endif
-};
-
-/// A cluster's shape: blocks along x, y and z.
-struct cluster_shape {
-  std::int64_t x = 1;
-  std::int64_t y = 1;
-  std::int64_t z = 1;
-
-  /// Blocks in a cluster; only the count matters to occupancy.
-  constexpr std::int64_t blocks() const noexcept { return x * y * z; }
-};
-
 /// What an answer about clusters rests on.
 enum class cluster_basis : std::uint8_t {
   /// The product's placement domains, measured: exact.

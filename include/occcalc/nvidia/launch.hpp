@@ -45,4 +45,14 @@ struct launch_config {
   }
 };
 
+/// A cluster's shape: blocks along x, y and z.
+struct cluster_shape {
+  std::int64_t x = 1;
+  std::int64_t y = 1;
+  std::int64_t z = 1;
+
+  /// Blocks in a cluster; only the count matters to occupancy.
+  constexpr std::int64_t blocks() const noexcept { return x * y * z; }
+};
+
 }  // namespace occcalc

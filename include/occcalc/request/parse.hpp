@@ -18,8 +18,8 @@
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/arch.hpp"
-#include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
+#include "occcalc/nvidia/launch.hpp"
 
 namespace occcalc {
 

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "occcalc/nvidia/arch.hpp"
-#include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/tables/entry_reader.hpp"
 

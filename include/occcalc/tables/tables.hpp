@@ -9,7 +9,6 @@
 
 #include "occcalc/amd/target.hpp"
 #include "occcalc/nvidia/arch.hpp"
-#include "occcalc/nvidia/cluster.hpp"
 
 namespace occcalc {
 
