@@ -21,24 +21,26 @@ struct query {
   /// (`family_grid::per_product`).
   std::vector<std::pair<const occcalc::gpu*, occcalc::waves>> family_waves;
   /// With a cluster: the blocks an SM holds in a cluster launch and their
-  /// occupancy, and the clusters on each device of
-  /// `request.cluster_devices`, in its order.
+  /// occupancy, and on each device of `request.cluster_devices`, in its
+  /// order, the clusters and the largest cluster size that fits.
   occcalc::cluster_launch in_clusters;
   std::vector<occcalc::cluster_capacity> clusters;
+  std::vector<occcalc::cluster_range> largest_cluster_sizes;
 };
 
 /// Resolves `req` against `tables` and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
 inline query evaluate(occcalc::resolved_request resolved) {
-  query q{std::move(resolved), {}, std::nullopt, {}, {}, {}};
+  query q{std::move(resolved), {}, std::nullopt, {}, {}, {}, {}};
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
   if (q.request.cluster) {
     const auto& arch = *q.request.arch;
     q.in_clusters = occcalc::in_clusters(arch, q.result);
-    for (const auto& [g, layout] : q.request.cluster_devices) {
-      const std::int64_t sms = q.request.sm_count_given || !g ? *q.request.sm_count : g->sm_count;
+    const std::int64_t blocks = q.result.blocks_per_sm;
+    for (const auto& d : q.request.cluster_devices) {
       q.clusters.push_back(
-          occcalc::cluster_capacity_on(arch, layout, sms, q.result.blocks_per_sm, q.request.cluster->blocks()));
+          occcalc::cluster_capacity_on(arch, d.layout, d.sm_count, blocks, q.request.cluster->blocks()));
+      q.largest_cluster_sizes.push_back(occcalc::largest_cluster_size(arch, d.layout, d.sm_count, blocks));
     }
   }
   if (q.request.grid_blocks && q.request.sm_count) {

@@ -201,9 +201,9 @@ exit_status run_suggest_for(const occcalc::resolved_request& resolved, const std
                                      : "needs one GPU: " + resolved.family_name + " names " +
                                            std::to_string(resolved.cluster_devices.size()) + "; give one of them");
     }
-    const auto& [g, layout] = resolved.cluster_devices.front();
-    const std::int64_t sms = resolved.sm_count_given || !g ? *resolved.sm_count : g->sm_count;
-    s.cluster_points = occcalc::cluster_sweep(arch, layout, sms, s.now.blocks_per_sm, 1, arch.max_cluster_size());
+    const auto& device = resolved.cluster_devices.front();
+    s.cluster_points =
+        occcalc::cluster_sweep(arch, device.layout, device.sm_count, s.now.blocks_per_sm, 1, arch.max_cluster_size());
     s.cluster_size = resolved.cluster->blocks();
     s.best_cluster_size = occcalc::best_cluster_size(s.cluster_points);
   }

@@ -233,24 +233,22 @@ exit_status run_cluster_sweep(const occcalc::table& tables, const occcalc::reque
     throw occcalc::input_error("vary", "cluster does not apply to " + arch.id +
                                            ": thread block clusters need compute capability 9.0 or later");
   }
-  if (!r.family.empty() && !r.sm_count_given) {
-    occcalc::require_gpu(tables, "gpu", request.gpu->text());  // throws, naming the products
-  }
-  if (!r.sm_count) {
+  const auto devices = occcalc::cluster_devices_of(tables, r);
+  if (devices.size() > 1) occcalc::require_gpu(tables, "gpu", request.gpu->text());  // throws, naming the products
+  if (devices.empty()) {
     throw occcalc::input_error("gpu", "is needed to sweep the cluster size (or " + occcalc::field_ref("sm_count") +
                                           "): clusters depend on how many SMs each GPC has");
   }
   cluster_sweep_plan plan;
   plan.arch = &arch;
-  plan.gpu = r.named_gpu;
-  plan.sm_count = *r.sm_count;
-  plan.layout = r.named_gpu && !r.sm_count_given ? occcalc::find_cluster_layout(tables, *r.named_gpu) : nullptr;
+  plan.device = devices.front();
+  plan.sm_count_given = r.sm_count_given;
   plan.blocks_per_sm = occcalc::compute_occupancy(arch, r.launch).blocks_per_sm;
   plan.cluster_blocks_per_sm = occcalc::cluster_blocks_per_sm(arch, plan.blocks_per_sm);
   const auto range = checked_range({1, arch.max_cluster_size(), 1}, options, false, 1, arch.max_cluster_size(),
                                    " blocks for " + arch.id);
-  plan.points =
-      occcalc::cluster_sweep(arch, plan.layout, plan.sm_count, plan.blocks_per_sm, range.first, range.last, range.step);
+  plan.points = occcalc::cluster_sweep(arch, plan.device.layout, plan.device.sm_count, plan.blocks_per_sm, range.first,
+                                       range.last, range.step);
   plan.best_size = occcalc::best_cluster_size(plan.points);
   plan.launch_words = fmt::format("{} threads, {} registers, {} B shared memory per block", r.launch.threads_per_block,
                                   r.launch.registers_per_thread, r.launch.requested_shared_memory_bytes());

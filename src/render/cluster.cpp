@@ -22,9 +22,26 @@ std::string range_text(const cluster_range& r) {
   return r.exact() ? std::to_string(r.most) : fmt::format("{} to {}", r.fewest, r.most);
 }
 
-std::string percent_text(double fewest, double most) {
-  const auto one = [](double f) { return fmt::format("{:.1f}%", f * occcalc::percent_per_unit); };
-  return one(fewest) == one(most) ? one(most) : one(fewest) + " to " + one(most);
+std::string percent_text(const occcalc::cluster_fraction& f) {
+  const auto one = [](double x) { return fmt::format("{:.1f}%", x * occcalc::percent_per_unit); };
+  return one(f.fewest) == one(f.most) ? one(f.most) : one(f.fewest) + " to " + one(f.most);
+}
+
+/// `{fewest, most}` of a range or a fraction as a JSON member.
+template <typename Range>
+void write_range(json_writer& w, std::string_view name, const Range& r) {
+  w.key(name);
+  w.begin_object();
+  w.member("fewest", r.fewest);
+  w.member("most", r.most);
+  w.end_object();
+}
+
+/// The device an answer is on: `H200 (132 SMs)`, or `66 SMs of H200
+/// (--sm-count)`.
+std::string device_words(const occcalc::cluster_device& d, bool sm_count_given) {
+  return d.gpu && !sm_count_given ? fmt::format("{} ({} SMs)", d.gpu->name, d.sm_count)
+                                  : device_text(d.sm_count, "SMs", d.gpu ? &d.gpu->name : nullptr, true);
 }
 
 /// The cluster's shape as given: `2x2x1`.
@@ -60,8 +77,7 @@ std::string cluster_text(const query& q, const terminal& term) {
               term.columns);
   text += row(
       "blocks per SM",
-      fmt::format("{} ({})", range_text(q.in_clusters.blocks_per_sm),
-                  percent_text(q.in_clusters.occupancy_fewest, q.in_clusters.occupancy_most)),
+      fmt::format("{} ({})", range_text(q.in_clusters.blocks_per_sm), percent_text(q.in_clusters.occupancy)),
       arch.max_cluster_blocks_per_sm
           ? fmt::format("a cluster launch keeps at most {} on an SM on {}", *arch.max_cluster_blocks_per_sm, arch.id)
           : fmt::format("how many a cluster launch keeps on an SM on {} is not measured", arch.id),
@@ -73,17 +89,13 @@ std::string cluster_text(const query& q, const terminal& term) {
   }
   for (std::size_t i = 0; i < q.clusters.size(); ++i) {
     const auto& c = q.clusters[i];
-    const occcalc::gpu* g = q.request.cluster_devices[i].first;
-    const bool named = g && !q.request.sm_count_given;
-    const std::string device = named ? fmt::format("{} ({} SMs)", g->name, c.sm_count)
-                                     : device_text(c.sm_count, "SMs", g ? &g->name : nullptr, true);
-    text += "\n" + heading("On " + device, term);
+    text += "\n" + heading("On " + device_words(q.request.cluster_devices[i], q.request.sm_count_given), term);
     text += row("max active clusters", range_text(c.clusters), basis_note(c), term.columns);
     text +=
-        row("cluster occupancy", percent_text(c.occupancy_fewest, c.occupancy_most),
+        row("cluster occupancy", percent_text(c.occupancy),
             fmt::format("{} of {} blocks run in clusters", range_text(c.blocks_in_clusters), c.blocks_without_clusters),
             term.columns);
-    text += row("largest cluster", range_text(c.largest_size),
+    text += row("largest cluster", range_text(q.largest_cluster_sizes[i]),
                 fmt::format("blocks, of at most {} on {}", arch.max_cluster_size(), arch.id), term.columns);
   }
   return text;
@@ -93,16 +105,8 @@ void write_cluster_launch(json_writer& w, const query& q) {
   w.key("cluster");
   w.begin_object();
   w.member("blocks", q.request.cluster->blocks());
-  w.key("blocks_per_sm");
-  w.begin_object();
-  w.member("fewest", q.in_clusters.blocks_per_sm.fewest);
-  w.member("most", q.in_clusters.blocks_per_sm.most);
-  w.end_object();
-  w.key("occupancy");
-  w.begin_object();
-  w.member("fewest", q.in_clusters.occupancy_fewest);
-  w.member("most", q.in_clusters.occupancy_most);
-  w.end_object();
+  write_range(w, "blocks_per_sm", q.in_clusters.blocks_per_sm);
+  write_range(w, "occupancy", q.in_clusters.occupancy);
   w.end_object();
 }
 
@@ -113,27 +117,16 @@ void write_cluster(json_writer& w, const query& q) {
     return;
   }
   const auto& arch = *q.request.arch;
-  const auto range = [&](std::string_view name, const cluster_range& r) {
-    w.key(name);
-    w.begin_object();
-    w.member("fewest", r.fewest);
-    w.member("most", r.most);
-    w.end_object();
-  };
   w.begin_object();
   w.member("blocks", q.request.cluster->blocks());
   w.member("portable", q.request.cluster->blocks() <= arch.max_cluster_size_portable.value_or(0));
-  range("blocks_per_sm", q.in_clusters.blocks_per_sm);
-  w.key("occupancy");
-  w.begin_object();
-  w.member("fewest", q.in_clusters.occupancy_fewest);
-  w.member("most", q.in_clusters.occupancy_most);
-  w.end_object();
+  write_range(w, "blocks_per_sm", q.in_clusters.blocks_per_sm);
+  write_range(w, "occupancy", q.in_clusters.occupancy);
   w.key("devices");
   w.begin_array();
   for (std::size_t i = 0; i < q.clusters.size(); ++i) {
     const auto& c = q.clusters[i];
-    const occcalc::gpu* g = q.request.cluster_devices[i].first;
+    const occcalc::gpu* g = q.request.cluster_devices[i].gpu;
     w.begin_object();
     w.key("gpu");
     if (g)
@@ -147,50 +140,30 @@ void write_cluster(json_writer& w, const query& q) {
       w.value(c.layout->id);
     else
       w.null();
-    range("max_active_clusters", c.clusters);
-    range("blocks_in_clusters", c.blocks_in_clusters);
+    write_range(w, "max_active_clusters", c.clusters);
+    write_range(w, "blocks_in_clusters", c.blocks_in_clusters);
     w.member("blocks_without_clusters", c.blocks_without_clusters);
-    w.key("cluster_occupancy");
-    w.begin_object();
-    w.member("fewest", c.occupancy_fewest);
-    w.member("most", c.occupancy_most);
-    w.end_object();
-    range("largest_cluster_size", c.largest_size);
+    write_range(w, "cluster_occupancy", c.occupancy);
+    write_range(w, "largest_cluster_size", q.largest_cluster_sizes[i]);
     w.end_object();
   }
   w.end_array();
   w.end_object();
 }
 
-namespace {
-
-/// `{fewest, most}` as a JSON member.
-void write_range(json_writer& w, std::string_view name, const cluster_range& r) {
-  w.key(name);
-  w.begin_object();
-  w.member("fewest", r.fewest);
-  w.member("most", r.most);
-  w.end_object();
-}
-
-std::string sweep_device(const cluster_sweep_plan& plan) {
-  return plan.gpu ? fmt::format("{} ({} SMs)", plan.gpu->name, plan.sm_count) : counted(plan.sm_count, "SM", "SMs");
-}
-
-}  // namespace
-
 std::string cluster_sweep_text(const cluster_sweep_plan& plan, const terminal& term) {
   const auto& arch = *plan.arch;
-  std::string text = heading(
-      fmt::format("{}, {} ({}): clusters by size; {}", sweep_device(plan), arch.id, arch.family, plan.launch_words),
-      term);
+  std::string text =
+      heading(fmt::format("{}, {} ({}): clusters by size; {}", device_words(plan.device, plan.sm_count_given), arch.id,
+                          arch.family, plan.launch_words),
+              term);
   std::vector<std::vector<table_cell>> rows;
   for (const auto& p : plan.points) {
     const auto& c = p.capacity;
     rows.push_back({{std::to_string(p.cluster_size) + (p.cluster_size == plan.best_size ? " *" : "")},
                     {range_text(c.clusters)},
                     {range_text(c.blocks_in_clusters)},
-                    {percent_text(c.occupancy_fewest, c.occupancy_most)}});
+                    {percent_text(c.occupancy)}});
   }
   text += "\n" +
           format_table({{"size", true}, {"clusters", true}, {"blocks in clusters", true}, {"cluster occupancy", true}},
@@ -213,7 +186,7 @@ std::string cluster_sweep_csv(const cluster_sweep_plan& plan) {
   for (const auto& p : plan.points) {
     const auto& c = p.capacity;
     text += fmt::format("{},{},{},{},{},{},{}\n", p.cluster_size, c.clusters.fewest, c.clusters.most,
-                        c.blocks_in_clusters.fewest, c.blocks_in_clusters.most, c.occupancy_fewest, c.occupancy_most);
+                        c.blocks_in_clusters.fewest, c.blocks_in_clusters.most, c.occupancy.fewest, c.occupancy.most);
   }
   return text;
 }
@@ -227,16 +200,16 @@ std::string cluster_sweep_json(const cluster_sweep_plan& plan) {
     w.member("arch", plan.arch->id);
     w.member("vary", "cluster");
     w.key("gpu");
-    if (plan.gpu)
-      w.value(plan.gpu->name);
+    if (plan.device.gpu)
+      w.value(plan.device.gpu->name);
     else
       w.null();
-    w.member("sm_count", plan.sm_count);
+    w.member("sm_count", plan.device.sm_count);
     const auto basis = plan.points.empty() ? occcalc::cluster_basis::sm_count : plan.points.front().capacity.basis;
     w.member("basis", occcalc::to_string(basis));
     w.key("layout");
-    if (plan.layout)
-      w.value(plan.layout->id);
+    if (plan.device.layout)
+      w.value(plan.device.layout->id);
     else
       w.null();
     w.member("blocks_per_sm", plan.blocks_per_sm);
@@ -250,11 +223,7 @@ std::string cluster_sweep_json(const cluster_sweep_plan& plan) {
       w.member("cluster_size", p.cluster_size);
       write_range(w, "max_active_clusters", c.clusters);
       write_range(w, "blocks_in_clusters", c.blocks_in_clusters);
-      w.key("cluster_occupancy");
-      w.begin_object();
-      w.member("fewest", c.occupancy_fewest);
-      w.member("most", c.occupancy_most);
-      w.end_object();
+      write_range(w, "cluster_occupancy", c.occupancy);
       w.end_object();
     }
     w.end_array();
@@ -269,20 +238,22 @@ const occcalc::cluster_sweep_point& point_of(const nvidia_suggestion& s, std::in
   return s.cluster_points[static_cast<std::size_t>(size - s.cluster_points.front().cluster_size)];
 }
 
-nlohmann::ordered_json range_json(const cluster_range& r) { return {{"fewest", r.fewest}, {"most", r.most}}; }
+template <typename Range>
+nlohmann::ordered_json range_json(const Range& r) {
+  return {{"fewest", r.fewest}, {"most", r.most}};
+}
 
 nlohmann::ordered_json point_json(const occcalc::cluster_sweep_point& p) {
   const auto& c = p.capacity;
   return {{"cluster_size", p.cluster_size},
           {"max_active_clusters", range_json(c.clusters)},
           {"blocks_in_clusters", range_json(c.blocks_in_clusters)},
-          {"cluster_occupancy", {{"fewest", c.occupancy_fewest}, {"most", c.occupancy_most}}}};
+          {"cluster_occupancy", range_json(c.occupancy)}};
 }
 
 std::string point_words(const occcalc::cluster_sweep_point& p) {
   const auto& c = p.capacity;
-  return fmt::format("{} clusters at once, {} of the blocks", range_text(c.clusters),
-                     percent_text(c.occupancy_fewest, c.occupancy_most));
+  return fmt::format("{} clusters at once, {} of the blocks", range_text(c.clusters), percent_text(c.occupancy));
 }
 
 }  // namespace
@@ -290,12 +261,9 @@ std::string point_words(const occcalc::cluster_sweep_point& p) {
 std::string cluster_advice_text(const nvidia_suggestion& s, const terminal& term) {
   const auto& r = *s.resolved;
   const auto& now = point_of(s, s.cluster_size);
-  const occcalc::gpu* g = r.named_gpu;
-  const std::string device = g && !r.sm_count_given
-                                 ? fmt::format("{} ({} SMs)", g->name, now.capacity.sm_count)
-                                 : device_text(now.capacity.sm_count, "SMs", g ? &g->name : nullptr, true);
-  std::string text =
-      "\n" + heading(fmt::format("Cluster size for {} threads on {}", r.launch.threads_per_block, device), term);
+  std::string text = "\n" + heading(fmt::format("Cluster size for {} threads on {}", r.launch.threads_per_block,
+                                                device_words(r.cluster_devices.front(), r.sm_count_given)),
+                                    term);
   text += row("now", std::to_string(s.cluster_size), point_words(now), term.columns);
   if (s.best_cluster_size == 0) {
     text += row("best", "-", "no cluster size is sure to run a cluster of this launch", term.columns);

@@ -28,10 +28,9 @@ void write_cluster_launch(json_writer& w, const query& q);
 /// device.
 struct cluster_sweep_plan {
   const occcalc::nvidia_arch* arch = nullptr;
-  /// The named GPU; null for --sm-count alone.
-  const occcalc::gpu* gpu = nullptr;
-  std::int64_t sm_count = 0;
-  const occcalc::cluster_layout* layout = nullptr;
+  /// The GPU and its layout, or --sm-count SMs (with the GPU they are part of).
+  occcalc::cluster_device device;
+  bool sm_count_given = false;
   /// What the launch holds per SM, and what a cluster launch keeps.
   std::int64_t blocks_per_sm = 0;
   occcalc::cluster_range cluster_blocks_per_sm;

@@ -248,7 +248,7 @@ class text_printer final : public inspect_printer {
           fewer_example_ = fmt::format("{} keeps {} of its {} blocks per SM in clusters of {}, {:.1f}%",
                                        occcalc::detail::printable(r.kernel.demangled),
                                        q->in_clusters.blocks_per_sm.fewest, q->result.blocks_per_sm,
-                                       q->request.cluster->blocks(), q->in_clusters.occupancy_fewest * 100.0);
+                                       q->request.cluster->blocks(), q->in_clusters.occupancy.fewest * 100.0);
         }
       }
       amd_ = amd_ || r.amd_target;

@@ -50,10 +50,11 @@ TEST_CASE("clusters on the measured H200: a domain of d SMs holds floor(d * b / 
   CHECK(c.basis == occcalc::cluster_basis::measured);
   CHECK(c.blocks_in_clusters.most == 496);
   CHECK(c.blocks_without_clusters == 528);
-  CHECK(c.occupancy_most == Approx(496.0 / 528.0));
-  CHECK((c.largest_size.fewest == 16 && c.largest_size.most == 16));
+  CHECK(c.occupancy.most == Approx(496.0 / 528.0));
+  const auto largest = occcalc::largest_cluster_size(sm90, h200, 132, 4);
+  CHECK((largest.fewest == 16 && largest.most == 16));
   const auto none = occcalc::cluster_capacity_on(sm90, h200, 132, 0, 4);
-  CHECK((none.largest_size.most == 0 && none.occupancy_most == 0.0));
+  CHECK((occcalc::largest_cluster_size(sm90, h200, 132, 0).most == 0 && none.occupancy.most == 0.0));
 }
 
 TEST_CASE("unmeasured products answer the range their published GPC counts allow", "[cluster]") {
@@ -117,12 +118,14 @@ TEST_CASE("--cluster: blocks or a shape, within what the architecture launches",
   REQUIRE(r.cluster);
   CHECK((r.cluster->x == 2 && r.cluster->y == 2 && r.cluster->z == 1 && r.cluster->blocks() == 4));
   REQUIRE(r.cluster_devices.size() == 1);
-  CHECK(r.cluster_devices[0].second == layout_of("H200"));
+  CHECK(r.cluster_devices[0].layout == layout_of("H200"));
+  CHECK(r.cluster_devices[0].sm_count == 132);
   req.cluster = occcalc::field_value::of_integer(16);
   CHECK(occcalc::resolve(tables, req).cluster->blocks() == 16);
   // A part of the GPU (--sm-count) has no known layout.
   req.sm_count = "66";
-  CHECK(occcalc::resolve(tables, req).cluster_devices[0].second == nullptr);
+  CHECK(occcalc::resolve(tables, req).cluster_devices[0].layout == nullptr);
+  CHECK(occcalc::resolve(tables, req).cluster_devices[0].sm_count == 66);
   req.sm_count.reset();
   // A family: each product, with its own layout or none.
   req.gpu = "H100";

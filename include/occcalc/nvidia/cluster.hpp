@@ -54,7 +54,20 @@ struct cluster_range {
   constexpr bool exact() const noexcept { return fewest == most; }
 };
 
-/// Clusters of a launch on one device.
+/// A fraction (an occupancy) known to lie in [fewest, most], both in [0, 1].
+struct cluster_fraction {
+  double fewest = 0.0;
+  double most = 0.0;
+};
+
+/// `part / whole` for each end of `part`; 0 where `whole` is not positive.
+inline cluster_fraction fraction_of(const cluster_range& part, std::int64_t whole) {
+  if (whole <= 0) return {};
+  const auto w = static_cast<double>(whole);
+  return {static_cast<double>(part.fewest) / w, static_cast<double>(part.most) / w};
+}
+
+/// Clusters of a launch of one cluster size on one device.
 struct cluster_capacity {
   cluster_basis basis = cluster_basis::sm_count;
   /// The layout used, for `measured` and `gpc_counts`.
@@ -67,14 +80,9 @@ struct cluster_capacity {
   /// SM's `blocks_per_sm`).
   cluster_range blocks_in_clusters;
   std::int64_t blocks_without_clusters = 0;
-  /// Cluster occupancy: blocks in clusters over blocks without, in [0, 1];
-  /// 0 when no block runs.
-  double occupancy_fewest = 0.0;
-  double occupancy_most = 0.0;
-  /// The largest cluster size with a cluster running at once: `fewest`
-  /// surely fits, `most` may (`cudaOccupancyMaxPotentialClusterSize` with
-  /// non-portable sizes allowed); 0 when none fits.
-  cluster_range largest_size;
+  /// Cluster occupancy: blocks in clusters over blocks without; 0 when no
+  /// block runs.
+  cluster_fraction occupancy;
 };
 
 /// Clusters of `c` blocks that a domain of `d` SMs, each holding `b` of
@@ -97,20 +105,14 @@ inline cluster_range cluster_blocks_per_sm(const nvidia_arch& arch, std::int64_t
 /// keeps (`cluster_blocks_per_sm`) and the occupancy they give, in [0, 1].
 struct cluster_launch {
   cluster_range blocks_per_sm;
-  double occupancy_fewest = 0.0;
-  double occupancy_most = 0.0;
+  cluster_fraction occupancy;
 };
 
 /// `result` (a launch's occupancy without clusters) run in clusters on `arch`.
 inline cluster_launch in_clusters(const nvidia_arch& arch, const occupancy_result& result) {
-  cluster_launch out;
-  out.blocks_per_sm = cluster_blocks_per_sm(arch, result.blocks_per_sm);
-  if (result.max_warps_per_sm > 0) {
-    const auto max_warps = static_cast<double>(result.max_warps_per_sm);
-    out.occupancy_fewest = static_cast<double>(out.blocks_per_sm.fewest * result.warps_per_block) / max_warps;
-    out.occupancy_most = static_cast<double>(out.blocks_per_sm.most * result.warps_per_block) / max_warps;
-  }
-  return out;
+  const cluster_range blocks = cluster_blocks_per_sm(arch, result.blocks_per_sm);
+  const cluster_range warps{blocks.fewest * result.warps_per_block, blocks.most * result.warps_per_block};
+  return {blocks, fraction_of(warps, result.max_warps_per_sm)};
 }
 
 namespace detail {
@@ -173,9 +175,10 @@ inline cluster_range max_active_clusters(const nvidia_arch& arch, const cluster_
   if (cluster_size <= 0 || b.most <= 0) return {};
   cluster_range out;
   if (layout && layout->measured()) {
-    for (const auto d : layout->domain_sms) out.most += clusters_in_domain(d, b.most, cluster_size);
-    out.fewest = 0;
-    for (const auto d : layout->domain_sms) out.fewest += clusters_in_domain(d, b.fewest, cluster_size);
+    for (const auto d : layout->domain_sms) {
+      out.fewest += clusters_in_domain(d, b.fewest, cluster_size);
+      out.most += clusters_in_domain(d, b.most, cluster_size);
+    }
     return out;
   }
   if (layout) {
@@ -188,8 +191,8 @@ inline cluster_range max_active_clusters(const nvidia_arch& arch, const cluster_
   return out;
 }
 
-/// The clusters of a launch on a device: `max_active_clusters` and the
-/// largest cluster size that fits, up to the architecture's largest.
+/// The clusters of a launch of `cluster_size` blocks on a device:
+/// `max_active_clusters`, their blocks and the cluster occupancy.
 inline cluster_capacity cluster_capacity_on(const nvidia_arch& arch, const cluster_layout* layout,
                                             std::int64_t sm_count, std::int64_t blocks_per_sm,
                                             std::int64_t cluster_size) {
@@ -202,15 +205,21 @@ inline cluster_capacity cluster_capacity_on(const nvidia_arch& arch, const clust
   out.clusters = max_active_clusters(arch, layout, sm_count, blocks_per_sm, cluster_size);
   out.blocks_in_clusters = {out.clusters.fewest * cluster_size, out.clusters.most * cluster_size};
   out.blocks_without_clusters = sm_count * blocks_per_sm;
-  if (out.blocks_without_clusters > 0) {
-    const auto without = static_cast<double>(out.blocks_without_clusters);
-    out.occupancy_fewest = static_cast<double>(out.blocks_in_clusters.fewest) / without;
-    out.occupancy_most = static_cast<double>(out.blocks_in_clusters.most) / without;
-  }
+  out.occupancy = fraction_of(out.blocks_in_clusters, out.blocks_without_clusters);
+  return out;
+}
+
+/// The largest cluster size, up to the architecture's largest, of which a
+/// cluster runs at once: `fewest` surely fits, `most` may
+/// (`cudaOccupancyMaxPotentialClusterSize` with non-portable sizes allowed);
+/// 0 when none fits.
+inline cluster_range largest_cluster_size(const nvidia_arch& arch, const cluster_layout* layout, std::int64_t sm_count,
+                                          std::int64_t blocks_per_sm) {
+  cluster_range out;
   for (std::int64_t size = 1; size <= arch.max_cluster_size(); ++size) {
     const cluster_range r = max_active_clusters(arch, layout, sm_count, blocks_per_sm, size);
-    if (r.fewest > 0) out.largest_size.fewest = size;
-    if (r.most > 0) out.largest_size.most = size;
+    if (r.fewest > 0) out.fewest = size;
+    if (r.most > 0) out.most = size;
   }
   return out;
 }
@@ -234,7 +243,7 @@ inline std::vector<cluster_sweep_point> cluster_sweep(const nvidia_arch& arch, c
 }
 
 /// The cluster size to use: the largest whose guaranteed cluster occupancy
-/// (its `occupancy_fewest`) is the best any size of `points` guarantees;
+/// (its `occupancy.fewest`) is the best any size of `points` guarantees;
 /// larger clusters share more data, and none of these runs fewer blocks.
 /// 0 when no size guarantees a running cluster.
 inline std::int64_t best_cluster_size(const std::vector<cluster_sweep_point>& points) {
@@ -242,9 +251,9 @@ inline std::int64_t best_cluster_size(const std::vector<cluster_sweep_point>& po
   double best_occupancy = 0.0;
   for (const auto& p : points) {
     // Exact comparison: the occupancies share one denominator.
-    if (p.capacity.clusters.fewest > 0 && p.capacity.occupancy_fewest >= best_occupancy) {
+    if (p.capacity.clusters.fewest > 0 && p.capacity.occupancy.fewest >= best_occupancy) {
       best = p.cluster_size;
-      best_occupancy = p.capacity.occupancy_fewest;
+      best_occupancy = p.capacity.occupancy.fewest;
     }
   }
   return best;

@@ -146,6 +146,16 @@ inline std::string request_field_keys() {
 static_assert(std::size(request_fields) * sizeof(std::optional<field_value>) == sizeof(request),
               "request_fields must list every member of request");
 
+/// A device a cluster answer is for.
+struct cluster_device {
+  /// The named GPU, or a product of a family; null for `sm_count` alone.
+  const occcalc::gpu* gpu = nullptr;
+  /// Where its clusters run; null for the SM count alone (also a part of a
+  /// GPU, `sm_count` given with it).
+  const cluster_layout* layout = nullptr;
+  std::int64_t sm_count = 0;
+};
+
 /// A request resolved against a table.
 struct resolved_request {
   /// The architecture (from `cc`, or the GPU's).
@@ -172,11 +182,21 @@ struct resolved_request {
   bool sm_count_given = false;
   /// The thread block cluster, when the request gave one.
   std::optional<cluster_shape> cluster;
-  /// With a cluster: each device to answer it for (the named GPU, each
-  /// product of a family, or a device of `sm_count` SMs, null), and where
-  /// its clusters run (null: the SM count alone, as for a part of a GPU).
-  std::vector<std::pair<const occcalc::gpu*, const cluster_layout*>> cluster_devices;
+  /// With a cluster: each device to answer it for (`cluster_devices_of`).
+  std::vector<cluster_device> cluster_devices;
 };
+
+/// The devices a cluster answer on `r` is for: `sm_count` SMs where the
+/// request gave them, else the named GPU or each product of a family, each
+/// with its layout; none without a GPU or an SM count.
+inline std::vector<cluster_device> cluster_devices_of(const table& tables, const resolved_request& r) {
+  if (r.sm_count_given) return {{r.named_gpu, nullptr, *r.sm_count}};
+  std::vector<cluster_device> out;
+  for (const occcalc::gpu* g : r.named_gpu ? std::vector<const occcalc::gpu*>{r.named_gpu} : r.family) {
+    out.push_back({g, find_cluster_layout(tables, *g), g->sm_count});
+  }
+  return out;
+}
 
 /// Checks that `launch` is meaningful on `arch`: a carveout only where the
 /// architecture has carveouts, a cache preference only where it has a cache
@@ -306,15 +326,7 @@ inline resolved_request resolve(const table& tables, const request& req,
              })) {
     out.sm_count = out.family.front()->sm_count;
   }
-  if (out.cluster) {
-    if (out.sm_count_given) {
-      out.cluster_devices.emplace_back(out.named_gpu, nullptr);
-    } else if (out.named_gpu) {
-      out.cluster_devices.emplace_back(out.named_gpu, find_cluster_layout(tables, *out.named_gpu));
-    } else {
-      for (const occcalc::gpu* g : out.family) out.cluster_devices.emplace_back(g, find_cluster_layout(tables, *g));
-    }
-  }
+  if (out.cluster) out.cluster_devices = cluster_devices_of(tables, out);
   if (req.grid) {
     out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
     if (!out.family.empty() && !out.sm_count && on_family_grid == family_grid::refuse) {
