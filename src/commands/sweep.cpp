@@ -229,10 +229,7 @@ exit_status run_cluster_sweep(const occcalc::table& tables, const occcalc::reque
   }
   const occcalc::resolved_request r = occcalc::resolve(tables, request);
   const auto& arch = *r.arch;
-  if (!arch.max_cluster_size_portable) {
-    throw occcalc::input_error("vary", "cluster does not apply to " + arch.id +
-                                           ": thread block clusters need compute capability 9.0 or later");
-  }
+  occcalc::require_clusters(arch, "vary", "cluster");
   const auto devices = occcalc::cluster_devices_of(tables, r);
   if (devices.size() > 1) occcalc::require_gpu(tables, "gpu", request.gpu->text());  // throws, naming the products
   if (devices.empty()) {

@@ -341,19 +341,20 @@ class text_printer final : public inspect_printer {
           "{} kernel{} declare{} thread block clusters, and a cluster launch keeps fewer blocks per SM "
           "than shown ({}); --json's cluster gives each one's",
           fewer_in_clusters_, fewer_in_clusters_ == 1 ? "" : "s", fewer_in_clusters_ == 1 ? "s" : "", fewer_example_);
-      const auto lines = wrap_lines(note, term_.columns - 2, term_.columns - 4);
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        text_ += (i == 0 ? "  " : "    ") + paint(lines[i], style::warn, term_.colour) + "\n";
-      }
+      warn_note(note);
     }
     for (const auto& [reason, count] : unavailable_) {
-      // Wrapped to the width as every line of text is, each line painted.
-      const std::string note = fmt::format("no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s",
-                                           occcalc::detail::printable(reason));
-      const auto lines = wrap_lines(note, term_.columns - 2, term_.columns - 4);
-      for (std::size_t i = 0; i < lines.size(); ++i) {
-        text_ += (i == 0 ? "  " : "    ") + paint(lines[i], style::warn, term_.colour) + "\n";
-      }
+      warn_note(fmt::format("no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s",
+                            occcalc::detail::printable(reason)));
+    }
+  }
+
+  /// A note under the table, wrapped to the width as every line of text is,
+  /// each line painted.
+  void warn_note(const std::string& note) {
+    const auto lines = wrap_lines(note, term_.columns - 2, term_.columns - 4);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      text_ += (i == 0 ? "  " : "    ") + paint(lines[i], style::warn, term_.colour) + "\n";
     }
   }
 

@@ -219,12 +219,18 @@ inline void validate_launch(const nvidia_arch& arch, const launch_config& launch
   }
 }
 
+/// Refuses `what` (a value of `field`) on an architecture without thread
+/// block clusters.
+inline void require_clusters(const nvidia_arch& arch, const std::string& field, const std::string& what) {
+  if (!arch.max_cluster_size_portable) {
+    throw input_error(
+        field, what + " does not apply to " + arch.id + ": thread block clusters need compute capability 9.0 or later");
+  }
+}
+
 /// The cluster a request gives, checked against what `arch` launches.
 inline cluster_shape resolve_cluster(const nvidia_arch& arch, const field_value& value) {
-  if (!arch.max_cluster_size_portable) {
-    throw input_error("cluster", value.text() + " does not apply to " + arch.id +
-                                     ": thread block clusters need compute capability 9.0 or later");
-  }
+  require_clusters(arch, "cluster", value.text());
   const std::int64_t portable = *arch.max_cluster_size_portable;
   const std::string limits = arch.max_cluster_size_nonportable
                                  ? " for " + arch.id + " (" + std::to_string(portable) +
