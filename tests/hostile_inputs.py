@@ -168,6 +168,40 @@ def large_baseline(d):
         failures.append(f"a {size >> 20} MiB saved baseline: exit {rc}, peak {peak_kib} KiB (at most 5 times the file)")
 
 
+def large_reports(d):
+    """diff's JSON and SARIF reports are written as they go: with every kernel
+    of a saved baseline removed, a document tree of the changes took 5.6 (JSON)
+    and 11.5 (SARIF) times the baseline's size. Now at most 5 times, the
+    report itself included."""
+    global ran
+    if NO_RLIMIT:
+        return
+    ran += 1
+    cubin = os.path.join(ROOT, "tests/fixtures/inspect/kernels.sm_90.cubin")
+    inspected = json.loads(subprocess.run([OCCCALC, "inspect", "--json", cubin], capture_output=True,
+                                          check=True).stdout)
+    records = inspected["kernels"]
+    path = os.path.join(d, "removed-baseline.json")
+    with open(path, "w") as f:
+        f.write('{"schema_version": %d, "inputs": ["lib"], "kernels": [\n' % inspected["schema_version"])
+        f.write(",\n".join(json.dumps(dict(records[i % len(records)], kernel=f"{records[i % len(records)]['kernel']}_v{i}"),
+                                      separators=(",", ":")) for i in range(50_000)))
+        f.write("\n]}\n")
+    size = os.path.getsize(path)
+    probe = ("import resource, subprocess, sys\n"
+             "p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL)\n"
+             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n")
+    for fmt in ("json", "sarif"):
+        p = subprocess.run([sys.executable, "-c", probe, OCCCALC, "diff", path, cubin, "--format", fmt],
+                           capture_output=True)
+        rc, peak_kib = (int(x) for x in p.stdout.split())
+        print(f"diff --format {fmt} of a {size >> 20} MiB baseline whose 50,000 kernels are all removed: exit {rc}, "
+              f"peak {peak_kib >> 10} MiB ({(peak_kib << 10) / size:.1f} times the baseline)")
+        if rc != 0 or peak_kib << 10 > 5 * size:
+            failures.append(f"diff --format {fmt} of a {size >> 20} MiB baseline: exit {rc}, peak {peak_kib} KiB "
+                            "(at most 5 times the baseline)")
+
+
 def edge_cases(d):
     """The reliability audit's remaining cases: never a silent pass, never an abort."""
     # Bytes that are not UTF-8 in a file name and in a kernel name: JSON stays
@@ -282,6 +316,7 @@ def main():
         edge_cases(d)
         batch_memory()
         large_baseline(d)
+        large_reports(d)
     for f in failures:
         print("FAIL", f)
     print(f"{ran} hostile runs; {len(failures)} failures")

@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
@@ -41,35 +40,47 @@ std::string verdict_line(const check_outcome& outcome) {
 }
 
 std::string check_json(const check_outcome& outcome) {
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::check_schema_version;
-  j["passed"] = outcome.passed();
-  j["kernels_checked"] = outcome.kernels_checked;
-  j["judged_at"] = nlohmann::ordered_json::array();
-  for (const auto& size : outcome.judged_at) {
-    j["judged_at"].push_back(
-        {{"threads", size.threads ? nlohmann::ordered_json(*size.threads) : nlohmann::ordered_json()},
-         {"from", size.from},
-         {"kernels", size.kernels}});
+  std::string out;
+  {
+    json_writer w(out, json_writer::style::pretty);
+    w.begin_object();
+    w.member("schema_version", occcalc::check_schema_version);
+    w.member("passed", outcome.passed());
+    w.member("kernels_checked", outcome.kernels_checked);
+    w.key("judged_at");
+    w.begin_array();
+    for (const auto& size : outcome.judged_at) {
+      w.begin_object();
+      w.member("threads", size.threads);
+      w.member("from", size.from);
+      w.member("kernels", size.kernels);
+      w.end_object();
+    }
+    w.end_array();
+    w.member("unreadable_inputs", outcome.unreadable_inputs);
+    w.member("unused_policy_entries", outcome.unused_policy_entries);
+    w.key("violations");
+    w.begin_array();
+    for (const auto& v : outcome.violations) {
+      const auto& k = v.kernel->kernel;
+      w.begin_object();
+      w.member("file", v.kernel->file);
+      w.member("kernel", k.resources.name);
+      w.member("name", k.demangled);
+      w.member("arch", k.resources.arch.name);
+      w.member("check", v.check);
+      w.member("message", v.message);
+      w.member("rule", v.rule);
+      w.member("allowed", v.allowed_by != nullptr);
+      w.member("allowed_by", v.allowed_by ? std::optional<std::string_view>(v.allowed_by->label) : std::nullopt);
+      w.member("reason", v.allowed_by ? std::optional<std::string_view>(v.allowed_by->reason) : std::nullopt);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
-  j["unreadable_inputs"] = outcome.unreadable_inputs;
-  j["unused_policy_entries"] = outcome.unused_policy_entries;
-  j["violations"] = nlohmann::ordered_json::array();
-  for (const auto& v : outcome.violations) {
-    nlohmann::ordered_json item;
-    item["file"] = v.kernel->file;
-    item["kernel"] = v.kernel->kernel.resources.name;
-    item["name"] = v.kernel->kernel.demangled;
-    item["arch"] = v.kernel->kernel.resources.arch.name;
-    item["check"] = v.check;
-    item["message"] = v.message;
-    item["rule"] = v.rule;
-    item["allowed"] = v.allowed_by != nullptr;
-    item["allowed_by"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->label) : nlohmann::ordered_json();
-    item["reason"] = v.allowed_by ? nlohmann::ordered_json(v.allowed_by->reason) : nlohmann::ordered_json();
-    j["violations"].push_back(std::move(item));
-  }
-  return json_text(j, 2) + "\n";
+  out += '\n';
+  return out;
 }
 
 std::string check_text(const check_outcome& outcome, const terminal& term) {

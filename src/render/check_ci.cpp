@@ -1,7 +1,6 @@
 // check's CI formats: GitHub workflow commands, SARIF 2.1.0 for code
 // scanning, and a Markdown table for step summaries and pull requests.
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
@@ -127,45 +126,42 @@ std::string check_markdown(const check_outcome& outcome) {
 }
 
 std::string check_sarif(const check_outcome& outcome) {
-  nlohmann::ordered_json rules = nlohmann::ordered_json::array();
-  for (const auto& rule : check_rules) {
-    rules.push_back({{"id", rule.id},
-                     {"name", rule.id},
-                     {"shortDescription", {{"text", rule.description}}},
-                     {"defaultConfiguration", {{"level", "error"}}}});
-  }
+  static const std::vector<sarif_rule> rules = [] {
+    std::vector<sarif_rule> list;
+    for (const auto& rule : check_rules) list.push_back({rule.id, rule.description, "error"});
+    return list;
+  }();
   const auto rule_index = [](std::string_view id) {
     for (std::size_t i = 0; i < std::size(check_rules); ++i) {
       if (check_rules[i].id == id) return static_cast<std::int64_t>(i);
     }
     return std::int64_t{-1};
   };
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  for (const auto& v : outcome.violations) {
-    const auto& k = v.kernel->kernel;
-    nlohmann::ordered_json result;
-    result["ruleId"] = v.check;
-    result["ruleIndex"] = rule_index(v.check);
-    result["level"] = v.allowed_by ? "note" : "error";
-    result["message"] = {{"text", violation_text(v)}};
-    result["locations"] = nlohmann::ordered_json::array(
-        {{{"physicalLocation", {{"artifactLocation", {{"uri", artifact_uri(v.kernel->file)}}}}},
-          {"logicalLocations",
-           nlohmann::ordered_json::array(
-               {{{"name", k.demangled}, {"fullyQualifiedName", k.resources.name}, {"kind", "function"}}})}}});
-    // Code scanning tells results apart by these: one per kernel, arch and check.
-    result["partialFingerprints"] = {
-        {"occcalcKernel/v1", fmt::format("{}:{}:{}", k.resources.name, k.resources.arch.name, v.check)}};
-    if (v.allowed_by) {
-      result["suppressions"] =
-          nlohmann::ordered_json::array({{{"kind", "external"}, {"justification", v.allowed_by->reason}}});
+  std::string out;
+  {
+    sarif_writer log(out, rules);
+    for (const auto& v : outcome.violations) {
+      const auto& k = v.kernel->kernel;
+      log.result(
+          {v.check,
+           rule_index(v.check),
+           v.allowed_by ? "note" : "error",
+           violation_text(v),
+           v.kernel->file,
+           k.demangled,
+           k.resources.name,
+           // Code scanning tells results apart by these: one per kernel, arch and check.
+           fmt::format("{}:{}:{}", k.resources.name, k.resources.arch.name, v.check),
+           v.allowed_by ? std::optional<std::string_view>(v.allowed_by->reason) : std::nullopt,
+           {{{"kernel", k.resources.name}, {"name", k.demangled}, {"arch", k.resources.arch.name}, {"rule", v.rule}}}});
     }
-    result["properties"] = {
-        {"kernel", k.resources.name}, {"name", k.demangled}, {"arch", k.resources.arch.name}, {"rule", v.rule}};
-    results.push_back(std::move(result));
+    log.finish(outcome.unreadable_inputs == 0, [&](json_writer& w) {
+      w.member("kernelsChecked", outcome.kernels_checked);
+      w.member("unreadableInputs", outcome.unreadable_inputs);
+    });
   }
-  return sarif_log(std::move(rules), std::move(results), outcome.unreadable_inputs == 0,
-                   {{"kernelsChecked", outcome.kernels_checked}, {"unreadableInputs", outcome.unreadable_inputs}});
+  out += '\n';
+  return out;
 }
 
 }  // namespace occcalc::cli

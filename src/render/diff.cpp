@@ -3,7 +3,6 @@
 #include <tuple>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/common/percent.hpp"
 #include "occcalc/common/text.hpp"
@@ -81,19 +80,18 @@ std::string summary_line(const diff_report& report) {
                      diff.count(change_kind::improved), diff.count(change_kind::changed), diff.unchanged);
 }
 
-nlohmann::ordered_json figures_json(const std::optional<kernel_figures>& f) {
-  if (!f) return nullptr;
-  const auto optional = [](const auto& v) { return v ? nlohmann::ordered_json(*v) : nlohmann::ordered_json(); };
-  nlohmann::ordered_json j;
-  j["file"] = f->file;
-  j["registers"] = optional(f->registers);
-  j["static_smem_bytes"] = optional(f->static_smem_bytes);
-  j["stack_bytes"] = optional(f->stack_bytes);
-  j["spills"] = optional(f->spills);
-  j["block_size"] = optional(f->block_size);
-  j["dyn_smem_bytes"] = optional(f->dyn_smem_bytes);
-  j["occupancy"] = optional(f->occupancy);
-  return j;
+void write_figures(json_writer& w, const std::optional<kernel_figures>& f) {
+  if (!f) return w.null();
+  w.begin_object();
+  w.member("file", f->file);
+  w.member("registers", f->registers);
+  w.member("static_smem_bytes", f->static_smem_bytes);
+  w.member("stack_bytes", f->stack_bytes);
+  w.member("spills", f->spills);
+  w.member("block_size", f->block_size);
+  w.member("dyn_smem_bytes", f->dyn_smem_bytes);
+  w.member("occupancy", f->occupancy);
+  w.end_object();
 }
 
 }  // namespace
@@ -134,39 +132,40 @@ std::string diff_github(const diff_report& report) {
 
 std::string diff_sarif(const diff_report& report) {
   // One rule per kind of change a result can report.
-  struct rule {
-    std::string_view id, description;
+  static const std::vector<sarif_rule> rules = {
+      {"regression",
+       "A kernel got worse than in the baseline: more registers, spills or stack, or lower occupancy.",
+       {}},
+      {"new_kernel", "A kernel that is not in the baseline.", {}},
+      {"removed_kernel", "A kernel of the baseline that is gone.", {}},
   };
-  static constexpr rule rules[] = {
-      {"regression", "A kernel got worse than in the baseline: more registers, spills or stack, or lower occupancy."},
-      {"new_kernel", "A kernel that is not in the baseline."},
-      {"removed_kernel", "A kernel of the baseline that is gone."},
-  };
-  nlohmann::ordered_json rule_list = nlohmann::ordered_json::array();
-  for (const auto& r : rules) {
-    rule_list.push_back({{"id", r.id}, {"name", r.id}, {"shortDescription", {{"text", r.description}}}});
+  std::string out;
+  {
+    sarif_writer log(out, rules);
+    for (const auto& c : report.diff.changes) {
+      const std::size_t index = c.kind == change_kind::regressed ? 0 : c.kind == change_kind::added ? 1 : 2;
+      if (c.kind != change_kind::regressed && c.kind != change_kind::added && c.kind != change_kind::removed) continue;
+      const auto& f = c.after ? *c.after : *c.before;
+      log.result(
+          {rules[index].id,
+           static_cast<std::int64_t>(index),
+           c.kind == change_kind::regressed ? "error" : "note",
+           fmt::format("{} ({}): {}", f.name, f.arch, c.kind == change_kind::removed ? "removed" : changes_text(c)),
+           f.file,
+           f.name,
+           f.kernel,
+           fmt::format("{}:{}:{}", f.kernel, f.arch, rules[index].id),
+           {},
+           {{{"kernel", f.kernel}, {"name", f.name}, {"arch", f.arch}, {"status", info(c.kind).name}}}});
+    }
+    log.finish(true, [&](json_writer& w) {
+      w.member("old", report.old_input);
+      w.member("new", report.new_input);
+      w.member("regressed", report.diff.regressed());
+    });
   }
-  nlohmann::ordered_json results = nlohmann::ordered_json::array();
-  for (const auto& c : report.diff.changes) {
-    const std::size_t index = c.kind == change_kind::regressed ? 0 : c.kind == change_kind::added ? 1 : 2;
-    if (c.kind != change_kind::regressed && c.kind != change_kind::added && c.kind != change_kind::removed) continue;
-    const auto& f = c.after ? *c.after : *c.before;
-    nlohmann::ordered_json result;
-    result["ruleId"] = rules[index].id;
-    result["ruleIndex"] = index;
-    result["level"] = c.kind == change_kind::regressed ? "error" : "note";
-    result["message"] = {{"text", fmt::format("{} ({}): {}", f.name, f.arch,
-                                              c.kind == change_kind::removed ? "removed" : changes_text(c))}};
-    result["locations"] = nlohmann::ordered_json::array(
-        {{{"physicalLocation", {{"artifactLocation", {{"uri", artifact_uri(f.file)}}}}},
-          {"logicalLocations", nlohmann::ordered_json::array(
-                                   {{{"name", f.name}, {"fullyQualifiedName", f.kernel}, {"kind", "function"}}})}}});
-    result["partialFingerprints"] = {{"occcalcKernel/v1", fmt::format("{}:{}:{}", f.kernel, f.arch, rules[index].id)}};
-    result["properties"] = {{"kernel", f.kernel}, {"name", f.name}, {"arch", f.arch}, {"status", info(c.kind).name}};
-    results.push_back(std::move(result));
-  }
-  return sarif_log(std::move(rule_list), std::move(results), true,
-                   {{"old", report.old_input}, {"new", report.new_input}, {"regressed", report.diff.regressed()}});
+  out += '\n';
+  return out;
 }
 
 std::string diff_markdown(const diff_report& report) {
@@ -191,32 +190,46 @@ std::string diff_markdown(const diff_report& report) {
 }
 
 std::string diff_json(const diff_report& report) {
+  // Written as it goes: a diff of a whole library against a saved baseline
+  // holds a change for every kernel, and a document tree of them cost several
+  // times the baseline.
   const auto& diff = report.diff;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::diff_schema_version;
-  j["old"] = report.old_input;
-  j["new"] = report.new_input;
-  j["regressed"] = diff.regressed();
-  nlohmann::ordered_json counts;
-  for (const auto& row : change_kinds) counts[std::string(row.name)] = diff.count(row.kind);
-  counts["unchanged"] = diff.unchanged;
-  j["counts"] = std::move(counts);
-  j["kernels"] = nlohmann::ordered_json::array();
-  for (const auto& c : diff.changes) {
-    const auto& f = c.after ? *c.after : *c.before;
-    nlohmann::ordered_json k;
-    k["kernel"] = f.kernel;
-    k["name"] = f.name;
-    k["arch"] = f.arch;
-    k["status"] = info(c.kind).name;
-    k["old"] = figures_json(c.before);
-    k["new"] = figures_json(c.after);
-    k["regressions"] = c.regressions;
-    k["improvements"] = c.improvements;
-    k["other_changes"] = c.other_changes;
-    j["kernels"].push_back(std::move(k));
+  std::string out;
+  {
+    json_writer w(out, json_writer::style::pretty);
+    w.begin_object();
+    w.member("schema_version", occcalc::diff_schema_version);
+    w.member("old", report.old_input);
+    w.member("new", report.new_input);
+    w.member("regressed", diff.regressed());
+    w.key("counts");
+    w.begin_object();
+    for (const auto& row : change_kinds) w.member(row.name, diff.count(row.kind));
+    w.member("unchanged", diff.unchanged);
+    w.end_object();
+    w.key("kernels");
+    w.begin_array();
+    for (const auto& c : diff.changes) {
+      const auto& f = c.after ? *c.after : *c.before;
+      w.begin_object();
+      w.member("kernel", f.kernel);
+      w.member("name", f.name);
+      w.member("arch", f.arch);
+      w.member("status", info(c.kind).name);
+      w.key("old");
+      write_figures(w, c.before);
+      w.key("new");
+      write_figures(w, c.after);
+      w.member("regressions", c.regressions);
+      w.member("improvements", c.improvements);
+      w.member("other_changes", c.other_changes);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
-  return json_text(j, 2) + "\n";
+  out += '\n';
+  return out;
 }
 
 const std::array<format_renderer<diff_render>, 5> diff_renderers = {{

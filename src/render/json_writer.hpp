@@ -12,6 +12,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -68,6 +69,12 @@ class json_writer {
       null();
   }
   void value(optional_integer v) { value(std::optional<std::int64_t>(v)); }
+  /// An array of texts.
+  void value(const std::vector<std::string>& texts) {
+    begin_array();
+    for (const auto& text : texts) value(text);
+    end_array();
+  }
   /// A member: `key` then `value`. A signed integer's, optional or not, is
   /// written in one piece in compact style.
   template <typename T>
