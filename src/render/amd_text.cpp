@@ -86,6 +86,10 @@ std::string limit_note(const amd_query& q, amd_resource res) {
                            terms.pool, terms.count, terms.added, terms.granule, terms.waves_per_simd, r.simds,
                            per_group);
       }
+      if (terms.stepped) {
+        return fmt::format("{} SGPRs, in the compiler's step of at most {} = {} waves per SIMD, x {} SIMDs / {}",
+                           terms.count, terms.pool, terms.waves_per_simd, r.simds, per_group);
+      }
       return fmt::format("{} per SIMD / {} rounded up to {} = {} waves per SIMD, x {} SIMDs / {}", terms.pool,
                          terms.count, terms.granule, terms.waves_per_simd, r.simds, per_group);
     }

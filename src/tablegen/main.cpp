@@ -74,6 +74,7 @@ std::string lit(Enum e) {
 
 std::string lit(const occcalc::register_unit_override& o);
 std::string lit(const occcalc::amd_vgpr_file& f);
+std::string lit(const occcalc::amd_sgpr_step& s);
 std::string lit(const occcalc::amd_hip_params& p);
 std::string lit(const occcalc::amd_rcp_params& p);
 
@@ -102,6 +103,10 @@ std::string lit(const occcalc::register_unit_override& o) {
 
 std::string lit(const occcalc::amd_vgpr_file& f) {
   return "occcalc::amd_vgpr_file{" + lit(f.wave_size) + ", " + lit(f.total) + ", " + lit(f.granule) + "}";
+}
+
+std::string lit(const occcalc::amd_sgpr_step& s) {
+  return "occcalc::amd_sgpr_step{" + lit(s.max_sgprs) + ", " + lit(s.waves) + "}";
 }
 
 std::string lit(const occcalc::amd_hip_params& p) {
@@ -201,6 +206,7 @@ void write_entry(std::ostream& out, const occcalc::amd_target& entry) {
   OCCCALC_FIELD(unified_vgpr_file);
   OCCCALC_FIELD(sgprs_per_simd);
   OCCCALC_FIELD(sgpr_granule);
+  OCCCALC_FIELD(llvm_sgpr_steps);
   OCCCALC_FIELD(lds_per_cu_bytes);
   OCCCALC_FIELD(max_barriers_per_cu);
   OCCCALC_FIELD(has_wgp_mode);

@@ -11,6 +11,14 @@
 // seeded sample of the kernels for every target and mode;
 // OCCCALC_FULL_AUTHORITIES=1 all of them.
 //
+// Then the limits table (`occcalc limits`) at its edges: for each level of
+// a 256-work-item group, a kernel that uses exactly the most VGPRs, LDS and
+// (where waves share an SGPR file) SGPRs the level allows, and one that uses
+// one more (an inline asm clobber names the highest register used, so the
+// compiler's count is exact). The table's answer for the compiler's counts
+// (the highest level whose every limit holds) must equal its Occupancy. The
+// fast tests do this for a fixed sample of targets, the full run for all.
+//
 //   occcalc_amd_llvm_test <clang> <label> [<largest size of an unsized kernel>]
 //
 // A kernel without a required size runs at 1 to 1024 work-items (HIP's
@@ -33,11 +41,13 @@
 #include <map>
 #include <random>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "cli/embedded_tables.hpp"
+#include "occcalc/amd/limits.hpp"
 #include "occcalc/amd/occupancy.hpp"
 #include "occcalc/tables/load.hpp"
 
@@ -113,10 +123,10 @@ struct compiled {
 
 /// Runs clang; empty when it does not know the target.
 std::optional<std::map<std::string, compiled>> compile(const std::string& clang, const std::filesystem::path& dir,
-                                                       const std::string& target, bool small_lds,
+                                                       const std::string& target, const std::filesystem::path& input,
                                                        std::int64_t wave_size, bool wgp, bool rdna) {
-  const std::string tag = target + "_w" + std::to_string(wave_size) + (wgp ? "_wgp" : "_cu");
-  const auto input = dir / (small_lds ? "small.hip" : "kernels.hip");
+  const std::string tag =
+      input.stem().string() + "_" + target + "_w" + std::to_string(wave_size) + (wgp ? "_wgp" : "_cu");
   const auto output = dir / (tag + ".s");
   std::string command = clang + " -x hip --cuda-device-only -nogpulib -nogpuinc --offload-arch=" + target + " -O2 -S " +
                         input.string() + " -o " + output.string();
@@ -152,16 +162,87 @@ std::optional<std::map<std::string, compiled>> compile(const std::string& clang,
 
 }  // namespace
 
+/// The limits table's work-group size at its edges.
+constexpr std::int64_t edge_work_group = 256;
+/// The highest registers an inline asm clobber can name.
+constexpr std::int64_t highest_clobbered_vgpr = 255;
+constexpr std::int64_t highest_clobbered_sgpr = 101;
+/// The SGPRs the compiler adds at least to the highest one named: VCC.
+constexpr std::int64_t vcc_sgprs = 2;
+
+/// Targets whose table edges the fast tests compile: SGPRs that limit
+/// (gfx900), a unified VGPR file (gfx90a), WGP and CU modes in both wave
+/// sizes (gfx1100), the newest (gfx1250).
+const std::vector<std::string> edge_sample = {"gfx900", "gfx90a", "gfx1100", "gfx1250"};
+
+std::string edge_kernel(const std::string& name, const std::string& body) {
+  return "KERNEL void " + name + "(float* out) {\n" + body + "  out[__builtin_amdgcn_workitem_id_x()] = 1.0f;\n}\n";
+}
+
+/// Kernels at the edges of every level of the limits table for `t` in
+/// `mode`: the most of each resource a level allows, and one more.
+std::string edge_source(const occcalc::amd_target& t, const occcalc::amd_mode& mode) {
+  std::set<std::int64_t> vgprs, lds;
+  for (const auto& level : occcalc::amd_limits(t, mode, edge_work_group)) {
+    for (const std::int64_t v : {level.max_vgprs, level.max_vgprs + 1}) {
+      if (v >= 1 && v <= std::min(t.max_vgprs_per_wave, highest_clobbered_vgpr + 1)) vgprs.insert(v);
+    }
+    for (const std::int64_t bytes : {level.max_lds_bytes, level.max_lds_bytes + 1}) {
+      if (bytes >= 1 && bytes <= t.max_lds_per_work_group_bytes) lds.insert(bytes);
+    }
+  }
+  std::ostringstream s;
+  s << "#define KERNEL extern \"C\" __attribute__((global)) __attribute__((amdgpu_flat_work_group_size("
+    << edge_work_group << ", " << edge_work_group << ")))\n";
+  for (const std::int64_t v : vgprs) {
+    s << edge_kernel("e_v" + std::to_string(v), "  asm volatile(\"\" ::: \"v" + std::to_string(v - 1) + "\");\n");
+  }
+  // The compiler adds VCC and others to the SGPRs a kernel names: every
+  // register is named once, which crosses each level's edge.
+  if (t.sgprs_per_simd) {
+    const std::int64_t highest = std::min(highest_clobbered_sgpr, t.max_sgprs_per_wave - vcc_sgprs - 1);
+    for (std::int64_t sgpr = 0; sgpr <= highest; ++sgpr) {
+      s << edge_kernel("e_s" + std::to_string(sgpr), "  asm volatile(\"\" ::: \"s" + std::to_string(sgpr) + "\");\n");
+    }
+  }
+  for (const std::int64_t bytes : lds) {
+    const auto n = std::to_string(bytes);
+    s << edge_kernel(
+        "e_l" + n, "  __attribute__((shared)) char tile[" + n + "];\n  tile[__builtin_amdgcn_workitem_id_x() % " + n +
+                       "] = 1;\n  __builtin_amdgcn_s_barrier();\n  if (tile[(__builtin_amdgcn_workitem_id_x() * 7) % " +
+                       n + "] == 0) return;\n");
+  }
+  return s.str();
+}
+
+/// The table's answer for a compiled kernel: the highest level whose every
+/// limit holds (0: none).
+std::int64_t table_waves(const std::vector<occcalc::amd_limit_level>& levels, const occcalc::amd_target& t,
+                         const compiled& c) {
+  // A unified file holds the AGPRs after the VGPRs, aligned to 4.
+  const std::int64_t vgprs = t.unified_vgpr_file && c.agprs > 0 ? (c.vgprs + 3) / 4 * 4 + c.agprs : c.vgprs;
+  for (const auto& level : levels) {  // the highest first
+    if (vgprs <= level.max_vgprs && (!level.max_sgprs || c.sgprs <= *level.max_sgprs) && c.lds <= level.max_lds_bytes) {
+      return level.waves_per_simd;
+    }
+  }
+  return 0;
+}
+
 /// Kernels of the seeded sample the fast tests compile for every target and
 /// mode; `OCCCALC_FULL_AUTHORITIES=1` (the authorities workflow preset)
 /// compiles all of them.
 constexpr std::size_t sample_kernels = 16;
 
 /// Every kernel spec, or the fixed sample of them.
+bool full_run() {
+  const char* full = std::getenv("OCCCALC_FULL_AUTHORITIES");
+  return full != nullptr && std::string(full) == "1";
+}
+
 std::vector<kernel_spec> chosen_specs() {
   std::vector<kernel_spec> all = specs();
-  const char* full = std::getenv("OCCCALC_FULL_AUTHORITIES");
-  if (full != nullptr && std::string(full) == "1") return all;
+  if (full_run()) return all;
   std::mt19937 rng(19);  // fixed: the same sample every run
   std::shuffle(all.begin(), all.end(), rng);
   all.resize(sample_kernels);
@@ -214,7 +295,8 @@ int main(int argc, char** argv) {
       const job j = jobs[next];
       const bool small = j.target->family == "GCN1" || j.target->family == "GCN2";
       batch.push_back(j);
-      running.push_back(std::async(std::launch::async, compile, clang, dir, j.target->id, small, j.wave_size, j.wgp,
+      running.push_back(std::async(std::launch::async, compile, clang, dir, j.target->id,
+                                   dir / (small ? "small.hip" : "kernels.hip"), j.wave_size, j.wgp,
                                    j.target->has_wgp_mode));
     }
     for (std::size_t b = 0; b < batch.size(); ++b) {
@@ -264,6 +346,53 @@ int main(int argc, char** argv) {
       }
     }
   }
+  // The limits table's edges, a compile per target and mode, two at a time.
+  long long edges = 0, edge_mismatches = 0;
+  std::map<std::string, long long> edges_per_target;
+  std::vector<job> edge_jobs;
+  for (const auto& j : jobs) {
+    const bool known = std::find(unknown.begin(), unknown.end(), j.target->id) == unknown.end();
+    const bool sampled =
+        full_run() || std::find(edge_sample.begin(), edge_sample.end(), j.target->id) != edge_sample.end();
+    if (known && sampled) edge_jobs.push_back(j);
+  }
+  for (std::size_t first = 0; first < edge_jobs.size(); first += 2) {
+    std::vector<std::future<std::optional<std::map<std::string, compiled>>>> running;
+    const std::size_t end = std::min(first + 2, edge_jobs.size());
+    for (std::size_t i = first; i < end; ++i) {
+      const auto& j = edge_jobs[i];
+      const auto input = dir / ("edges" + std::to_string(i) + ".hip");
+      std::ofstream(input) << edge_source(*j.target, {j.wave_size, j.wgp});
+      running.push_back(std::async(std::launch::async, compile, clang, dir, j.target->id, input, j.wave_size, j.wgp,
+                                   j.target->has_wgp_mode));
+    }
+    for (std::size_t i = first; i < end; ++i) {
+      const auto& j = edge_jobs[i];
+      const auto result = running[i - first].get();
+      const char* mode = j.wgp ? "wgp" : "cu";
+      if (!result || result->empty()) {
+        ++edge_mismatches;
+        std::printf("EDGES %s wave%lld %s: %s did not compile the edge kernels\n", j.target->id.c_str(),
+                    static_cast<long long>(j.wave_size), mode, label.c_str());
+        continue;
+      }
+      const auto levels = occcalc::amd_limits(*j.target, {j.wave_size, j.wgp}, edge_work_group);
+      for (const auto& [name, c] : *result) {
+        ++edges;
+        ++edges_per_target[j.target->id];
+        const std::int64_t expected = table_waves(levels, *j.target, c);
+        if (expected != c.occupancy) {
+          ++edge_mismatches;
+          std::printf("MISMATCH (limits) %s wave%lld %s %s: vgprs %lld sgprs %lld lds %lld -> clang %lld, table %lld\n",
+                      j.target->id.c_str(), static_cast<long long>(j.wave_size), mode, name.c_str(),
+                      static_cast<long long>(c.vgprs), static_cast<long long>(c.sgprs), static_cast<long long>(c.lds),
+                      static_cast<long long>(c.occupancy), static_cast<long long>(expected));
+        }
+      }
+    }
+  }
+  mismatches += edge_mismatches;
+
   std::string names;
   for (const auto& u : unknown) names += " " + u;
   std::printf("not known to %s:%s\n", label.c_str(), names.c_str());
@@ -271,7 +400,11 @@ int main(int argc, char** argv) {
   std::printf(
       "total: %lld kernels x targets x modes (%lld of them also through the calculator's result), %lld "
       "mismatches against %s's Occupancy\n",
-      checked, checked_results, mismatches, label.c_str());
+      checked, checked_results, mismatches - edge_mismatches, label.c_str());
+  std::printf("limits table at its edges (%lld work-items):", static_cast<long long>(edge_work_group));
+  for (const auto& [target, count] : edges_per_target) std::printf(" %s %lld", target.c_str(), count);
+  std::printf("\nlimits table: %lld edge kernels, %lld mismatches against %s's Occupancy\n", edges, edge_mismatches,
+              label.c_str());
   std::filesystem::remove_all(dir);
   return mismatches == 0 ? 0 : 1;
 }

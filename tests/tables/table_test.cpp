@@ -235,7 +235,9 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
   const std::string good = R"({"schema_version": 1, "sources": [{"id": "S", "title": "t", "url": "u"}],
     "amd_targets": [{"id": "gfx999", "family": "Test", "sources": ["S"], "max_waves_per_simd": 10,
       "simds_per_cu": 4, "vgpr_files": [{"wave_size": 64, "total": 256, "granule": 4}],
-      "sgprs_per_simd": 800, "sgpr_granule": 16, "lds_per_cu_bytes": 65536, "max_barriers_per_cu": 16,
+      "sgprs_per_simd": 800, "sgpr_granule": 16,
+      "llvm_sgpr_steps": [{"max_sgprs": 80, "waves": 10}, {"max_sgprs": 108, "waves": 7}],
+      "lds_per_cu_bytes": 65536, "max_barriers_per_cu": 16,
       "models": ["llvm", "hip"], "max_work_group_size": 1024, "max_lds_per_work_group_bytes": 65536,
       "max_vgprs_per_wave": 256, "max_sgprs_per_wave": 108, "hip": {"max_waves_per_simd": 8, "sgpr_granule": 16}}],
     "amd_gpus": [{"id": "test-gpu", "name": "Test GPU", "target": "gfx999", "compute_units": 4, "sources": ["S"]}]})";
@@ -246,6 +248,15 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
                     Contains("field 'id': 'sm_99' is not an LLVM processor name"));
   CHECK_THROWS_WITH(load(replace(good, R"("sgprs_per_simd": 800, )", "")),
                     Contains("field 'sgpr_granule': applies only with sgprs_per_simd"));
+  // The compiler's SGPR steps: where the file is shared, growing, reaching every count.
+  const std::string steps = R"([{"max_sgprs": 80, "waves": 10}, {"max_sgprs": 108, "waves": 7}])";
+  CHECK_THROWS_WITH(load(replace(good, R"("llvm_sgpr_steps": )" + steps + ",", "")),
+                    Contains("field 'llvm_sgpr_steps': is required exactly where sgprs_per_simd is"));
+  CHECK_THROWS_WITH(load(replace(good, steps, R"([{"max_sgprs": 80, "waves": 10}, {"max_sgprs": 100, "waves": 7}])")),
+                    Contains("field 'llvm_sgpr_steps': must reach max_sgprs_per_wave (108)"));
+  CHECK_THROWS_WITH(load(replace(good, steps, R"([{"max_sgprs": 80, "waves": 7}, {"max_sgprs": 108, "waves": 8}])")),
+                    Contains("llvm_sgpr_steps[1]: field 'max_sgprs': must grow, and waves fall"));
+  CHECK_THROWS_WITH(load(replace(good, steps, "[]")), Contains("field 'llvm_sgpr_steps': must not be empty"));
   CHECK_THROWS_WITH(load(replace(good, R"("max_barriers_per_cu": 16)", R"("max_barriers_per_cu": 16, "x": 1)")),
                     Contains("field 'x': is not a known field"));
   CHECK_THROWS_WITH(load(replace(good, R"(["llvm", "hip"])", R"(["llvm", "hip", "rcp"])")),

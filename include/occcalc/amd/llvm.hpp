@@ -55,10 +55,20 @@ inline std::int64_t amd_vgpr_waves(const amd_target& t, std::int64_t vgprs, std:
   return std::min(std::max<std::int64_t>(file.total / detail::round_up(vgprs, file.granule), 1), t.max_waves_per_simd);
 }
 
-/// Waves per SIMD the SGPR file allows; no limit without a shared file.
+/// The compiler's SGPR step for `sgprs`: the first whose most holds them
+/// (the last for more). Only where `t.llvm_sgpr_steps` is not empty.
+inline const amd_sgpr_step& amd_sgpr_step_of(const amd_target& t, std::int64_t sgprs) noexcept {
+  for (const auto& step : t.llvm_sgpr_steps) {
+    if (sgprs <= step.max_sgprs) return step;
+  }
+  return t.llvm_sgpr_steps.back();
+}
+
+/// Waves per SIMD the SGPR file allows, as the compiler counts it (its
+/// table of steps); no limit without a shared file.
 inline std::int64_t amd_sgpr_waves(const amd_target& t, std::int64_t sgprs) noexcept {
-  if (!t.sgprs_per_simd || sgprs <= 0) return t.max_waves_per_simd;
-  return std::min(t.max_waves_per_simd, *t.sgprs_per_simd / detail::round_up(sgprs, t.sgpr_granule));
+  if (!t.sgprs_per_simd || t.llvm_sgpr_steps.empty() || sgprs <= 0) return t.max_waves_per_simd;
+  return std::min(t.max_waves_per_simd, amd_sgpr_step_of(t, sgprs).waves);
 }
 
 /// Waves per SIMD that work-group slots and LDS allow, as the compiler
@@ -131,8 +141,11 @@ inline amd_occupancy_result amd_llvm_result(const amd_target& t, const amd_kerne
   const std::int64_t vgprs = t.unified_vgpr_file ? amd_total_vgprs(t, k) : k.vgprs;
   if (vgprs >= file.granule) set_registers(amd_resource::vgprs, file_terms(vgprs));
   if (!t.unified_vgpr_file && k.agprs >= file.granule) set_registers(amd_resource::agprs, file_terms(k.agprs));
-  if (t.sgprs_per_simd && k.sgprs > 0) {
-    set_registers(amd_resource::sgprs, detail::amd_register_terms(*t.sgprs_per_simd, k.sgprs, t.sgpr_granule));
+  if (t.sgprs_per_simd && !t.llvm_sgpr_steps.empty() && k.sgprs > 0) {
+    const auto& step = amd_sgpr_step_of(t, k.sgprs);
+    amd_limit_terms terms{step.max_sgprs, k.sgprs, 0, 1, step.waves};
+    terms.stepped = true;
+    set_registers(amd_resource::sgprs, terms);
   }
   const std::int64_t slots = r.max_waves;
   set_groups(amd_resource::wave_slots, wpg == 1 ? slots : slots / wpg);

@@ -73,6 +73,10 @@ struct amd_limit_terms {
   std::int64_t granule = 1;
   /// Register limits: waves per SIMD, pool / rounded charge.
   std::int64_t waves_per_simd = 0;
+  /// Set where the model looks the count up in a table of steps instead (the
+  /// compiler's SGPRs): `pool` is then the most SGPRs the count's step
+  /// allows, and `waves_per_simd` the step's waves.
+  bool stepped = false;
 };
 
 /// One model's answer for one launch.

@@ -32,6 +32,18 @@ struct amd_vgpr_file {
 #endif
 };
 
+/// One step of the LLVM AMDGPU compiler's SGPR occupancy table: a wave of
+/// at most `max_sgprs` SGPRs (with the ones the compiler adds: VCC, flat
+/// scratch, XNACK) leaves room for `waves` waves per SIMD.
+struct amd_sgpr_step {
+  std::int64_t max_sgprs = 0;
+  std::int64_t waves = 0;
+
+#if __cplusplus >= 202002L
+  friend bool operator==(const amd_sgpr_step&, const amd_sgpr_step&) = default;
+#endif
+};
+
 /// The occupancy models AMD's own tools implement.
 enum class amd_model : std::uint8_t {
   /// The LLVM AMDGPU compiler: `; Occupancy:` in its assembly.
@@ -190,6 +202,11 @@ struct amd_target {
   std::optional<std::int64_t> sgprs_per_simd;
   /// A wave's SGPRs are allocated in multiples of this (0 without a file).
   std::int64_t sgpr_granule = 0;
+  /// How the compiler counts the SGPR file (getOccupancyWithNumSGPRs): a
+  /// table of steps, the fewest SGPRs first, which is not the file over the
+  /// rounded count (gfx9: 84 SGPRs keep 9 waves, not 800 / 96 = 8). Present
+  /// exactly where the file is shared and the llvm model answers.
+  std::vector<amd_sgpr_step> llvm_sgpr_steps;
   /// LDS per CU in bytes.
   std::int64_t lds_per_cu_bytes = 0;
   /// Work-groups with more than one wave a CU holds at most (one barrier each).

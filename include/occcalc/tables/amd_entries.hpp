@@ -90,6 +90,22 @@ inline amd_target read_amd_target(entry_reader& reader) {
     t.sgpr_granule = reader.integer("sgpr_granule", positive);
   else if (reader.has("sgpr_granule"))
     reader.fail("sgpr_granule", "applies only with sgprs_per_simd");
+  if (reader.has("llvm_sgpr_steps")) {
+    const auto& steps = reader.array("llvm_sgpr_steps");
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      entry_reader step(steps[i], reader.where() + ": llvm_sgpr_steps[" + std::to_string(i) + "]");
+      amd_sgpr_step s;
+      s.max_sgprs = step.integer("max_sgprs", positive);
+      s.waves = step.integer("waves", positive);
+      if (!t.llvm_sgpr_steps.empty() &&
+          (s.max_sgprs <= t.llvm_sgpr_steps.back().max_sgprs || s.waves >= t.llvm_sgpr_steps.back().waves)) {
+        step.fail("max_sgprs", "must grow, and waves fall, from one step to the next");
+      }
+      step.finish();
+      t.llvm_sgpr_steps.push_back(s);
+    }
+    if (t.llvm_sgpr_steps.empty()) reader.fail("llvm_sgpr_steps", "must not be empty");
+  }
   t.lds_per_cu_bytes = reader.integer("lds_per_cu_bytes", positive);
   t.max_barriers_per_cu = reader.integer("max_barriers_per_cu", positive);
   t.has_wgp_mode = reader.optional_boolean("has_wgp_mode");
@@ -113,6 +129,12 @@ inline amd_target read_amd_target(entry_reader& reader) {
     t.rcp = read_amd_rcp(rcp);
   }
   if (t.supports(amd_model::hip) != t.hip.has_value()) reader.fail("hip", "is required exactly when models name hip");
+  if ((t.sgprs_per_simd && t.supports(amd_model::llvm)) != !t.llvm_sgpr_steps.empty()) {
+    reader.fail("llvm_sgpr_steps", "is required exactly where sgprs_per_simd is and models name llvm");
+  }
+  if (!t.llvm_sgpr_steps.empty() && t.llvm_sgpr_steps.back().max_sgprs < t.max_sgprs_per_wave) {
+    reader.fail("llvm_sgpr_steps", "must reach max_sgprs_per_wave (" + std::to_string(t.max_sgprs_per_wave) + ")");
+  }
   if (t.supports(amd_model::rcp) != t.rcp.has_value()) reader.fail("rcp", "is required exactly when models name rcp");
   for (const auto& f : t.vgpr_files) {
     if (f.total < t.max_vgprs_per_wave && !t.unified_vgpr_file) {
