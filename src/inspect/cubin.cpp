@@ -27,9 +27,29 @@ enum class attribute : std::uint8_t {
 
 /// `.nv.compat`'s EICOMPAT_ATTR_CUDA_ACCELERATOR_TARGET, in the same record
 /// format: 1 in an arch-specific (`sm_90a`) cubin, 0 otherwise (nvcc 13;
-/// tests/fixtures/inspect/README.md). A family (`f`) cubin is marked only in
-/// its fat binary entry.
+/// tests/fixtures/inspect/README.md). A family (`f`) cubin is marked in its
+/// fat binary entry, and alone only in `toolkit_note`.
 constexpr std::uint8_t compat_accelerator_target = 0x09;
+
+/// The note in which ptxas records itself and its options (`-arch sm_100f
+/// -m 64`): the only mark of a family (`f`) cubin read alone, whose other
+/// sections are a plain cubin's (nvcc 13).
+constexpr std::string_view toolkit_note = ".note.nv.tkinfo";
+
+/// Whether `note` records ptxas options that name `sm_<sm>f`: the token
+/// after a space or `=` (`-arch sm_100f`, `-arch=sm_100f`), before a space
+/// or NUL.
+bool names_family_target(byte_view note, int sm) {
+  const std::string token = "sm_" + std::to_string(sm) + "f";
+  const std::string_view text(reinterpret_cast<const char*>(note.data()), note.size());
+  for (std::size_t at = text.find(token); at != std::string_view::npos; at = text.find(token, at + 1)) {
+    const std::size_t end = at + token.size();
+    const bool starts = at > 0 && (text[at - 1] == ' ' || text[at - 1] == '=');
+    const bool ends = end == text.size() || text[end] == ' ' || text[end] == '\0';
+    if (starts && ends) return true;
+  }
+  return false;
+}
 
 /// `.nv.info` record formats (EIFMT_*).
 enum class record_format : std::uint8_t { none = 1, byte_value = 2, half_value = 3, sized = 4 };
@@ -119,6 +139,10 @@ std::vector<kernel_resources> read_cubin(byte_view cubin) {
         feature = target_feature::arch_specific;
       }
     });
+  }
+  if (const elf_section* note = file.find_section(toolkit_note);
+      note != nullptr && feature == target_feature::none && names_family_target(file.contents(*note), sm)) {
+    feature = target_feature::family;
   }
   const elf_section* symtab = nullptr;
   std::unordered_map<std::string_view, const elf_section*> kernel_sections;

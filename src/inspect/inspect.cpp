@@ -90,8 +90,8 @@ std::vector<inspected_kernel> read_item(const work_item& item, scratch_buffer& b
   try {
     auto kernels = read_cubin(entry_contents(item.entry, buffer));
     for (auto& k : kernels) {
-      // The entry names the suffix (a family cubin's is nowhere else), and
-      // the GPU that would load it where that is another.
+      // The entry names the suffix (a family cubin's is otherwise only in
+      // ptxas' options), and the GPU that would load it where that is another.
       if (item.target.sm != k.arch.sm || item.entry.feature != target_feature::none) k.arch = item.target;
     }
     return with_names(std::move(kernels), item.origin);

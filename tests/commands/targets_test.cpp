@@ -4,6 +4,7 @@
 // sm_100a, sm_90a and sm_120 cubins and compute_90 and compute_120 PTX.
 #include "catch.hpp"
 
+#include <map>
 #include <set>
 #include <string>
 
@@ -46,6 +47,26 @@ TEST_CASE("targets: each record keeps its cubin's suffix, from the entry's flags
   const auto alone = nlohmann::json::parse(run({"inspect", fixtures + "/diff.sm_90a.cubin", "--json"}).out);
   for (const auto& k : alone["kernels"]) CHECK(k["arch"] == "sm_90a");
   CHECK(alone["kernels"].size() == 3);
+}
+
+TEST_CASE("targets: every suffixed target nvcc 13 accepts keeps its suffix; a family cubin alone too",
+          "[cli][inspect][targets]") {
+  const auto r = run({"inspect", fixtures + "/suffixes.fatbin", "--json"});
+  REQUIRE(r.status == exit_status::ok);
+  std::map<std::string, int> kernels_by_arch;
+  const auto doc = nlohmann::json::parse(r.out);
+  for (const auto& k : doc["kernels"]) ++kernels_by_arch[k["arch"].get<std::string>()];
+  const std::map<std::string, int> every = {{"sm_90a", 3},  {"sm_100a", 3}, {"sm_100f", 3}, {"sm_103a", 3},
+                                            {"sm_103f", 3}, {"sm_110a", 3}, {"sm_110f", 3}, {"sm_120a", 3},
+                                            {"sm_120f", 3}, {"sm_121a", 3}, {"sm_121f", 3}};
+  CHECK(kernels_by_arch == every);
+  // Alone, an sm_100f cubin is a plain one but for ptxas' options in .note.nv.tkinfo.
+  const auto alone = nlohmann::json::parse(run({"inspect", fixtures + "/diff.sm_100f.cubin", "--json"}).out);
+  REQUIRE(alone["kernels"].size() == 3);
+  for (const auto& k : alone["kernels"]) CHECK(k["arch"] == "sm_100f");
+  // A plain cubin's options name sm_100: it stays plain.
+  const auto plain = nlohmann::json::parse(run({"inspect", fixtures + "/kernels.sm_100.cubin", "--json"}).out);
+  CHECK(plain["kernels"][0]["arch"] == "sm_100");
 }
 
 TEST_CASE("targets: --arch takes an exact cubin first, an arch-specific one before a family one",
