@@ -50,6 +50,7 @@
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/amd/occupancy.hpp"
 #include "occcalc/tables/load.hpp"
+#include "stated_counts.hpp"
 
 namespace {
 
@@ -406,5 +407,15 @@ int main(int argc, char** argv) {
   std::printf("\nlimits table: %lld edge kernels, %lld mismatches against %s's Occupancy\n", edges, edge_mismatches,
               label.c_str());
   std::filesystem::remove_all(dir);
-  return mismatches == 0 ? 0 : 1;
+  // The full run's counts are docs/amd.md's.
+  bool stated = true;
+  if (full_run()) {
+    using occcalc::test::states;
+    using occcalc::test::with_commas;
+    const std::string doc = "docs/amd.md";
+    stated = states(doc, "**" + with_commas(checked) + " cases, 0 mismatches**") &&
+             states(doc, "(" + with_commas(checked_results) + " of them also through the calculator's result") &&
+             states(doc, label + ": " + with_commas(edges) + " edge kernels");
+  }
+  return mismatches == 0 && stated ? 0 : 1;
 }
