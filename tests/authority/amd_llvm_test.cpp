@@ -220,9 +220,11 @@ std::string edge_source(const occcalc::amd_target& t, const occcalc::amd_mode& m
 /// limit holds (0: none).
 std::int64_t table_waves(const std::vector<occcalc::amd_limit_level>& levels, const occcalc::amd_target& t,
                          const compiled& c) {
-  // A unified file holds the AGPRs after the VGPRs, aligned to 4.
-  const std::int64_t vgprs = t.unified_vgpr_file && c.agprs > 0 ? (c.vgprs + 3) / 4 * 4 + c.agprs : c.vgprs;
-  for (const auto& level : levels) {  // the highest first
+  occcalc::amd_kernel k;
+  k.vgprs = c.vgprs;
+  k.agprs = c.agprs;
+  const std::int64_t vgprs = occcalc::amd_total_vgprs(t, k);  // the AGPRs too on a unified file
+  for (const auto& level : levels) {                          // the highest first
     if (vgprs <= level.max_vgprs && (!level.max_sgprs || c.sgprs <= *level.max_sgprs) && c.lds <= level.max_lds_bytes) {
       return level.waves_per_simd;
     }
@@ -235,12 +237,13 @@ std::int64_t table_waves(const std::vector<occcalc::amd_limit_level>& levels, co
 /// compiles all of them.
 constexpr std::size_t sample_kernels = 16;
 
-/// Every kernel spec, or the fixed sample of them.
+/// Whether this is the full run (the authorities workflow preset).
 bool full_run() {
   const char* full = std::getenv("OCCCALC_FULL_AUTHORITIES");
   return full != nullptr && std::string(full) == "1";
 }
 
+/// Every kernel spec, or the fixed sample of them.
 std::vector<kernel_spec> chosen_specs() {
   std::vector<kernel_spec> all = specs();
   if (full_run()) return all;
