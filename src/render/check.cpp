@@ -40,9 +40,7 @@ std::string verdict_line(const check_outcome& outcome) {
 }
 
 std::string check_json(const check_outcome& outcome) {
-  std::string out;
-  {
-    json_writer w(out, json_writer::style::pretty);
+  return pretty_document([&](json_writer& w) {
     w.begin_object();
     w.member("schema_version", occcalc::check_schema_version);
     w.member("passed", outcome.passed());
@@ -78,9 +76,7 @@ std::string check_json(const check_outcome& outcome) {
     }
     w.end_array();
     w.end_object();
-  }
-  out += '\n';
-  return out;
+  });
 }
 
 std::string check_text(const check_outcome& outcome, const terminal& term) {

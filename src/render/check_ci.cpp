@@ -137,9 +137,8 @@ std::string check_sarif(const check_outcome& outcome) {
     }
     return std::int64_t{-1};
   };
-  std::string out;
-  {
-    sarif_writer log(out, rules);
+  return pretty_document([&](json_writer& w) {
+    sarif_writer log(w, rules);
     for (const auto& v : outcome.violations) {
       const auto& k = v.kernel->kernel;
       log.result(
@@ -155,13 +154,11 @@ std::string check_sarif(const check_outcome& outcome) {
            v.allowed_by ? std::optional<std::string_view>(v.allowed_by->reason) : std::nullopt,
            {{{"kernel", k.resources.name}, {"name", k.demangled}, {"arch", k.resources.arch.name}, {"rule", v.rule}}}});
     }
-    log.finish(outcome.unreadable_inputs == 0, [&](json_writer& w) {
-      w.member("kernelsChecked", outcome.kernels_checked);
-      w.member("unreadableInputs", outcome.unreadable_inputs);
+    log.finish(outcome.unreadable_inputs == 0, [&](json_writer& invocation) {
+      invocation.member("kernelsChecked", outcome.kernels_checked);
+      invocation.member("unreadableInputs", outcome.unreadable_inputs);
     });
-  }
-  out += '\n';
-  return out;
+  });
 }
 
 }  // namespace occcalc::cli

@@ -192,9 +192,7 @@ std::string cluster_sweep_csv(const cluster_sweep_plan& plan) {
 }
 
 std::string cluster_sweep_json(const cluster_sweep_plan& plan) {
-  std::string text;
-  {
-    json_writer w(text, json_writer::style::pretty);
+  return pretty_document([&](json_writer& w) {
     w.begin_object();
     w.member("schema_version", occcalc::sweep_schema_version);
     w.member("arch", plan.arch->id);
@@ -228,8 +226,7 @@ std::string cluster_sweep_json(const cluster_sweep_plan& plan) {
     }
     w.end_array();
     w.end_object();
-  }
-  return text + "\n";
+  });
 }
 
 namespace {

@@ -139,9 +139,8 @@ std::string diff_sarif(const diff_report& report) {
       {"new_kernel", "A kernel that is not in the baseline.", {}},
       {"removed_kernel", "A kernel of the baseline that is gone.", {}},
   };
-  std::string out;
-  {
-    sarif_writer log(out, rules);
+  return pretty_document([&](json_writer& w) {
+    sarif_writer log(w, rules);
     for (const auto& c : report.diff.changes) {
       const std::size_t index = c.kind == change_kind::regressed ? 0 : c.kind == change_kind::added ? 1 : 2;
       if (c.kind != change_kind::regressed && c.kind != change_kind::added && c.kind != change_kind::removed) continue;
@@ -158,14 +157,12 @@ std::string diff_sarif(const diff_report& report) {
            {},
            {{{"kernel", f.kernel}, {"name", f.name}, {"arch", f.arch}, {"status", info(c.kind).name}}}});
     }
-    log.finish(true, [&](json_writer& w) {
-      w.member("old", report.old_input);
-      w.member("new", report.new_input);
-      w.member("regressed", report.diff.regressed());
+    log.finish(true, [&](json_writer& invocation) {
+      invocation.member("old", report.old_input);
+      invocation.member("new", report.new_input);
+      invocation.member("regressed", report.diff.regressed());
     });
-  }
-  out += '\n';
-  return out;
+  });
 }
 
 std::string diff_markdown(const diff_report& report) {
@@ -194,9 +191,7 @@ std::string diff_json(const diff_report& report) {
   // holds a change for every kernel, and a document tree of them cost several
   // times the baseline.
   const auto& diff = report.diff;
-  std::string out;
-  {
-    json_writer w(out, json_writer::style::pretty);
+  return pretty_document([&](json_writer& w) {
     w.begin_object();
     w.member("schema_version", occcalc::diff_schema_version);
     w.member("old", report.old_input);
@@ -227,9 +222,7 @@ std::string diff_json(const diff_report& report) {
     }
     w.end_array();
     w.end_object();
-  }
-  out += '\n';
-  return out;
+  });
 }
 
 const std::array<format_renderer<diff_render>, 5> diff_renderers = {{

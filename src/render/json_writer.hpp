@@ -190,4 +190,18 @@ class json_writer {
   bool after_key_ = false;
 };
 
+/// A whole pretty document, as a `--json` output prints it: what
+/// `write(json_writer&)` writes, then a newline. The writer is gone before
+/// the newline goes on (it cuts its string back to the text as it goes).
+template <typename Write>
+std::string pretty_document(Write&& write) {
+  std::string text;
+  {
+    json_writer w(text, json_writer::style::pretty);
+    write(w);
+  }
+  text += '\n';
+  return text;
+}
+
 }  // namespace occcalc::cli

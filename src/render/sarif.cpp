@@ -34,8 +34,7 @@ void write_text(json_writer& w, std::string_view key, std::string_view text) {
 
 }  // namespace
 
-sarif_writer::sarif_writer(std::string& out, const std::vector<sarif_rule>& rules)
-    : w_(out, json_writer::style::pretty) {
+sarif_writer::sarif_writer(json_writer& w, const std::vector<sarif_rule>& rules) : w_(w) {
   w_.begin_object();
   w_.member("$schema", "https://json.schemastore.org/sarif-2.1.0.json");
   w_.member("version", "2.1.0");

@@ -46,12 +46,12 @@ struct sarif_result {
   std::array<std::pair<std::string_view, std::string_view>, 4> properties;
 };
 
-/// A one-run log of occcalc's rules and results, with two-space indents:
-/// the head is written on construction, each result as it comes, and the
-/// invocation by `finish`.
+/// A one-run log of occcalc's rules and results, through `w` (a
+/// `pretty_document`'s): the head is written on construction, each result as
+/// it comes, and the invocation by `finish`.
 class sarif_writer {
  public:
-  sarif_writer(std::string& out, const std::vector<sarif_rule>& rules);
+  sarif_writer(json_writer& w, const std::vector<sarif_rule>& rules);
   void result(const sarif_result& r);
   /// Closes the results and writes the invocation: its success, and its
   /// properties' members, which `properties(json_writer&)` writes.
@@ -66,7 +66,7 @@ class sarif_writer {
   void begin_invocation(bool execution_successful);
   void end_invocation();
 
-  json_writer w_;
+  json_writer& w_;
 };
 
 }  // namespace occcalc::cli
