@@ -65,9 +65,10 @@ inline const amd_sgpr_step& amd_sgpr_step_of(const amd_target& t, std::int64_t s
 }
 
 /// Waves per SIMD the SGPR file allows, as the compiler counts it (its
-/// table of steps); no limit without a shared file.
+/// table of steps); no limit without a shared file (no steps: the tables
+/// hold them exactly where the file is shared).
 inline std::int64_t amd_sgpr_waves(const amd_target& t, std::int64_t sgprs) noexcept {
-  if (!t.sgprs_per_simd || t.llvm_sgpr_steps.empty() || sgprs <= 0) return t.max_waves_per_simd;
+  if (t.llvm_sgpr_steps.empty() || sgprs <= 0) return t.max_waves_per_simd;
   return std::min(t.max_waves_per_simd, amd_sgpr_step_of(t, sgprs).waves);
 }
 
@@ -141,11 +142,9 @@ inline amd_occupancy_result amd_llvm_result(const amd_target& t, const amd_kerne
   const std::int64_t vgprs = t.unified_vgpr_file ? amd_total_vgprs(t, k) : k.vgprs;
   if (vgprs >= file.granule) set_registers(amd_resource::vgprs, file_terms(vgprs));
   if (!t.unified_vgpr_file && k.agprs >= file.granule) set_registers(amd_resource::agprs, file_terms(k.agprs));
-  if (t.sgprs_per_simd && !t.llvm_sgpr_steps.empty() && k.sgprs > 0) {
+  if (!t.llvm_sgpr_steps.empty() && k.sgprs > 0) {
     const auto& step = amd_sgpr_step_of(t, k.sgprs);
-    amd_limit_terms terms{step.max_sgprs, k.sgprs, 0, 1, step.waves};
-    terms.stepped = true;
-    set_registers(amd_resource::sgprs, terms);
+    set_registers(amd_resource::sgprs, {step.max_sgprs, k.sgprs, 0, 1, step.waves, true});
   }
   const std::int64_t slots = r.max_waves;
   set_groups(amd_resource::wave_slots, wpg == 1 ? slots : slots / wpg);
