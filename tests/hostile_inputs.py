@@ -280,6 +280,23 @@ def main():
                                                 "sources": ["PG13"]} for i in range(100_000)]}
         run("table with 100,000 GPUs", ["--gpu", "Lab 99999", "--threads", "128", "--regs", "32", "--table",
                                         write(d, "gpus.json", json.dumps(gpus))], rc=0)
+        # Cluster layouts and sizes no GPU has: refused by the loader, never hours of search.
+        huge = {"schema_version": 1, "gpus": [{"id": "lab", "name": "Lab", "arch": "sm_90", "sm_count": 200000,
+                                               "sources": ["PG13"]}],
+                "cluster_layouts": [{"id": "lab-layout", "gpus": ["lab"], "gpc_counts": [100],
+                                     "max_tpcs_per_gpc": 100000, "sms_per_tpc": 2, "sources": ["PG13"]}]}
+        for what, args in [("query", ["--cluster", "8"]), ("sweep", ["sweep", "--vary", "cluster"]),
+                           ("suggest", ["suggest", "--cluster", "8"])]:
+            run(f"table with a layout of 100 GPCs ({what})",
+                args + ["--gpu", "Lab", "--threads", "128", "--regs", "32", "--table",
+                        write(d, "layout.json", json.dumps(huge))], stderr_has="is not an integer in [1, 64]")
+        wide = json.loads(open(os.path.join(ROOT, "data", "nvidia-architectures.json")).read())
+        sm90 = dict(next(a for a in wide["architectures"] if a["id"] == "sm_90"), id="sm_99",
+                    compute_capability="9.9", max_cluster_size_nonportable=2**31 - 1)
+        wide = {"schema_version": 1, "sources": wide["sources"], "architectures": [sm90]}
+        run("architecture with clusters of 2^31 - 1", ["--cc", "9.9", "--threads", "128", "--regs", "32",
+                                                       "--cluster", "8", "--table", write(d, "wide.json", json.dumps(wide))],
+            stderr_has="max_cluster_size_nonportable")
         run("table /dev/zero", ["--cc", "7.0", "--threads", "1", "--regs", "1", "--table", "/dev/zero"],
             stderr_has="larger than 64 MiB")
         run("table with a NUL", ["--cc", "7.0", "--threads", "1", "--regs", "1", "--table",

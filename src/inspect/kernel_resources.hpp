@@ -3,6 +3,7 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -113,7 +114,14 @@ inline std::optional<std::int64_t> spill_total(const std::optional<std::int64_t>
   return vgprs || sgprs ? sum(vgprs, sgprs) : sum(stores, loads);
 }
 
-/// The product of the dimensions.
-inline std::int64_t volume(const dim3& d) noexcept { return d[0] * d[1] * d[2]; }
+/// The product of the dimensions, held at the largest `std::int64_t` where
+/// it would pass it (a file's dimensions are its own: 2^32 - 1 each).
+inline std::int64_t volume(const dim3& d) noexcept {
+  std::int64_t product = 1;
+  for (const std::int64_t v : d) {
+    if (__builtin_mul_overflow(product, v, &product)) return std::numeric_limits<std::int64_t>::max();
+  }
+  return product;
+}
 
 }  // namespace occcalc::inspect

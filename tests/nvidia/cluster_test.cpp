@@ -126,6 +126,9 @@ TEST_CASE("--cluster: blocks or a shape, within what the architecture launches",
   req.sm_count = "66";
   CHECK(occcalc::resolve(tables, req).cluster_devices[0].layout == nullptr);
   CHECK(occcalc::resolve(tables, req).cluster_devices[0].sm_count == 66);
+  // All of its SMs are the GPU itself: its measured layout stays.
+  req.sm_count = "132";
+  CHECK(occcalc::resolve(tables, req).cluster_devices[0].layout == layout_of("H200"));
   req.sm_count.reset();
   // A family: each product, with its own layout or none.
   req.gpu = "H100";
@@ -142,13 +145,68 @@ TEST_CASE("--cluster: blocks or a shape, within what the architecture launches",
                       "2 does not apply to sm_80: thread block clusters need compute "
                       "capability 9.0 or later");
   REQUIRE_THROWS_WITH(refused("9.0", "17"), Contains("17 is outside [1, 16] blocks for sm_90 (8 portable"));
-  REQUIRE_THROWS_WITH(refused("10.0", "3x3"), Contains("3x3 is outside [1, 8] blocks for sm_100"));
+  // Blackwell (10.0): 16 with the non-portable opt-in, as NVIDIA's tuning guide documents for B200.
+  REQUIRE_THROWS_WITH(refused("10.0", "3x3x2"), Contains("3x3x2 is outside [1, 16] blocks for sm_100 (8 portable"));
+  REQUIRE_THROWS_WITH(refused("12.0", "3x3"), Contains("3x3 is outside [1, 8] blocks for sm_120"));
   REQUIRE_THROWS_WITH(refused("9.0", "0x4"), Contains("0x4 is outside [1, 16]"));
   REQUIRE_THROWS_WITH(refused("9.0", "4294967296x4294967296x4294967296"), Contains("is outside [1, 16]"));
   for (const char* junk : {"", "x", "2x", "x2", "2x2x2x2", "2*2", "-1", "2 x 2", "0x10"}) {
     CAPTURE(junk);
     REQUIRE_THROWS_AS(refused("9.0", junk), occcalc::input_error);
   }
+}
+
+TEST_CASE("a 1-block cluster runs wherever a block does, on any layout", "[cluster]") {
+  const auto& sm90 = arch("9.0");
+  const auto& sm100 = arch("10.0");
+  // No layout (B200): every SM's blocks, the per-SM cap of a cluster launch unmeasured (8 to all 12).
+  const auto b200 = occcalc::max_active_clusters(sm100, nullptr, 148, 12, 1);
+  CHECK((b200.fewest == 148 * 8 && b200.most == 148 * 12));
+  // Published GPC counts (H100 PCIe) and none at all give the same, exact where the cap is measured.
+  const auto pcie = occcalc::max_active_clusters(sm90, layout_of("H100 PCIe"), 114, 3, 1);
+  CHECK((pcie.fewest == 342 && pcie.most == 342));
+  CHECK(occcalc::max_active_clusters(sm90, nullptr, 114, 3, 1).fewest == 342);
+  // The largest cluster size is never 0 where a block fits.
+  CHECK(occcalc::largest_cluster_size(sm100, nullptr, 148, 1).fewest == 1);
+  CHECK(occcalc::largest_cluster_size(sm100, nullptr, 148, 1).most == 16);
+  CHECK(occcalc::largest_cluster_size(sm100, nullptr, 148, 1, 8).most == 8);
+}
+
+TEST_CASE("the published RTX Blackwell layouts are pinned", "[cluster]") {
+  const auto& sm120 = arch("12.0");
+  // GeForce RTX 5090: 11 GPCs, 85 TPCs. Clusters of 2 at one block per SM: one per TPC, on any layout.
+  const auto pair = occcalc::max_active_clusters(sm120, layout_of("RTX 5090"), 170, 1, 2);
+  CHECK((pair.fewest == 85 && pair.most == 85));
+  // RTX 5080: the full GB203, 7 GPCs of 6 TPCs; clusters of 8 at one block per SM: one per GPC of 12
+  // SMs, none where the runtime splits one GPC into pairs.
+  const auto* gb203 = layout_of("RTX 5080");
+  REQUIRE(gb203 != nullptr);
+  const auto eight = occcalc::max_active_clusters(sm120, gb203, 84, 1, 8);
+  CHECK((eight.fewest == 6 && eight.most == 7));
+}
+
+TEST_CASE("a layout too large to search answers from its SM count, at once", "[cluster]") {
+  const auto& sm90 = arch("9.0");
+  // 64 GPCs of up to 64 TPCs (4,096 TPCs): within the loader's bounds, past the search's budget.
+  occcalc::cluster_layout huge;
+  huge.id = "huge";
+  huge.gpc_counts = {64, 63, 62, 61};
+  huge.max_tpcs_per_gpc = 64;
+  huge.sms_per_tpc = 2;
+  CHECK(occcalc::cluster_basis_of(&huge, 8000) == occcalc::cluster_basis::sm_count);
+  const auto r = occcalc::max_active_clusters(sm90, &huge, 8000, 4, 8);
+  CHECK((r.fewest == 0 && r.most == 8000 * 4 / 8));
+  const auto c = occcalc::cluster_capacity_on(sm90, &huge, 8000, 4, 8);
+  CHECK((c.basis == occcalc::cluster_basis::sm_count && c.layout == nullptr));
+  // Absurd figures built by hand (no loader) neither overflow nor run long.
+  huge.gpc_counts = {std::int64_t{1} << 40};
+  huge.max_tpcs_per_gpc = std::int64_t{1} << 40;
+  CHECK(occcalc::cluster_basis_of(&huge, std::int64_t{1} << 40) == occcalc::cluster_basis::sm_count);
+  // A small one is searched.
+  occcalc::cluster_layout small = huge;
+  small.gpc_counts = {8};
+  small.max_tpcs_per_gpc = 9;
+  CHECK(occcalc::cluster_basis_of(&small, 132) == occcalc::cluster_basis::gpc_counts);
 }
 
 TEST_CASE("cluster layouts: the loader refuses one that cannot describe its GPUs", "[cluster][table]") {
@@ -181,4 +239,14 @@ TEST_CASE("cluster layouts: the loader refuses one that cannot describe its GPUs
   REQUIRE_THROWS_WITH(load_with(R"({"id": "l", "gpus": ["b200"], "domain_sms": [148], "gpc_counts": [8],
                                     "sources": ["PG13"]})"),
                       Contains("field 'gpc_counts': does not apply to a measured layout"));
+  // Bounds that keep every cluster answer within a second: a hostile table is refused, naming the field.
+  REQUIRE_THROWS_WITH(load_with(R"({"id": "l", "gpus": ["b200"], "gpc_counts": [100], "max_tpcs_per_gpc": 100000,
+                                    "sms_per_tpc": 2, "sources": ["PG13"]})"),
+                      Contains("field 'gpc_counts': 100 is not an integer in [1, 64]"));
+  REQUIRE_THROWS_WITH(load_with(R"({"id": "l", "gpus": ["b200"], "gpc_counts": [8], "max_tpcs_per_gpc": 100000,
+                                    "sms_per_tpc": 2, "sources": ["PG13"]})"),
+                      Contains("field 'max_tpcs_per_gpc': 100000 is outside [1, 64]"));
+  REQUIRE_THROWS_WITH(load_with(R"({"id": "l", "gpus": ["b200"], "gpc_counts": [1, 2, 3, 4, 5, 6, 7, 8, 9],
+                                    "max_tpcs_per_gpc": 64, "sms_per_tpc": 2, "sources": ["PG13"]})"),
+                      Contains("field 'gpc_counts': holds 9 counts; at most 8"));
 }

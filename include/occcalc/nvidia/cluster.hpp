@@ -54,6 +54,11 @@ struct cluster_range {
   constexpr bool exact() const noexcept { return fewest == most; }
 };
 
+/// A range as people read it: `8`, or `8 to 16`.
+inline std::string to_string(const cluster_range& r) {
+  return r.exact() ? std::to_string(r.most) : std::to_string(r.fewest) + " to " + std::to_string(r.most);
+}
+
 /// A fraction (an occupancy) known to lie in [fewest, most], both in [0, 1].
 struct cluster_fraction {
   double fewest = 0.0;
@@ -117,6 +122,25 @@ inline cluster_launch in_clusters(const nvidia_arch& arch, const occupancy_resul
 
 namespace detail {
 
+/// The most steps one range over GPC layouts may take (the loader's bounds
+/// keep every table's layouts far below it); a layout past it answers as an
+/// SM count alone, a wider range that is still true.
+inline constexpr std::int64_t max_layout_search_steps = std::int64_t{1} << 16;
+
+/// The steps `gpc_layout_clusters` takes for `tpcs` TPCs: for each GPC
+/// count, GPCs x TPCs x TPCs per GPC (past the budget: one more than it).
+inline std::int64_t layout_search_steps(const cluster_layout& layout, std::int64_t tpcs) noexcept {
+  const std::int64_t over = max_layout_search_steps + 1;
+  // Each factor is held at the budget first, so no product passes 2^63.
+  const auto held = [&](std::int64_t v) { return std::clamp<std::int64_t>(v, 0, over); };
+  std::int64_t steps = 0;
+  for (const std::int64_t gpcs : layout.gpc_counts) {
+    steps += std::min(over, held(gpcs) * (held(tpcs) + 1) * held(layout.max_tpcs_per_gpc));
+    if (steps > max_layout_search_steps) return over;
+  }
+  return steps;
+}
+
 /// The fewest and most clusters over the layouts `layout.gpc_counts`
 /// allows for `tpcs` TPCs: `b` holds the blocks per SM for the fewest and
 /// for the most.
@@ -166,13 +190,25 @@ inline cluster_range gpc_layout_clusters(const cluster_layout& layout, std::int6
 
 }  // namespace detail
 
+/// What an answer on a device of `sm_count` SMs with `layout` (null for
+/// none) rests on: its measured domains; its GPC counts, where the search
+/// over their layouts stays within its budget; else its SM count alone.
+inline cluster_basis cluster_basis_of(const cluster_layout* layout, std::int64_t sm_count) noexcept {
+  if (!layout) return cluster_basis::sm_count;
+  if (layout->measured()) return cluster_basis::measured;
+  const bool searchable =
+      layout->sms_per_tpc > 0 &&
+      detail::layout_search_steps(*layout, sm_count / layout->sms_per_tpc) <= detail::max_layout_search_steps;
+  return searchable ? cluster_basis::gpc_counts : cluster_basis::sm_count;
+}
+
 /// Clusters of `cluster_size` blocks that run at once on a device of
 /// `sm_count` SMs, each holding `blocks_per_sm` of the launch's blocks; from
 /// `layout` where there is one (null: the SM count alone).
 inline cluster_range max_active_clusters(const nvidia_arch& arch, const cluster_layout* layout, std::int64_t sm_count,
                                          std::int64_t blocks_per_sm, std::int64_t cluster_size) {
   const cluster_range b = cluster_blocks_per_sm(arch, blocks_per_sm);
-  if (cluster_size <= 0 || b.most <= 0) return {};
+  if (cluster_size <= 0 || b.most <= 0 || sm_count <= 0) return {};
   cluster_range out;
   if (layout && layout->measured()) {
     for (const auto d : layout->domain_sms) {
@@ -181,7 +217,10 @@ inline cluster_range max_active_clusters(const nvidia_arch& arch, const cluster_
     }
     return out;
   }
-  if (layout) {
+  // A 1-block cluster runs wherever a block does, on any layout: every SM
+  // holds its blocks.
+  if (cluster_size == 1) return {sm_count * b.fewest, sm_count * b.most};
+  if (cluster_basis_of(layout, sm_count) == cluster_basis::gpc_counts) {
     out = detail::gpc_layout_clusters(*layout, sm_count / layout->sms_per_tpc, b, cluster_size);
   } else {
     out = {0, clusters_in_domain(sm_count, b.most, cluster_size)};
@@ -197,10 +236,8 @@ inline cluster_capacity cluster_capacity_on(const nvidia_arch& arch, const clust
                                             std::int64_t sm_count, std::int64_t blocks_per_sm,
                                             std::int64_t cluster_size) {
   cluster_capacity out;
-  out.basis = !layout              ? cluster_basis::sm_count
-              : layout->measured() ? cluster_basis::measured
-                                   : cluster_basis::gpc_counts;
-  out.layout = layout;
+  out.basis = cluster_basis_of(layout, sm_count);
+  out.layout = out.basis == cluster_basis::sm_count ? nullptr : layout;
   out.sm_count = sm_count;
   out.clusters = max_active_clusters(arch, layout, sm_count, blocks_per_sm, cluster_size);
   out.blocks_in_clusters = {out.clusters.fewest * cluster_size, out.clusters.most * cluster_size};
@@ -209,14 +246,16 @@ inline cluster_capacity cluster_capacity_on(const nvidia_arch& arch, const clust
   return out;
 }
 
-/// The largest cluster size, up to the architecture's largest, of which a
-/// cluster runs at once: `fewest` surely fits, `most` may
-/// (`cudaOccupancyMaxPotentialClusterSize` with non-portable sizes allowed);
-/// 0 when none fits.
+/// The largest cluster size, up to `up_to` (by default the architecture's
+/// largest), of which a cluster runs at once: `fewest` surely fits, `most`
+/// may (`cudaOccupancyMaxPotentialClusterSize`: with non-portable sizes
+/// allowed, up to the largest; without, up to the portable size); 0 when none
+/// fits.
 inline cluster_range largest_cluster_size(const nvidia_arch& arch, const cluster_layout* layout, std::int64_t sm_count,
-                                          std::int64_t blocks_per_sm) {
+                                          std::int64_t blocks_per_sm, std::optional<std::int64_t> up_to = {}) {
   cluster_range out;
-  for (std::int64_t size = 1; size <= arch.max_cluster_size(); ++size) {
+  const std::int64_t last = std::min(up_to.value_or(arch.max_cluster_size()), arch.max_cluster_size());
+  for (std::int64_t size = 1; size <= last; ++size) {
     const cluster_range r = max_active_clusters(arch, layout, sm_count, blocks_per_sm, size);
     if (r.fewest > 0) out.fewest = size;
     if (r.most > 0) out.most = size;

@@ -187,10 +187,14 @@ struct resolved_request {
 };
 
 /// The devices a cluster answer on `r` is for: `sm_count` SMs where the
-/// request gave them, else the named GPU or each product of a family, each
-/// with its layout; none without a GPU or an SM count.
+/// request gave them (the named GPU's layout kept where they are all of
+/// its SMs; a part of it has none), else the named GPU or each product of a
+/// family, each with its layout; none without a GPU or an SM count.
 inline std::vector<cluster_device> cluster_devices_of(const table& tables, const resolved_request& r) {
-  if (r.sm_count_given) return {{r.named_gpu, nullptr, *r.sm_count}};
+  if (r.sm_count_given) {
+    const bool whole_gpu = r.named_gpu && r.named_gpu->sm_count == *r.sm_count;
+    return {{r.named_gpu, whole_gpu ? find_cluster_layout(tables, *r.named_gpu) : nullptr, *r.sm_count}};
+  }
   std::vector<cluster_device> out;
   for (const occcalc::gpu* g : r.named_gpu ? std::vector<const occcalc::gpu*>{r.named_gpu} : r.family) {
     out.push_back({g, find_cluster_layout(tables, *g), g->sm_count});
@@ -335,6 +339,13 @@ inline resolved_request resolve(const table& tables, const request& req,
   if (out.cluster) out.cluster_devices = cluster_devices_of(tables, out);
   if (req.grid) {
     out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
+    if (out.cluster && *out.grid_blocks % out.cluster->blocks() != 0) {
+      const auto& c = *out.cluster;
+      throw input_error("grid", std::to_string(*out.grid_blocks) + " is not a multiple of the cluster's " +
+                                    std::to_string(c.blocks()) + " blocks (" + std::to_string(c.x) + "x" +
+                                    std::to_string(c.y) + "x" + std::to_string(c.z) +
+                                    "): a cluster launch needs each grid dimension a multiple of the cluster's");
+    }
     if (!out.family.empty() && !out.sm_count && on_family_grid == family_grid::refuse) {
       require_gpu(tables, "gpu", req.gpu->text());  // throws, naming the products and their SM counts
     }

@@ -21,6 +21,18 @@ namespace occcalc {
 
 namespace detail {
 
+/// Bounds on the cluster figures a table may give: far above any GPU's
+/// (CUDA launches clusters of at most 16 blocks; GB202 has 12 GPCs of 8
+/// TPCs of 2 SMs), and low enough that every cluster answer, sweep and
+/// search over layouts finishes well within a second.
+inline constexpr std::int64_t max_table_cluster_size = 64;
+inline constexpr std::int64_t max_table_gpcs = 64;
+inline constexpr std::int64_t max_table_gpc_counts = 8;
+inline constexpr std::int64_t max_table_tpcs_per_gpc = 64;
+inline constexpr std::int64_t max_table_sms_per_tpc = 8;
+inline constexpr std::int64_t max_table_cluster_domains = 4096;
+inline constexpr int_range cluster_sizes{1, max_table_cluster_size};
+
 inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
   arch.registers_per_sm = reader.integer("registers_per_sm", positive);
   arch.max_registers_per_block = reader.integer("max_registers_per_block", positive);
@@ -163,8 +175,8 @@ inline nvidia_arch read_arch(entry_reader& reader) {
   read_shared_memory_fields(reader, arch);
   arch.block_barriers_per_sm = reader.optional_integer("block_barriers_per_sm", positive);
   arch.max_barriers_per_block = reader.integer("max_barriers_per_block", positive);
-  arch.max_cluster_size_portable = reader.optional_integer("max_cluster_size_portable", positive);
-  arch.max_cluster_size_nonportable = reader.optional_integer("max_cluster_size_nonportable", positive);
+  arch.max_cluster_size_portable = reader.optional_integer("max_cluster_size_portable", cluster_sizes);
+  arch.max_cluster_size_nonportable = reader.optional_integer("max_cluster_size_nonportable", cluster_sizes);
   arch.max_cluster_blocks_per_sm = reader.optional_integer("max_cluster_blocks_per_sm", {1, arch.max_blocks_per_sm});
   if (!arch.max_cluster_size_portable) {
     for (const auto key : {"max_cluster_size_nonportable", "max_cluster_blocks_per_sm"}) {
@@ -200,14 +212,22 @@ inline cluster_layout read_cluster_layout(entry_reader& reader) {
   const bool measured = reader.has("domain_sms");
   if (measured) {
     layout.domain_sms = reader.integers("domain_sms", positive);
+    if (layout.domain_sms.size() > static_cast<std::size_t>(max_table_cluster_domains)) {
+      reader.fail("domain_sms", "holds " + std::to_string(layout.domain_sms.size()) + " domains; at most " +
+                                    std::to_string(max_table_cluster_domains) + " are allowed");
+    }
     for (const auto key : {"gpc_counts", "max_tpcs_per_gpc", "sms_per_tpc"}) {
       if (reader.has(key)) reader.fail(key, "does not apply to a measured layout (domain_sms)");
     }
   } else {
-    layout.gpc_counts = reader.integers("gpc_counts", positive);
+    layout.gpc_counts = reader.integers("gpc_counts", {1, max_table_gpcs});
     if (layout.gpc_counts.empty()) reader.fail("gpc_counts", "must hold at least one count");
-    layout.max_tpcs_per_gpc = reader.integer("max_tpcs_per_gpc", positive);
-    layout.sms_per_tpc = reader.integer("sms_per_tpc", positive);
+    if (layout.gpc_counts.size() > static_cast<std::size_t>(max_table_gpc_counts)) {
+      reader.fail("gpc_counts", "holds " + std::to_string(layout.gpc_counts.size()) + " counts; at most " +
+                                    std::to_string(max_table_gpc_counts) + " are allowed");
+    }
+    layout.max_tpcs_per_gpc = reader.integer("max_tpcs_per_gpc", {1, max_table_tpcs_per_gpc});
+    layout.sms_per_tpc = reader.integer("sms_per_tpc", {1, max_table_sms_per_tpc});
   }
   layout.sources = reader.texts("sources");
   reader.finish();
