@@ -21,8 +21,9 @@ inline constexpr const char* version_string = "0.1.0";
 /// the products a family name (`--gpu H100`) covers; 5: the architecture
 /// entry's `max_compiled_registers_per_thread` (the header's 256 registers
 /// from 7.0 in `max_registers_per_thread`) and the AMD target entry's
-/// `members`.
-inline constexpr int result_schema_version = 6;
+/// `members`; 6: `cluster`; 7: each cluster device's `waves_per_sm`, and
+/// the waves of a cluster launch count the blocks in clusters.
+inline constexpr int result_schema_version = 7;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
 /// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
 /// (the paths given, so a saved baseline compares by path), `dyn_smem_bytes`,
@@ -46,7 +47,7 @@ inline constexpr int sweep_schema_version = 2;
 /// `schema_version` of `occcalc limits --json` (schema/limits.schema.json).
 inline constexpr int limits_schema_version = 1;
 /// `diff --json` (`diff.schema.json`); 2: `dyn_smem_bytes` in each side's
-/// figures.
-inline constexpr int diff_schema_version = 2;
+/// figures; 3: `cluster_dims`, and `occupancy` in the declared clusters.
+inline constexpr int diff_schema_version = 3;
 
 }  // namespace occcalc

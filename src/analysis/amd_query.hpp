@@ -23,6 +23,9 @@ struct amd_query {
   }
 };
 
+/// The occupancy a gate judges, in [0, 1] (AMD launches have no clusters).
+inline double launch_occupancy(const amd_query& q) noexcept { return q.result.occupancy(); }
+
 /// Resolves `req` as an AMD request and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
 inline amd_query evaluate_amd(occcalc::resolved_amd_request resolved) {

@@ -78,6 +78,15 @@ void compare_all(const kernel_figures& b, const kernel_figures& a, const regress
   if (declared(b) != declared(a)) {
     file(lists.others, fmt::format("declared block size {} -> {}", declared(b), declared(a)));
   }
+  // Clusters have no better or worse of their own: what they cost shows in the occupancy.
+  const auto clusters = [](const kernel_figures& f) {
+    if (!f.cluster_dims) return std::string("none");
+    const auto& d = *f.cluster_dims;
+    return fmt::format("{}x{}x{}", d[0], d[1], d[2]);
+  };
+  if (clusters(b) != clusters(a)) {
+    file(lists.others, fmt::format("declared clusters {} -> {}", clusters(b), clusters(a)));
+  }
 }
 
 /// What tells two copies of a kernel apart when nothing else does: their
@@ -147,7 +156,8 @@ kernel_figures figures_of(const kernel_report& r) {
   set_declared_block_size(k, f);
   f.block_size = r.block_size;
   f.dyn_smem_bytes = r.dynamic_shared_memory_bytes;
-  if (const auto summary = r.summary()) f.occupancy = summary->occupancy();
+  f.occupancy = r.launch_occupancy();
+  f.cluster_dims = k.cluster_dims;
   return f;
 }
 

@@ -44,8 +44,12 @@ struct kernel_figures {
   /// The block size occupancy was computed at; the same on both sides of a
   /// compared pair.
   std::optional<std::int64_t> block_size;
-  /// Occupancy in [0, 1] at `block_size`.
+  /// Occupancy in [0, 1] at `block_size`: in the kernel's declared
+  /// clusters, what a cluster launch keeps (`launch_occupancy`).
   std::optional<double> occupancy;
+  /// The clusters the kernel declares (`__cluster_dims__`,
+  /// `.reqnctapercluster`, Triton's `num_ctas`); empty for none.
+  std::optional<inspect::dim3> cluster_dims;
   /// The dynamic shared memory per block occupancy was computed with; empty
   /// for none.
   std::optional<std::int64_t> dyn_smem_bytes;

@@ -1,5 +1,7 @@
 #include "analysis/kernel_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "occcalc/amd/hip.hpp"
@@ -108,6 +110,11 @@ std::optional<occcalc::occupancy_summary> kernel_report::summary() const noexcep
   return std::visit([](const auto& q) { return occcalc::summarize(q.result); }, *evaluation);
 }
 
+std::optional<double> kernel_report::launch_occupancy() const noexcept {
+  if (!evaluation) return std::nullopt;
+  return occupancy_of(*evaluation);
+}
+
 launch_overrides parse_overrides(const occcalc::request& typed) {
   launch_overrides o;
   if (typed.threads) o.threads = occcalc::parse_count("threads", *typed.threads, {1, occcalc::max_request_value});
@@ -196,10 +203,28 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
       r.block_size_from = suggested_block_size;
     }
     occcalc::resolved_request resolved = occcalc::resolve_launch(*arch, launch);
-    // A declared cluster (__cluster_dims__, .reqnctapercluster, Triton's num_ctas): the kernel always runs
-    // in clusters, and its record says what a cluster launch keeps per SM.
-    if (k.cluster_dims && arch->max_cluster_size_portable) {
+    // A declared cluster (__cluster_dims__, .reqnctapercluster, Triton's num_ctas), or the policy's for a
+    // kernel that declares none: the kernel runs in clusters, judged at what a cluster launch keeps per SM;
+    // one CUDA cannot launch has no occupancy.
+    if (k.cluster_dims && overrides.cluster && *overrides.cluster != *k.cluster_dims) {
       const auto& d = *k.cluster_dims;
+      const auto& given = *overrides.cluster;
+      r.unavailable =
+          fmt::format("it declares clusters of {}x{}x{}, and CUDA refuses its launch in clusters of {}x{}x{}", d[0],
+                      d[1], d[2], given[0], given[1], given[2]);
+      return r;
+    }
+    if (const auto& cluster = k.cluster_dims ? k.cluster_dims : overrides.cluster) {
+      const auto& d = *cluster;
+      const std::int64_t most = arch->max_cluster_size();
+      if (most == 0 || std::min({d[0], d[1], d[2]}) < 1 || inspect::volume(d) > most) {
+        r.unavailable =
+            fmt::format("{} clusters of {}x{}x{} blocks, which CUDA cannot launch on {}: {}",
+                        k.cluster_dims ? "it declares" : "the policy launches it in", d[0], d[1], d[2], arch->id,
+                        most == 0 ? std::string("clusters need compute capability 9.0 or later")
+                                  : fmt::format("a cluster holds 1 to {} blocks", most));
+        return r;
+      }
       resolved.cluster = occcalc::cluster_shape{d[0], d[1], d[2]};
     }
     r.evaluation = evaluate(std::move(resolved));

@@ -21,6 +21,9 @@ namespace occcalc::cli {
 struct launch_overrides {
   std::optional<std::int64_t> threads;
   std::optional<std::int64_t> dyn_smem_bytes;
+  /// The cluster the launch uses (a policy's `cluster`), for a kernel that
+  /// declares none.
+  std::optional<inspect::dim3> cluster;
   /// Whether `--carveout` was given (AMD kernels refuse it, `default` too),
   /// and the percentage it asks for (empty for `default`).
   bool carveout_given = false;
@@ -70,6 +73,10 @@ struct kernel_report {
   const amd_query* amd() const noexcept { return evaluation ? std::get_if<amd_query>(&*evaluation) : nullptr; }
   /// The result as every vendor-neutral output reads it; empty without one.
   std::optional<occcalc::occupancy_summary> summary() const noexcept;
+  /// The occupancy its launches are sure to get, in [0, 1]
+  /// (`launch_occupancy`: in its declared clusters, what a cluster launch
+  /// keeps); what `check` judges and `diff` compares. Empty without a result.
+  std::optional<double> launch_occupancy() const noexcept;
 };
 
 /// One input's kernels, as read and reported.

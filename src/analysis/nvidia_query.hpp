@@ -15,7 +15,8 @@ namespace occcalc::cli {
 struct query {
   occcalc::resolved_request request;
   occcalc::occupancy_result result;
-  /// The grid's waves on the named GPU, when the request gave a grid.
+  /// The grid's waves on the named GPU, when the request gave a grid; in
+  /// clusters, of the blocks in clusters, where that figure is exact.
   std::optional<occcalc::waves> waves;
   /// The grid's waves on each product of a family with different SM counts
   /// (`family_grid::per_product`).
@@ -26,12 +27,37 @@ struct query {
   occcalc::cluster_launch in_clusters;
   std::vector<occcalc::cluster_capacity> clusters;
   std::vector<occcalc::cluster_range> largest_cluster_sizes;
+  /// With a cluster and a grid, on each device: the grid's waves with the
+  /// most blocks in clusters (the fewest waves) and with the fewest (the
+  /// most; all zero where none may run).
+  struct waves_range {
+    occcalc::waves fewest;
+    occcalc::waves most;
+  };
+  std::vector<waves_range> cluster_waves;
 };
+
+/// Whether the launch runs in clusters.
+inline bool runs_in_clusters(const query& q) noexcept { return q.request.cluster.has_value(); }
+
+/// The occupancy the launch is sure to get, in [0, 1]: in clusters, the
+/// fewest blocks per SM a cluster launch keeps (docs/clusters.md), else the
+/// result's. What every gate judges and every comparison compares.
+inline double launch_occupancy(const query& q) noexcept {
+  return runs_in_clusters(q) ? q.in_clusters.occupancy.fewest : q.result.occupancy();
+}
+
+/// Whether a cluster launch may keep fewer blocks per SM than the launch
+/// holds without clusters: the cluster launch, not a resource, then limits
+/// what `launch_occupancy` judges.
+inline bool cluster_limited(const query& q) noexcept {
+  return runs_in_clusters(q) && q.in_clusters.blocks_per_sm.fewest < q.result.blocks_per_sm;
+}
 
 /// Resolves `req` against `tables` and computes its occupancy; throws
 /// `occcalc::input_error` for bad input.
 inline query evaluate(occcalc::resolved_request resolved) {
-  query q{std::move(resolved), {}, std::nullopt, {}, {}, {}, {}};
+  query q{std::move(resolved), {}, std::nullopt, {}, {}, {}, {}, {}};
   q.result = occcalc::compute_occupancy(*q.request.arch, q.request.launch);
   if (q.request.cluster) {
     const auto& arch = *q.request.arch;
@@ -43,7 +69,17 @@ inline query evaluate(occcalc::resolved_request resolved) {
       q.largest_cluster_sizes.push_back(occcalc::largest_cluster_size(arch, d.layout, d.sm_count, blocks));
     }
   }
-  if (q.request.grid_blocks && q.request.sm_count) {
+  if (q.request.grid_blocks && q.request.cluster) {
+    // A wave is the clusters that run at once: blocks per wave = active clusters x their size.
+    const std::int64_t grid = *q.request.grid_blocks;
+    for (const auto& c : q.clusters) {
+      q.cluster_waves.push_back({occcalc::compute_waves_of(grid, c.blocks_in_clusters.most),
+                                 occcalc::compute_waves_of(grid, c.blocks_in_clusters.fewest)});
+    }
+    if (q.clusters.size() == 1 && q.clusters.front().blocks_in_clusters.exact()) {
+      q.waves = occcalc::compute_waves_of(grid, q.clusters.front().blocks_in_clusters.most);
+    }
+  } else if (q.request.grid_blocks && q.request.sm_count) {
     q.waves = occcalc::compute_waves(*q.request.grid_blocks, *q.request.sm_count, q.result.blocks_per_sm);
   } else if (q.request.grid_blocks) {
     for (const occcalc::gpu* g : q.request.family) {

@@ -17,6 +17,9 @@ namespace {
 using occcalc::detail::entry_reader;
 
 constexpr std::int64_t policy_version = 1;
+/// The largest cluster a policy may give: CUDA's largest (16 on 9.0 and
+/// 10.0, non-portable) is checked on each kernel's architecture.
+constexpr std::int64_t max_policy_cluster_blocks = 64;
 
 /// Reads `kernel` (a regular expression, required) and the optional `arch`.
 kernel_matcher read_matcher(entry_reader& reader) {
@@ -32,6 +35,26 @@ kernel_matcher read_matcher(entry_reader& reader) {
 policy_limits read_limits(entry_reader& reader) {
   policy_limits l;
   l.threads = reader.optional_integer("threads", {1, occcalc::max_request_value});
+  // The launch's dynamic shared memory and cluster, written as on the command line: 48K, "2x1x1" or 8.
+  const auto launch_text = [&](std::string_view key) -> std::optional<std::string> {
+    const auto* value = reader.optional_value(key);
+    if (value == nullptr) return std::nullopt;
+    if (value->is_number_integer()) return value->dump();
+    if (!value->is_string()) reader.fail(key, value->dump() + " is not an integer or a string");
+    return value->get<std::string>();
+  };
+  try {
+    if (const auto text = launch_text("dyn_smem")) {
+      l.dyn_smem_bytes = occcalc::parse_bytes("dyn_smem", *text, {0, occcalc::max_request_value});
+    }
+    if (const auto text = launch_text("cluster")) {
+      const auto shape = occcalc::parse_cluster("cluster", *text, max_policy_cluster_blocks,
+                                                " (an architecture's own limit is checked on each kernel)");
+      l.cluster = inspect::dim3{shape.x, shape.y, shape.z};
+    }
+  } catch (const occcalc::input_error& e) {
+    reader.fail(e.field(), e.what());
+  }
   if (const auto* floor = reader.optional_value("min_occupancy")) {
     // Percent, as on the command line: 75 or "75%"; 0.75 is ambiguous.
     if (!floor->is_number() && !floor->is_string()) {
@@ -51,6 +74,17 @@ policy_limits read_limits(entry_reader& reader) {
     l.require_declared_block_size = reader.optional_boolean("require_declared_block_size");
   }
   return l;
+}
+
+/// What limits the occupancy `check` judges: the cluster launch, where it
+/// keeps fewer blocks per SM than the resources allow, else the limiters.
+std::string limited_by(const kernel_report& report) {
+  const query* q = report.nvidia();
+  if (q && cluster_limited(*q)) {
+    return fmt::format("the cluster launch, which keeps {} of its {} blocks per SM",
+                       occcalc::to_string(q->in_clusters.blocks_per_sm), q->result.blocks_per_sm);
+  }
+  return report.summary()->limiter_list(", ");
 }
 
 template <typename T>
@@ -126,6 +160,8 @@ applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kern
   const std::string defaults = defaults_label;
   const auto apply = [&](const policy_limits& l, const std::string& label) {
     take(a.limits.threads, a.threads_rule, l.threads, label);
+    take(a.limits.dyn_smem_bytes, a.dyn_smem_rule, l.dyn_smem_bytes, label);
+    take(a.limits.cluster, a.cluster_rule, l.cluster, label);
     take(a.limits.min_occupancy_percent, a.occupancy_rule, l.min_occupancy_percent, label);
     take(a.limits.max_registers, a.registers_rule, l.max_registers, label);
     take(a.limits.max_stack_bytes, a.stack_rule, l.max_stack_bytes, label);
@@ -156,11 +192,11 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
   if (l.min_occupancy_percent) {
     if (!report.has_occupancy()) {
       add("occupancy", "occupancy unknown: " + report.unavailable, applied.occupancy_rule);
-    } else if (const auto summary = *report.summary(); below_floor(summary.occupancy(), *l.min_occupancy_percent)) {
+    } else if (const double occupancy = *report.launch_occupancy(); below_floor(occupancy, *l.min_occupancy_percent)) {
       add("occupancy",
-          fmt::format("occupancy {:.2f}% at {} threads is below {}% (limited by {})",
-                      occcalc::percent_hundredths(summary.occupancy()), *report.block_size, *l.min_occupancy_percent,
-                      summary.limiter_list(", ")),
+          fmt::format("occupancy {:.2f}%{} at {} threads is below {}% (limited by {})",
+                      occcalc::percent_hundredths(occupancy), launch_words(*report.evaluation), *report.block_size,
+                      *l.min_occupancy_percent, limited_by(report)),
           applied.occupancy_rule);
     }
   }

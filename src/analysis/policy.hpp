@@ -15,6 +15,10 @@ namespace occcalc::cli {
 struct policy_limits {
   /// Block size the occupancy is computed at.
   std::optional<std::int64_t> threads;
+  /// The launch's dynamic shared memory per block, and the cluster it
+  /// launches in (for a kernel that declares none; a declared one stays).
+  std::optional<std::int64_t> dyn_smem_bytes;
+  std::optional<inspect::dim3> cluster;
   /// Lowest occupancy allowed, in percent.
   std::optional<double> min_occupancy_percent;
   /// Most registers per thread allowed.
@@ -82,7 +86,8 @@ inline constexpr const char* defaults_label = "defaults";
 /// field by each matching rule in file order; and where each came from.
 struct applied_limits {
   policy_limits limits;
-  std::string threads_rule, occupancy_rule, registers_rule, stack_rule, spills_rule, block_size_rule;
+  std::string threads_rule, dyn_smem_rule, cluster_rule, occupancy_rule, registers_rule, stack_rule, spills_rule,
+      block_size_rule;
 };
 applied_limits limits_for(const policy& p, const inspect::inspected_kernel& kernel);
 

@@ -2,6 +2,7 @@
 // renderers receive. The vendor is decided once, by occcalc::resolve_any.
 #pragma once
 
+#include <string>
 #include <type_traits>
 #include <variant>
 
@@ -29,9 +30,18 @@ inline evaluated evaluate_any(const occcalc::table& tables, const occcalc::reque
       occcalc::resolve_any(tables, req, on_family_grid));
 }
 
-/// Occupancy in [0, 1] of either vendor's result.
+/// What the occupancy a gate judges is of, after its figure: ` in clusters
+/// of 16 blocks`; empty outside clusters.
+inline std::string launch_words(const evaluated& e) {
+  const query* q = std::get_if<query>(&e);
+  if (!q || !runs_in_clusters(*q)) return {};
+  return " in clusters of " + std::to_string(q->request.cluster->blocks()) + " blocks";
+}
+
+/// The occupancy a gate judges, in [0, 1], of either vendor's result
+/// (`launch_occupancy`: in clusters, what a cluster launch keeps).
 inline double occupancy_of(const evaluated& e) {
-  return std::visit([](const auto& q) { return q.result.occupancy(); }, e);
+  return std::visit([](const auto& q) { return launch_occupancy(q); }, e);
 }
 
 }  // namespace occcalc::cli

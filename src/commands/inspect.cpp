@@ -43,7 +43,8 @@ std::vector<std::string> unused_entries(const policy& p, const std::vector<input
   return unused;
 }
 
-/// The block size a kernel is checked at: the policy's `threads`, where it
+/// The launch a kernel is checked at: the policy's `dyn_smem` and `cluster`
+/// where it sets them, and its block size: the policy's `threads`, where it
 /// sets one, but never beyond the kernel's launch bounds when it comes from
 /// the defaults (the kernel cannot launch so; a rule that names a kernel and
 /// a larger size is refused by `refuse_rules_beyond_bounds`).
@@ -51,6 +52,8 @@ std::pair<launch_overrides, std::string> policy_launch(const applied_limits& app
                                                        const inspect::inspected_kernel& k,
                                                        const launch_overrides& given) {
   launch_overrides o = given;
+  if (applied.limits.dyn_smem_bytes) o.dyn_smem_bytes = applied.limits.dyn_smem_bytes;
+  if (applied.limits.cluster) o.cluster = applied.limits.cluster;
   if (!applied.limits.threads) return {o, "--threads"};
   o.threads = applied.limits.threads;
   const auto& bounds = k.resources.max_threads;

@@ -30,7 +30,7 @@ exit_status run_query(const occcalc::table& tables, const query_options& options
         if (options.json)
           out << result_text(q, json_writer::style::pretty) << "\n";
         else if (options.brief)
-          out << brief_text(brief_target(q), occcalc::summarize(q.result));
+          out << brief_line(q);
         else
           render_text(out, q, options.term);
       },
@@ -38,8 +38,8 @@ exit_status run_query(const occcalc::table& tables, const query_options& options
   const double occupancy = occupancy_of(e);
   if (below(occupancy, min_percent)) {
     out.flush();  // the report before the verdict, where both reach one terminal or log
-    err << fmt::format("occcalc: gate failed: occupancy {:.2f}% is below --min-occupancy {}\n",
-                       occcalc::percent_hundredths(occupancy), options.min_occupancy);
+    err << fmt::format("occcalc: gate failed: occupancy {:.2f}%{} is below --min-occupancy {}\n",
+                       occcalc::percent_hundredths(occupancy), launch_words(e), options.min_occupancy);
     return exit_status::gate_failed;
   }
   return exit_status::ok;

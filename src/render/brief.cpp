@@ -5,7 +5,10 @@
 
 #include <fmt/format.h>
 
+#include "occcalc/amd/summary.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/nvidia/summary.hpp"
+#include "render/cluster.hpp"
 
 namespace occcalc::cli {
 
@@ -19,6 +22,34 @@ std::string brief_text(std::string_view target, const occcalc::occupancy_summary
       nvidia ? (s.groups_per_unit == 1 ? "block" : "blocks") : (s.groups_per_unit == 1 ? "work-group" : "work-groups"),
       s.active_warps, s.max_warps, nvidia ? "warps" : "waves", unit, s.limiter_list(", ", true));
 }
+
+namespace {
+
+/// `; in clusters of 16: 8 blocks per SM (50.0%), 7 at once (measured)`:
+/// what a cluster launch keeps, and the clusters on each device asked for.
+std::string cluster_words(const query& q) {
+  if (!runs_in_clusters(q)) return {};
+  std::string text =
+      fmt::format("; in clusters of {}: {} blocks per SM ({})", q.request.cluster->blocks(),
+                  occcalc::to_string(q.in_clusters.blocks_per_sm), percent_text(q.in_clusters.occupancy));
+  for (std::size_t i = 0; i < q.clusters.size(); ++i) {
+    const auto& c = q.clusters[i];
+    const occcalc::gpu* g = q.request.cluster_devices[i].gpu;
+    const std::string on = q.clusters.size() > 1 && g ? " on " + g->name : "";
+    text += fmt::format(", {} at once{} ({})", occcalc::to_string(c.clusters), on, occcalc::to_string(c.basis));
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string brief_line(const query& q) {
+  std::string line = brief_text(brief_target(q), occcalc::summarize(q.result));
+  line.insert(line.size() - 1, cluster_words(q));
+  return line;
+}
+
+std::string brief_line(const amd_query& q) { return brief_text(brief_target(q), occcalc::summarize(q.result)); }
 
 std::string brief_target(const query& q) {
   const std::string& id = q.request.arch->id;

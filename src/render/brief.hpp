@@ -17,6 +17,11 @@ namespace occcalc::cli {
 /// ended by a newline.
 std::string brief_text(std::string_view target, const occcalc::occupancy_summary& s);
 
+/// The brief answer of a query: `brief_text` of its result, with, for a
+/// cluster launch, what it keeps per SM and the clusters that run at once.
+std::string brief_line(const query& q);
+std::string brief_line(const amd_query& q);
+
 /// What a brief answer names: the architecture, after the GPU or family
 /// asked for (`GeForce RTX 4090 (sm_89)`).
 std::string brief_target(const query& q);

@@ -42,8 +42,7 @@ std::vector<const violation*> worst_first(const check_outcome& outcome) {
   // Each violation's sort key, computed once: allowed or not, occupancy.
   std::vector<std::pair<std::pair<bool, double>, const violation*>> keyed;
   for (const auto& v : outcome.violations) {
-    const auto summary = v.kernel->summary();
-    keyed.push_back({{v.allowed_by != nullptr, summary ? summary->occupancy() : -1.0}, &v});
+    keyed.push_back({{v.allowed_by != nullptr, v.kernel->launch_occupancy().value_or(-1.0)}, &v});
   }
   std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<const violation*> order;

@@ -18,14 +18,7 @@ namespace {
 using occcalc::cluster_basis;
 using occcalc::cluster_range;
 
-std::string range_text(const cluster_range& r) {
-  return r.exact() ? std::to_string(r.most) : fmt::format("{} to {}", r.fewest, r.most);
-}
-
-std::string percent_text(const occcalc::cluster_fraction& f) {
-  const auto one = [](double x) { return fmt::format("{:.1f}%", x * occcalc::percent_per_unit); };
-  return one(f.fewest) == one(f.most) ? one(f.most) : one(f.fewest) + " to " + one(f.most);
-}
+std::string range_text(const cluster_range& r) { return occcalc::to_string(r); }
 
 /// `{fewest, most}` of a range or a fraction as a JSON member.
 template <typename Range>
@@ -62,6 +55,11 @@ std::string basis_note(const occcalc::cluster_capacity& c) {
 
 }  // namespace
 
+std::string percent_text(const occcalc::cluster_fraction& f) {
+  const auto one = [](double x) { return fmt::format("{:.1f}%", x * occcalc::percent_per_unit); };
+  return one(f.fewest) == one(f.most) ? one(f.most) : one(f.fewest) + " to " + one(f.most);
+}
+
 std::string cluster_text(const query& q, const terminal& term) {
   if (!q.request.cluster) return {};
   const auto& arch = *q.request.arch;
@@ -97,6 +95,18 @@ std::string cluster_text(const query& q, const terminal& term) {
             term.columns);
     text += row("largest cluster", range_text(q.largest_cluster_sizes[i]),
                 fmt::format("blocks, of at most {} on {}", arch.max_cluster_size(), arch.id), term.columns);
+    if (i < q.cluster_waves.size() && !q.waves) {
+      // The grid's waves where they are a range, or one of a family's (exact ones alone are shown in
+      // full above, under Waves).
+      const auto& w = q.cluster_waves[i];
+      text += row("waves per SM",
+                  w.fewest.blocks_per_wave == 0 ? std::string("-")
+                  : w.most.blocks_per_wave == 0 ? fmt::format("{:.2f} or more", w.fewest.waves_per_sm)
+                  : c.blocks_in_clusters.exact()
+                      ? fmt::format("{:.2f}", w.fewest.waves_per_sm)
+                      : fmt::format("{:.2f} to {:.2f}", w.fewest.waves_per_sm, w.most.waves_per_sm),
+                  fmt::format("{} blocks / blocks in clusters", *q.request.grid_blocks), term.columns);
+    }
   }
   return text;
 }
@@ -145,6 +155,18 @@ void write_cluster(json_writer& w, const query& q) {
     w.member("blocks_without_clusters", c.blocks_without_clusters);
     write_range(w, "cluster_occupancy", c.occupancy);
     write_range(w, "largest_cluster_size", q.largest_cluster_sizes[i]);
+    // With a grid: its waves, grid / blocks in clusters; the most is null where no cluster may run.
+    w.key("waves_per_sm");
+    if (i < q.cluster_waves.size() && q.cluster_waves[i].fewest.blocks_per_wave > 0) {
+      const auto& waves = q.cluster_waves[i];
+      w.begin_object();
+      w.member("fewest", waves.fewest.waves_per_sm);
+      w.member("most", waves.most.blocks_per_wave > 0 ? std::optional<double>(waves.most.waves_per_sm)
+                                                      : std::optional<double>());
+      w.end_object();
+    } else {
+      w.null();
+    }
     w.end_object();
   }
   w.end_array();

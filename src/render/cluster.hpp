@@ -14,6 +14,9 @@
 
 namespace occcalc::cli {
 
+/// An occupancy range in percent, one decimal: `50.0%`, or `50.0% to 100.0%`.
+std::string percent_text(const occcalc::cluster_fraction& f);
+
 /// The cluster section of a query's text; empty without a cluster.
 std::string cluster_text(const query& q, const terminal& term);
 

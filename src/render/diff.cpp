@@ -91,6 +91,14 @@ void write_figures(json_writer& w, const std::optional<kernel_figures>& f) {
   w.member("block_size", f->block_size);
   w.member("dyn_smem_bytes", f->dyn_smem_bytes);
   w.member("occupancy", f->occupancy);
+  w.key("cluster_dims");
+  if (f->cluster_dims) {
+    w.begin_array();
+    for (const auto d : *f->cluster_dims) w.value(d);
+    w.end_array();
+  } else {
+    w.null();
+  }
   w.end_object();
 }
 

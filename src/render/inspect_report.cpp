@@ -14,6 +14,7 @@
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
+#include "render/cluster.hpp"
 #include "render/inspect_records.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
@@ -241,14 +242,13 @@ class text_printer final : public inspect_printer {
     for (const auto& r : run) {
       if (!r.has_occupancy()) ++unavailable_[r.unavailable];
       // Declared clusters: the blocks a cluster launch keeps, where fewer than the table shows.
-      if (const query* q = r.nvidia();
-          q && q->request.cluster && q->in_clusters.blocks_per_sm.fewest < q->result.blocks_per_sm) {
+      if (const query* q = r.nvidia(); q && cluster_limited(*q)) {
         ++fewer_in_clusters_;
         if (fewer_example_.empty()) {
-          fewer_example_ = fmt::format("{} keeps {} of its {} blocks per SM in clusters of {}, {:.1f}%",
+          fewer_example_ = fmt::format("{} keeps {} of its {} blocks per SM in clusters of {}, {}",
                                        occcalc::detail::printable(r.kernel.demangled),
-                                       q->in_clusters.blocks_per_sm.fewest, q->result.blocks_per_sm,
-                                       q->request.cluster->blocks(), q->in_clusters.occupancy.fewest * 100.0);
+                                       occcalc::to_string(q->in_clusters.blocks_per_sm), q->result.blocks_per_sm,
+                                       q->request.cluster->blocks(), percent_text(q->in_clusters.occupancy));
         }
       }
       amd_ = amd_ || r.amd_target;

@@ -203,9 +203,13 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
     const std::string device = device_text(sms, "SMs", q.request.device_name(), q.request.sm_count_given);
     text += "\n" +
             heading(fmt::format("Waves of {} on {}", counted(*q.request.grid_blocks, "block", "blocks"), device), term);
-    text += row("blocks per wave", std::to_string(w.blocks_per_wave),
-                fmt::format("{} x {}", counted(sms, "SM", "SMs"), counted(result.blocks_per_sm, "block", "blocks")),
-                term.columns);
+    const std::string per_wave =
+        runs_in_clusters(q)
+            ? fmt::format("{} x {}: the clusters that run at once (below)",
+                          counted(q.clusters.front().clusters.most, "cluster", "clusters"),
+                          counted(q.request.cluster->blocks(), "block", "blocks"))
+            : fmt::format("{} x {}", counted(sms, "SM", "SMs"), counted(result.blocks_per_sm, "block", "blocks"));
+    text += row("blocks per wave", std::to_string(w.blocks_per_wave), per_wave, term.columns);
     if (w.blocks_per_wave > 0) {
       text += row("waves per SM", waves_text(*q.request.grid_blocks, w), "grid / blocks per wave (Nsight Compute)",
                   term.columns);
@@ -214,8 +218,9 @@ void render_text(std::ostream& out, const query& q, const terminal& term) {
       text += row("last wave", paint(fmt::format("{:.1f}% full", w.tail_utilization * 100.0), tail, term.colour),
                   "the tail effect", term.columns);
       text += row("whole-wave grids",
-                  w.whole_waves_below > 0 ? fmt::format("{} or {}", w.whole_waves_below, w.whole_waves_above)
-                                          : std::to_string(w.whole_waves_above),
+                  w.whole_waves_below > 0 && w.whole_waves_below != w.whole_waves_above
+                      ? fmt::format("{} or {}", w.whole_waves_below, w.whole_waves_above)
+                      : std::to_string(w.whole_waves_above),
                   "the nearest grid sizes that fill every wave", term.columns);
     }
   }

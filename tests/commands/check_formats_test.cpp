@@ -158,3 +158,44 @@ TEST_CASE("check names policy entries that did nothing, and a misspelt field get
         "occcalc: error: " + typo +
             ": rules[0]: field 'kernel': is missing; 'kernal' looks like a misspelling of it\n");
 }
+
+TEST_CASE("check judges a kernel that declares clusters at what a cluster launch keeps, in every format",
+          "[cli][check][cluster]") {
+  // cluster.sm_90.cubin: nvcc 13's __cluster_dims__(2, 1, 1) __launch_bounds__(128) kernel. 16 blocks per SM
+  // without clusters (100%); a cluster launch keeps 8 of them on 9.0 (50%), under a 75% floor.
+  const std::string cubin = std::string(OCCCALC_FIXTURE_DIR) + "/cluster.sm_90.cubin";
+  const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/cluster_policy.json";
+  std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"min_occupancy": 75}})";
+  const std::string message =
+      "occupancy 50.00% in clusters of 2 blocks at 128 threads is below 75% (limited by the cluster launch, which "
+      "keeps 8 of its 16 blocks per SM)";
+  for (const char* format : {"text", "json", "sarif", "github", "markdown"}) {
+    CAPTURE(format);
+    const auto r = run({"check", "--policy", policy, cubin, "--format", format});
+    CHECK(r.status == exit_status::gate_failed);
+    std::string out = r.out;
+    // Each format's own escapes taken out: GitHub's %25, Markdown's backslashes; text wraps its lines.
+    for (const auto& [from, to] :
+         std::vector<std::pair<std::string, std::string>>{{"%25", "%"}, {"\\", ""}, {"\n          ", " "}}) {
+      for (std::size_t at = out.find(from); at != std::string::npos; at = out.find(from, at + to.size())) {
+        out.replace(at, from.size(), to);
+      }
+    }
+    CHECK_THAT(out, Contains(message));
+  }
+  // The query's own gate says the same of the same launch.
+  const auto q = run({"--cc", "9.0", "--threads", "128", "--regs", "10", "--cluster", "2", "--min-occupancy", "75"});
+  CHECK(q.status == exit_status::gate_failed);
+  CHECK_THAT(q.err, Contains("occupancy 50.00% in clusters of 2 blocks is below --min-occupancy 75"));
+  // A policy's cluster and dynamic shared memory for a kernel that declares neither.
+  std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"min_occupancy": 75},
+                              "rules": [{"kernel": "spill", "threads": 128, "cluster": "4x2", "dyn_smem": "100K"}]})";
+  const auto p = run({"check", "--policy", policy, log_fixture, "--kernel", "spill", "--format", "json"});
+  CHECK(p.status == exit_status::gate_failed);
+  CHECK_THAT(p.out, Contains("in clusters of 8 blocks"));
+  std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"min_occupancy": 75},
+                              "rules": [{"kernel": "spill", "dyn_smem": "100K", "clusters": 2}]})";
+  const auto typo = run({"check", "--policy", policy, log_fixture});
+  CHECK(typo.status == exit_status::bad_input);
+  CHECK_THAT(typo.err, Contains("field 'clusters': is not a known field; did you mean 'cluster'?"));
+}

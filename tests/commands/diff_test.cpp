@@ -47,7 +47,7 @@ TEST_CASE("diff: a side may be a saved inspect --json, and JSON output has the s
   const auto r = run({"diff", saved, new_build, "--json"});
   CHECK(r.status == exit_status::ok);
   const auto j = nlohmann::json::parse(r.out);
-  CHECK(j["schema_version"] == 2);
+  CHECK(j["schema_version"] == 3);
   CHECK(j["regressed"] == true);
   CHECK(j["counts"] ==
         nlohmann::json(

@@ -25,11 +25,11 @@ struct waves {
   std::int64_t whole_waves_above = 0;
 };
 
-/// The waves of `grid_blocks` blocks on `sm_count` SMs holding
-/// `blocks_per_sm` each. All zero when no block is resident.
-constexpr waves compute_waves(std::int64_t grid_blocks, std::int64_t sm_count, std::int64_t blocks_per_sm) noexcept {
+/// The waves of `grid_blocks` blocks, `blocks_per_wave` of them resident at
+/// once on the whole GPU. All zero when no block is resident.
+constexpr waves compute_waves_of(std::int64_t grid_blocks, std::int64_t blocks_per_wave) noexcept {
   waves w;
-  w.blocks_per_wave = sm_count * blocks_per_sm;
+  w.blocks_per_wave = blocks_per_wave;
   if (w.blocks_per_wave <= 0 || grid_blocks <= 0) return w;
   w.waves_per_sm = static_cast<double>(grid_blocks) / static_cast<double>(w.blocks_per_wave);
   w.full_waves = grid_blocks / w.blocks_per_wave;
@@ -38,6 +38,12 @@ constexpr waves compute_waves(std::int64_t grid_blocks, std::int64_t sm_count, s
   w.whole_waves_below = w.full_waves * w.blocks_per_wave;
   w.whole_waves_above = last == 0 ? grid_blocks : (w.full_waves + 1) * w.blocks_per_wave;
   return w;
+}
+
+/// The waves of `grid_blocks` blocks on `sm_count` SMs holding
+/// `blocks_per_sm` each. All zero when no block is resident.
+constexpr waves compute_waves(std::int64_t grid_blocks, std::int64_t sm_count, std::int64_t blocks_per_sm) noexcept {
+  return compute_waves_of(grid_blocks, sm_count * blocks_per_sm);
 }
 
 }  // namespace occcalc
