@@ -192,7 +192,7 @@ class result {
   std::string repr() const {
     return std::visit(
         [](const auto& q) {
-          std::string line = cli::brief_text(cli::brief_target(q), occcalc::summarize(q.result));
+          std::string line = cli::brief_line(q);
           while (!line.empty() && line.back() == '\n') line.pop_back();
           return "<occcalc.Result " + line + ">";
         },
@@ -373,6 +373,42 @@ py::tuple potential_block_size(const py::object& dynamic, const py::handle& limi
   const auto c = occcalc::max_potential_block_size(*fixed.arch, fixed.launch, python_function{dynamic},
                                                    block_size_limit);
   return py::make_tuple(c.block_size, c.blocks_per_sm, sm_count);
+}
+
+/// For the kernel of `kwargs` launched in clusters of `cluster` blocks (0:
+/// the size is not asked) of `block_size` threads with `dynamic_bytes`, on
+/// the one device its request names: `cudaOccupancyMaxActiveClusters` and
+/// `cudaOccupancyMaxPotentialClusterSize` (up to the portable size, or with
+/// `non_portable` the largest), each as (fewest, most), and what they rest
+/// on (`measured`, `gpc_counts`, `sm_count`).
+py::tuple cluster_figures(const py::handle& cluster, const py::handle& block_size, const py::handle& dynamic_bytes,
+                          bool non_portable, const py::kwargs& kwargs) {
+  const std::int64_t cluster_blocks = integer_of("config.cluster", cluster);
+  occcalc::resolved_request r = kernel_request(kwargs);
+  occcalc::require_clusters(*r.arch, "config.cluster", std::to_string(cluster_blocks));
+  occcalc::launch_config launch = r.launch;
+  launch.threads_per_block = integer_of("config.block", block_size);
+  launch.dynamic_shared_memory_bytes = integer_of("config.shmem_size", dynamic_bytes);
+  const auto& arch = *r.arch;
+  r.launch = checked_launch(arch, launch).launch;
+  if (cluster_blocks < 0 || cluster_blocks > arch.max_cluster_size()) {
+    throw occcalc::input_error("config.cluster", std::to_string(cluster_blocks) + " blocks is outside [1, " +
+                                                     std::to_string(arch.max_cluster_size()) + "] for " + arch.id);
+  }
+  r.cluster = occcalc::cluster_shape{std::max<std::int64_t>(cluster_blocks, 1), 1, 1};
+  const auto devices = occcalc::cluster_devices_of(tables(), r);
+  if (devices.size() != 1) {
+    throw occcalc::input_error("gpu", devices.empty() ? "or sm_count is needed: clusters depend on the SMs of each GPC"
+                                                      : "names a family; give one of its GPUs");
+  }
+  const auto& d = devices.front();
+  const std::int64_t blocks = occcalc::compute_occupancy(arch, r.launch).blocks_per_sm;
+  const auto clusters = occcalc::max_active_clusters(arch, d.layout, d.sm_count, blocks, cluster_blocks);
+  const auto sizes = occcalc::largest_cluster_size(
+      arch, d.layout, d.sm_count, blocks,
+      non_portable ? std::nullopt : std::optional<std::int64_t>(arch.max_cluster_size_portable));
+  return py::make_tuple(clusters.fewest, clusters.most, sizes.fewest, sizes.most,
+                        occcalc::to_string(occcalc::cluster_basis_of(d.layout, d.sm_count)));
 }
 
 /// `cudaOccAvailableDynamicSMemPerBlock`: the dynamic shared memory a block
@@ -634,6 +670,8 @@ type.)doc");
   m.def("_max_active_blocks", &max_active_blocks, py::arg("block_size"), py::arg("dynamic_bytes"));
   m.def("_potential_block_size", &potential_block_size, py::arg("dynamic"), py::arg("block_size_limit"));
   m.def("_available_dynamic_smem", &available_dynamic_smem, py::arg("blocks"), py::arg("block_size"));
+  m.def("_cluster_figures", &cluster_figures, py::arg("cluster"), py::arg("block_size"), py::arg("dynamic_bytes"),
+        py::arg("non_portable"));
   m.def("_loads_cubin", &loads_cubin, py::arg("image"), py::arg("gpu"));
   m.def("_gpu_entries", &gpu_entries);
   m.def("_arch_entries", &arch_entries);

@@ -22,13 +22,13 @@ from ._occcalc import occupancy  # noqa: F401
 from . import _occcalc
 from . import triton
 from .triton import _a
-from .kernel import Kernel, KernelOccupancy, MaxPotentialBlockSizeOccupancyResult  # noqa: F401
+from .kernel import ClusterRange, Kernel, KernelOccupancy, MaxPotentialBlockSizeOccupancyResult  # noqa: F401
 
 # Named where users import them from, in tracebacks and reprs.
 Error.__module__ = "occcalc"
 Result.__module__ = "occcalc"
 
-__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "triton", "Kernel",
+__all__ = ["Error", "Result", "occupancy", "occupancy_many", "triton_occupancy", "triton", "ClusterRange", "Kernel",
            "KernelOccupancy", "MaxPotentialBlockSizeOccupancyResult", "suggest", "sweep", "inspect", "gpus", "archs",
            "__version__"]
 

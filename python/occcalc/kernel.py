@@ -15,7 +15,14 @@ results, computed as ``cuda_occupancy.h`` computes them:
   ``None`` without it;
 - ``available_dynamic_shared_memory_per_block(num_blocks_per_multiprocessor, block_size)``:
   ``cudaOccAvailableDynamicSMemPerBlock``, for a kernel opted in to the most
-  dynamic shared memory it may use.
+  dynamic shared memory it may use;
+- ``max_active_clusters(config)`` and ``max_potential_cluster_size(config)``:
+  ``cudaOccupancyMaxActiveClusters`` and ``cudaOccupancyMaxPotentialClusterSize``
+  for ``config`` (a ``cuda.core.LaunchConfig``, or anything with its
+  ``cluster``, ``block`` and ``shmem_size``), on the one GPU the kernel names
+  (``gpu=``, or ``sm_count=``). An ``int`` where the answer is exact (a
+  measured GPU, docs/clusters.md), a :class:`ClusterRange` where it is not:
+  never a guessed single figure.
 
 What the driver refuses raises :class:`occcalc.Error` here (cuda.core raises
 ``CUDAError``); a value of the wrong type, ``TypeError``.
@@ -27,10 +34,44 @@ from ._occcalc import Error
 from . import triton
 from .triton import _a
 
-__all__ = ["Kernel", "KernelOccupancy", "MaxPotentialBlockSizeOccupancyResult"]
+__all__ = ["ClusterRange", "Kernel", "KernelOccupancy", "MaxPotentialBlockSizeOccupancyResult"]
 
 # cuda.core's own: namedtuple("MaxPotential", ("min_grid_size", "max_block_size")).
 MaxPotentialBlockSizeOccupancyResult = _namedtuple("MaxPotential", ("min_grid_size", "max_block_size"))
+
+
+class ClusterRange(_namedtuple("ClusterRange", ("fewest", "most", "basis"))):
+    """A cluster figure known only to lie in ``[fewest, most]``: the GPU's placement
+    domains were not measured. ``basis`` says what the range rests on: ``"gpc_counts"``
+    (the product's published GPC counts) or ``"sm_count"`` (its SM count alone).
+    ``fewest`` is what a launch can count on."""
+
+    __slots__ = ()
+
+
+def _volume(config, name, required=True):
+    """``config.<name>`` (an int or a tuple of up to three ints, as ``LaunchConfig``
+    takes them) as a count of blocks or threads."""
+    if not hasattr(config, name):
+        raise TypeError(f"config is {_a(config)} with no '{name}'; it takes a cuda.core LaunchConfig")
+    value = getattr(config, name)
+    if value is None:
+        if required:
+            raise Error(f"config.{name} is None; the call needs it")
+        return 0
+    dims = value if isinstance(value, (tuple, list)) else (value,)
+    if not 1 <= len(dims) <= 3 or any(isinstance(d, bool) or not hasattr(d, "__index__") for d in dims):
+        raise TypeError(f"config.{name} is {_a(value)}; it takes an int or a tuple of one to three ints")
+    product = 1
+    for d in dims:
+        if d.__index__() < 1:
+            raise Error(f"config.{name} {tuple(dims)!r} has a dimension below 1")
+        product *= d.__index__()
+    return product
+
+
+def _cluster_answer(fewest, most, basis):
+    return fewest if fewest == most else ClusterRange(fewest, most, basis)
 
 _KERNEL_KEYS = ("cc", "gpu", "regs", "smem", "barriers", "carveout", "cache", "sm_count")
 
@@ -67,6 +108,29 @@ class KernelOccupancy:
         """The dynamic shared memory a block may use with ``num_blocks_per_multiprocessor``
         blocks of ``block_size`` threads resident on one SM."""
         return _occcalc._available_dynamic_smem(num_blocks_per_multiprocessor, block_size, **self._request)
+
+    def _clusters(self, config, cluster_required, non_portable):
+        shmem = getattr(config, "shmem_size", 0)
+        return _occcalc._cluster_figures(_volume(config, "cluster", cluster_required), _volume(config, "block"),
+                                         0 if shmem is None else shmem, bool(non_portable), **self._request)
+
+    def max_active_clusters(self, config, stream=None):
+        """The clusters of ``config.cluster`` blocks that run at once on the GPU
+        (``cudaOccupancyMaxActiveClusters``): an ``int`` where the GPU's layout was
+        measured, else a :class:`ClusterRange`. ``stream`` is accepted as cuda.core
+        takes it, and not used."""
+        fewest, most, _, _, basis = self._clusters(config, True, False)
+        return _cluster_answer(fewest, most, basis)
+
+    def max_potential_cluster_size(self, config, stream=None, *, non_portable=False):
+        """The largest cluster size of which one cluster runs at once
+        (``cudaOccupancyMaxPotentialClusterSize``): up to the portable size, as the
+        runtime answers by default, or with ``non_portable=True`` (the kernel's
+        ``cudaFuncAttributeNonPortableClusterSizeAllowed``) up to the largest the
+        architecture launches. ``config.cluster`` is not used. An ``int``, or a
+        :class:`ClusterRange`."""
+        _, _, fewest, most, basis = self._clusters(config, False, non_portable)
+        return _cluster_answer(fewest, most, basis)
 
 
 class Kernel:
