@@ -216,6 +216,7 @@ void write_entry(std::ostream& out, const occcalc::amd_target& entry) {
   OCCCALC_FIELD(max_vgprs_per_wave);
   OCCCALC_FIELD(max_agprs_per_wave);
   OCCCALC_FIELD(max_sgprs_per_wave);
+  OCCCALC_FIELD(llvm_max_sgprs_per_wave);
   OCCCALC_FIELD(hip);
   OCCCALC_FIELD(rcp);
 }

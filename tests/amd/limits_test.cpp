@@ -58,7 +58,7 @@ TEST_CASE("amd limits: VGPRs and SGPRs per level as LLVM's getMaxNumVGPRs and ge
           // The most SGPRs whose occupancy, capped at the target's waves, reaches the level.
           const bool old_gcn = t.family == "GCN1" || t.family == "GCN2";
           std::int64_t most = 0;
-          for (std::int64_t s = 1; s <= t.max_sgprs_per_wave; ++s) {
+          for (std::int64_t s = 1; s <= t.max_sgprs_under(occcalc::amd_model::llvm); ++s) {
             if (std::min(llvm_occupancy_with_sgprs(s, old_gcn), t.max_waves_per_simd) >= w) most = s;
           }
           CHECK(level.max_sgprs == most);
@@ -70,6 +70,29 @@ TEST_CASE("amd limits: VGPRs and SGPRs per level as LLVM's getMaxNumVGPRs and ge
     }
   }
   CHECK(levels_checked > 500);
+}
+
+TEST_CASE("amd limits: the levels stop at the fewest waves one work-group needs", "[limits][amd]") {
+  // gfx90a, 1,024 work-items: 16 waves over 4 SIMDs, 4 per SIMD at the least; a level below holds no
+  // work-group, so the table ends at 4 and a kernel that fits nowhere is steered there first.
+  const auto& t = amd_target("gfx90a");
+  const occcalc::amd_mode mode{64, false};
+  CHECK(occcalc::amd_least_waves(t, mode, 1024) == 4);
+  const auto levels = occcalc::amd_limits(t, mode, 1024);
+  REQUIRE(levels.size() == 5);  // 8 down to 4
+  CHECK(levels.back().waves_per_simd == 4);
+  occcalc::amd_kernel k;
+  k.min_work_group_size = k.max_work_group_size = 1024;
+  k.vgprs = 512;  // 1 wave per SIMD: no 16-wave work-group fits
+  CHECK(occcalc::amd_llvm_result(t, k, mode, 1024).waves_per_simd == 0.0);
+  const auto plan = occcalc::amd_llvm_plan_for(t, k, mode, 1);
+  CHECK((plan.reachable && plan.goal_waves == 4));
+  REQUIRE(plan.steps.size() == 1);
+  CHECK((plan.steps[0].resource == occcalc::amd_resource::vgprs && plan.steps[0].to == 128));
+  k.vgprs = plan.steps[0].to;
+  CHECK(occcalc::amd_llvm_result(t, k, mode, 1024).waves_per_simd == 4.0);
+  // RDNA in WGP mode: 1,024 work-items in wave32 are 32 waves over 4 SIMDs.
+  CHECK(occcalc::amd_least_waves(amd_target("gfx1100"), {32, true}, 1024) == 8);
 }
 
 TEST_CASE("amd limits: hand-checked LDS levels", "[limits][amd]") {
@@ -114,12 +137,15 @@ TEST_CASE("amd next steps (suggest --model llvm): together they reach the goal, 
     occcalc::amd_kernel k;
     k.vgprs = pick(0, t.max_vgprs_per_wave);
     k.agprs = t.max_agprs_per_wave > 0 ? pick(0, t.max_agprs_per_wave) : 0;
-    k.sgprs = t.max_sgprs_per_wave > 0 ? pick(0, t.max_sgprs_per_wave) : 0;
+    k.sgprs = t.max_sgprs_per_wave > 0 ? pick(0, t.max_sgprs_under(occcalc::amd_model::llvm)) : 0;
     k.lds_bytes = pick(0, t.max_lds_per_work_group_bytes);
     k.min_work_group_size = k.max_work_group_size = pick(1, t.max_work_group_size);
     const std::int64_t now = occcalc::amd_llvm_occupancy(t, k, mode).waves_per_simd;
-    const std::int64_t goal = pick(now, t.max_waves_per_simd);
-    const auto plan = occcalc::amd_llvm_plan_for(t, k, mode, goal);
+    // The plan starts at the fewest waves one work-group needs: a goal below it is raised.
+    const std::int64_t least = occcalc::amd_least_waves(t, mode, k.max_work_group_size);
+    const auto plan = occcalc::amd_llvm_plan_for(t, k, mode, pick(now, t.max_waves_per_simd));
+    const std::int64_t goal = plan.goal_waves;
+    CHECK(goal >= least);
     INFO(t.id << " wave" << mode.wave_size << " vgprs " << k.vgprs << " agprs " << k.agprs << " sgprs " << k.sgprs
               << " lds " << k.lds_bytes << " size " << k.max_work_group_size << " now " << now << " goal " << goal);
     if (!plan.reachable) {
@@ -141,6 +167,8 @@ TEST_CASE("amd next steps (suggest --model llvm): together they reach the goal, 
       field(after, step.resource) = step.to;
     }
     CHECK(occcalc::amd_llvm_occupancy(t, after, mode).waves_per_simd >= goal);
+    // Re-queried as the CLI does: the kernel after the steps runs (never 0 waves).
+    CHECK(occcalc::amd_llvm_result(t, after, mode, k.max_work_group_size).waves_per_simd >= static_cast<double>(goal));
     if (plan.steps.empty()) CHECK(now >= goal);
     for (const auto& step : plan.steps) {
       ++steps;

@@ -209,7 +209,8 @@ TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd]
       row{{"--gfx", "gfx90a", "--wave32", "--threads", "64", "--vgprs", "8"},
           "occcalc: error: --wave32 does not apply to gfx90a: it runs waves of 64 work-items only\n"},
       row{{"--gfx", "gfx90a", "--cu-mode", "--threads", "64", "--vgprs", "8"},
-          "occcalc: error: --cu-mode does not apply to gfx90a (CDNA2): CU and WGP modes exist from gfx10 (RDNA) on\n"},
+          "occcalc: error: --cu-mode does not apply to gfx90a (CDNA2): it has no WGP mode, its work-groups run on one "
+          "CU (the RDNA targets have CU and WGP modes)\n"},
       row{{"--gfx", "gfx1100", "--agprs", "4", "--threads", "64", "--vgprs", "8"},
           "occcalc: error: --agprs does not apply to gfx1100 (RDNA3): AGPRs exist on CDNA only\n"},
       row{{"--gfx", "cypress", "--sgprs", "4", "--threads", "64", "--vgprs", "8"},

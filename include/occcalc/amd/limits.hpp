@@ -5,6 +5,7 @@
 /// the most LDS a work-group may, each resource on its own.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -43,8 +44,8 @@ inline amd_limit_level amd_limit_at(const amd_target& t, const amd_mode& mode, s
   level.max_vgprs =
       detail::last_holding(vgpr_budget, [&](std::int64_t v) { return amd_vgpr_waves(t, v, mode.wave_size) >= waves; });
   if (t.sgprs_per_simd) {
-    level.max_sgprs =
-        detail::last_holding(t.max_sgprs_per_wave, [&](std::int64_t s) { return amd_sgpr_waves(t, s) >= waves; });
+    level.max_sgprs = detail::last_holding(t.max_sgprs_under(amd_model::llvm),
+                                           [&](std::int64_t s) { return amd_sgpr_waves(t, s) >= waves; });
   }
   level.max_lds_bytes = detail::last_holding(t.max_lds_per_work_group_bytes, [&](std::int64_t bytes) {
     k.lds_bytes = bytes;
@@ -62,12 +63,21 @@ inline std::int64_t amd_most_waves(const amd_target& t, const amd_mode& mode, st
   return amd_work_group_waves(t, k, mode);
 }
 
+/// The fewest waves per SIMD a work-group of `work_group_size` runs at: its
+/// waves spread over the SIMDs of a CU (or WGP), rounded up. A level below it
+/// holds no work-group at all (1,024 work-items on gfx90a need 4 per SIMD).
+inline std::int64_t amd_least_waves(const amd_target& t, const amd_mode& mode, std::int64_t work_group_size) {
+  const std::int64_t simds = t.simds_per_cu * detail::amd_cus_per_unit(t, mode);
+  return detail::divide_round_up(detail::divide_round_up(work_group_size, mode.wave_size), simds);
+}
+
 /// Every level that work-groups of `work_group_size` reach with no LDS, the
-/// highest first.
+/// highest first, down to the fewest waves one work-group needs.
 inline std::vector<amd_limit_level> amd_limits(const amd_target& t, const amd_mode& mode,
                                                std::int64_t work_group_size) {
   std::vector<amd_limit_level> out;
-  for (std::int64_t waves = amd_most_waves(t, mode, work_group_size); waves >= 1; --waves) {
+  const std::int64_t least = amd_least_waves(t, mode, work_group_size);
+  for (std::int64_t waves = amd_most_waves(t, mode, work_group_size); waves >= least; --waves) {
     out.push_back(amd_limit_at(t, mode, work_group_size, waves));
   }
   return out;
@@ -85,6 +95,8 @@ struct amd_llvm_step {
 /// resource above that level's limit brought down to it (all of them
 /// together; each resource's limit stands on its own, so no fewer do).
 struct amd_llvm_plan {
+  /// The level asked for, raised to the fewest waves one work-group needs
+  /// (a kernel whose work-group does not fit goes there first).
   std::int64_t goal_waves = 0;
   /// Whether the work-group size itself allows the goal; when it does not,
   /// no change of VGPRs, SGPRs or LDS reaches it and `steps` is empty.
@@ -99,7 +111,8 @@ struct amd_llvm_plan {
 inline amd_llvm_plan amd_llvm_plan_for(const amd_target& t, const amd_kernel& k, const amd_mode& mode,
                                        std::int64_t goal_waves) {
   amd_llvm_plan plan;
-  plan.goal_waves = goal_waves;
+  plan.goal_waves = std::max(goal_waves, amd_least_waves(t, mode, k.max_work_group_size));
+  goal_waves = plan.goal_waves;
   plan.most_waves = amd_most_waves(t, mode, k.max_work_group_size);
   if (goal_waves < 1 || goal_waves > plan.most_waves) return plan;
   plan.reachable = true;

@@ -226,6 +226,15 @@ struct amd_target {
   std::int64_t max_agprs_per_wave = 0;
   /// SGPRs a wave may address; 0 without SGPRs (VLIW).
   std::int64_t max_sgprs_per_wave = 0;
+  /// The compiler's own, lower budget where it has one (gfx802 and gfx805:
+  /// LLVM's SGPR initialization bug gives every kernel 96); the llvm model
+  /// takes at most this many, the others `max_sgprs_per_wave`.
+  std::optional<std::int64_t> llvm_max_sgprs_per_wave;
+
+  /// The most SGPRs a wave may use under `model`.
+  std::int64_t max_sgprs_under(amd_model model) const noexcept {
+    return model == amd_model::llvm && llvm_max_sgprs_per_wave ? *llvm_max_sgprs_per_wave : max_sgprs_per_wave;
+  }
   /// The HIP runtime's figures, where it supports the target.
   std::optional<amd_hip_params> hip;
   /// The Radeon Compute Profiler's figures, where it covers the target.

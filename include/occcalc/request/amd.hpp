@@ -88,11 +88,11 @@ struct amd_input_ranges {
   int_range threads, vgprs, agprs, sgprs, lds_bytes;
 };
 
-inline amd_input_ranges input_ranges(const amd_target& t) {
+inline amd_input_ranges input_ranges(const amd_target& t, amd_model model) {
   return {{1, t.max_work_group_size},
           {0, t.max_vgprs_per_wave},
           {0, t.max_agprs_per_wave},
-          {0, t.max_sgprs_per_wave},
+          {0, t.max_sgprs_under(model)},
           {0, t.max_lds_per_work_group_bytes}};
 }
 
@@ -142,7 +142,7 @@ inline resolved_amd_request resolve_amd_kernel(const amd_target& t, amd_model mo
   detail::require_model(t, model);
   detail::require_wave_size(t, mode.wave_size, mode.wave_size == 32 ? "wave32" : "wave64");
   mode.wgp_mode = mode.wgp_mode && t.has_wgp_mode;
-  const auto ranges = detail::input_ranges(t);
+  const auto ranges = detail::input_ranges(t, model);
   detail::check_amd_count("threads", work_group_size, ranges.threads, t);
   detail::check_amd_count("vgprs", kernel.vgprs, ranges.vgprs, t);
   if (kernel.agprs > 0) detail::require_agprs(t);
@@ -231,7 +231,8 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   for (const auto& [key, value] : {std::pair{"cu_mode", cu_mode}, std::pair{"wgp_mode", wgp_mode}}) {
     if (value && !t.has_wgp_mode) {
       throw input_error(
-          key, "does not apply to " + t.id + " (" + t.family + "): CU and WGP modes exist from gfx10 (RDNA) on");
+          key, "does not apply to " + t.id + " (" + t.family +
+                   "): it has no WGP mode, its work-groups run on one CU (the RDNA targets have CU and WGP modes)");
     }
   }
   const bool wants_cu_mode = cu_mode ? *cu_mode : wgp_mode ? !*wgp_mode : false;
@@ -239,7 +240,7 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
 
   if (!req.threads) throw input_error("threads", "is required: work-items per work-group");
   if (!req.vgprs) throw input_error("vgprs", "is required: VGPRs per work-item, as the compiler reports them");
-  const auto ranges = detail::input_ranges(t);
+  const auto ranges = detail::input_ranges(t, out.model);
   out.work_group_size = detail::parse_amd_count("threads", *req.threads, ranges.threads, t);
   out.kernel.min_work_group_size = out.kernel.max_work_group_size = out.work_group_size;
   out.kernel.vgprs = detail::parse_amd_count("vgprs", *req.vgprs, ranges.vgprs, t);

@@ -120,6 +120,7 @@ inline amd_target read_amd_target(entry_reader& reader) {
   t.max_vgprs_per_wave = reader.integer("max_vgprs_per_wave", positive);
   t.max_agprs_per_wave = reader.optional_integer("max_agprs_per_wave", positive).value_or(0);
   t.max_sgprs_per_wave = reader.optional_integer("max_sgprs_per_wave", positive).value_or(0);
+  t.llvm_max_sgprs_per_wave = reader.optional_integer("llvm_max_sgprs_per_wave", {1, t.max_sgprs_per_wave});
   if (reader.has("hip")) {
     entry_reader hip(reader.object("hip"), reader.where() + ": hip");
     t.hip = read_amd_hip(hip);
