@@ -200,6 +200,7 @@ void write_entry(std::ostream& out, const occcalc::amd_target& entry) {
   OCCCALC_FIELD(sources);
   OCCCALC_FIELD(notes);
   OCCCALC_FIELD(members);
+  OCCCALC_FIELD(aliases);
   OCCCALC_FIELD(max_waves_per_simd);
   OCCCALC_FIELD(simds_per_cu);
   OCCCALC_FIELD(vgpr_files);

@@ -201,7 +201,8 @@ std::string edge_source(const occcalc::amd_target& t, const occcalc::amd_mode& m
   // The compiler adds VCC and others to the SGPRs a kernel names: every
   // register is named once, which crosses each level's edge.
   if (t.sgprs_per_simd) {
-    const std::int64_t highest = std::min(highest_clobbered_sgpr, t.max_sgprs_per_wave - vcc_sgprs - 1);
+    const std::int64_t highest =
+        std::min(highest_clobbered_sgpr, t.max_sgprs_under(occcalc::amd_model::llvm) - vcc_sgprs - 1);
     for (std::int64_t sgpr = 0; sgpr <= highest; ++sgpr) {
       s << edge_kernel("e_s" + std::to_string(sgpr), "  asm volatile(\"\" ::: \"s" + std::to_string(sgpr) + "\");\n");
     }

@@ -187,6 +187,10 @@ struct amd_target {
   /// A generic target's members (`gfx11-generic`: `gfx1100`, `gfx1101`,
   /// ...): the processors its code runs on. Empty for a processor.
   std::vector<std::string> members;
+  /// LLVM's other names for the processor, which `-mcpu` takes too (`fiji`,
+  /// `polaris10` for gfx803): a query, a policy's `arch` and `--arch` accept
+  /// them; outputs name the processor by `id`.
+  std::vector<std::string> aliases;
   /// Waves a SIMD (LLVM: execution unit) holds at most.
   std::int64_t max_waves_per_simd = 0;
   /// SIMDs per CU.

@@ -132,6 +132,12 @@ inline const amd_target* find_amd_target(const table& tables, std::string_view i
   for (const auto& t : tables.amd_targets) {
     if (detail::same_id(t.id, id)) return &t;
   }
+  // LLVM's other names for a processor (`fiji` for gfx803), after every id.
+  for (const auto& t : tables.amd_targets) {
+    for (const auto& alias : t.aliases) {
+      if (detail::same_id(alias, id)) return &t;
+    }
+  }
   return nullptr;
 }
 

@@ -66,6 +66,7 @@ inline amd_target read_amd_target(entry_reader& reader) {
   t.sources = reader.texts("sources");
   t.notes = reader.optional_text("notes");
   if (reader.has("members")) t.members = reader.texts("members");
+  if (reader.has("aliases")) t.aliases = reader.texts("aliases");
   if (is_generic_gfx_name(t.id) == t.members.empty()) {
     reader.fail("members", "names the processors of a generic target, and only of one");
   }

@@ -147,6 +147,11 @@ inline table load_tables(const std::vector<table_text>& texts) {
         throw table_error(where + ": field 'members': " + detail::quoted(member) + " is not a known AMD processor id");
       }
     }
+    for (const auto& alias : t.aliases) {
+      if (amd_ids.count(alias) != 0) {
+        throw table_error(where + ": field 'aliases': " + detail::quoted(alias) + " is an AMD target's id");
+      }
+    }
   }
   for (std::size_t i = 0; i < out.amd_gpus.size(); ++i) {
     const auto& g = out.amd_gpus[i];
