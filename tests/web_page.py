@@ -187,6 +187,9 @@ def configurations(t):
         {"target": "RTX 5090", "threads": "256", "regs": "40", "cluster": "8"},
         {"target": "9.0", "threads": "256", "regs": "64", "sm_count": "20", "cluster": "12"},
         {"target": "10.0", "threads": "256", "regs": "64", "cluster": "4"},
+        {"target": "H100 PCIe", "threads": "512", "regs": "32", "cluster": "8", "grid": "992"},
+        {"target": "H100 SXM5 80GB", "threads": "512", "regs": "32", "cluster": "8", "grid": "992"},
+        {"target": "B200", "threads": "256", "regs": "64", "cluster": "16", "grid": "4096"},
         {"target": "9.0", "threads": "256", "regs": "64", "cluster": "4x5"},
         {"target": "MI300X", "threads": "256", "vgprs": "128", "grid": "4096"},
         {"target": "gfx1100", "threads": "256", "vgprs": "96", "wave": "wave64", "mode": "cu_mode"},
@@ -291,6 +294,10 @@ def check_cluster(what, shown, cluster):
         want[key("max_active_clusters")] = span(d["max_active_clusters"])
         want[key("cluster_occupancy")] = span(d["cluster_occupancy"], percent)
         want[key("largest_cluster_size")] = span(d["largest_cluster_size"])
+        if d.get("waves_per_sm"):
+            w = d["waves_per_sm"]
+            want[key("cluster_waves_per_sm")] = (f"{w['fewest']:.2f} or more" if w["most"] is None else
+                                                 span({"fewest": f"{w['fewest']:.2f}", "most": f"{w['most']:.2f}"}))
     got = {k: v.split(" (")[0] for k, v in shown.items()}
     if not devices:
         want["max_active_clusters"] = "name a GPU or its SMs"

@@ -212,6 +212,10 @@
       item(list, key("max_active_clusters"), `Clusters at once on ${on}`, `${range(d.max_active_clusters)} (${basis})`);
       item(list, key("cluster_occupancy"), "Cluster occupancy", range(d.cluster_occupancy, percent));
       item(list, key("largest_cluster_size"), "Largest cluster", range(d.largest_cluster_size));
+      // With a grid: its waves, a wave being the clusters that run at once.
+      const w = d.waves_per_sm;
+      if (w) item(list, key("cluster_waves_per_sm"), "Waves per SM in clusters", w.most === null
+        ? `${w.fewest.toFixed(2)} or more` : range({fewest: w.fewest.toFixed(2), most: w.most.toFixed(2)}));
     });
   }
 

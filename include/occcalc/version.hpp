@@ -30,8 +30,10 @@ inline constexpr int result_schema_version = 7;
 /// and results without the architecture and device entries (result schema 3);
 /// 6: a figure the input does not record is absent, not null, and
 /// `occupancy` holds the counts and limits only (no input echo, waves or
-/// allocation: the record holds the figures).
-inline constexpr int inspect_schema_version = 7;
+/// allocation: the record holds the figures); 7: `cluster`; 8:
+/// `compiler_waves_per_simd` (AMD remarks) and an AMD occupancy's
+/// `waves_per_simd` and `max_waves_per_simd`.
+inline constexpr int inspect_schema_version = 8;
 /// `check --json` (`check.schema.json`); 2: `unreadable_inputs`,
 /// `unused_policy_entries` and the `block_size` check; 3: `judged_at`.
 inline constexpr int check_schema_version = 3;

@@ -1,6 +1,8 @@
 #include "analysis/kernel_report.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -112,7 +114,44 @@ std::optional<occcalc::occupancy_summary> kernel_report::summary() const noexcep
 
 std::optional<double> kernel_report::launch_occupancy() const noexcept {
   if (!evaluation) return std::nullopt;
+  if (const auto compiler = compiler_occupancy()) return compiler;
   return occupancy_of(*evaluation);
+}
+
+namespace {
+
+/// The compiler's waves per SIMD and the model's, where a remark gives the former and the compiler's model
+/// answered.
+std::optional<std::pair<std::int64_t, const amd_query*>> compiler_waves(const kernel_report& r) noexcept {
+  const amd_query* q = r.amd();
+  const auto& waves = r.kernel.resources.compiler_waves_per_simd;
+  if (!q || !waves || q->request.model != occcalc::amd_model::llvm) return std::nullopt;
+  return std::pair{*waves, q};
+}
+
+}  // namespace
+
+std::optional<double> kernel_report::compiler_occupancy() const noexcept {
+  const auto compiler = compiler_waves(*this);
+  if (!compiler || block_size_from != suggested_block_size || compiler->second->result.max_waves_per_simd <= 0) {
+    return std::nullopt;
+  }
+  return std::min(
+      1.0, static_cast<double>(compiler->first) / static_cast<double>(compiler->second->result.max_waves_per_simd));
+}
+
+std::string kernel_report::compiler_difference() const {
+  const auto compiler = compiler_waves(*this);
+  if (!compiler) return {};
+  const auto& r = compiler->second->result;
+  const auto ours = static_cast<std::int64_t>(r.waves_per_simd);
+  if (ours == compiler->first) return {};
+  return fmt::format("clang's remark says {} of {} waves per SIMD, occcalc {} at {} work-items ({}){}", compiler->first,
+                     r.max_waves_per_simd, ours, block_size.value_or(0), block_size_from,
+                     block_size_from == suggested_block_size
+                         ? ": the remarks do not record the flat work-group size the compiler's figure follows, so "
+                           "the gate takes the compiler's; give --threads for occcalc's"
+                         : "");
 }
 
 launch_overrides parse_overrides(const occcalc::request& typed) {

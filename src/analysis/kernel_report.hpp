@@ -77,6 +77,16 @@ struct kernel_report {
   /// (`launch_occupancy`: in its declared clusters, what a cluster launch
   /// keeps); what `check` judges and `diff` compares. Empty without a result.
   std::optional<double> launch_occupancy() const noexcept;
+  /// The compiler's own occupancy where it stands for the kernel's: an AMD
+  /// remark's `Occupancy [waves/SIMD]`, under the compiler's model, for a
+  /// kernel whose block size was not declared or given (the remarks do not
+  /// print its flat work-group size; the compiler's figure follows it). In
+  /// [0, 1]; empty otherwise.
+  std::optional<double> compiler_occupancy() const noexcept;
+  /// Where the compiler's own occupancy (an AMD remark's) differs from
+  /// occcalc's at the block size used: both, in words; empty where they
+  /// agree or there is none.
+  std::string compiler_difference() const;
 };
 
 /// One input's kernels, as read and reported.

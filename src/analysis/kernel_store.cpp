@@ -16,7 +16,7 @@ using inspect::kernel_resources;
   [[maybe_unused]] const auto& [name, arch, registers, static_smem, smem_read_as, stack_frame, stack_size, local_memory,
                                 spill_stores, spill_loads, barriers, max_threads, required_threads, register_cap,
                                 min_blocks, cluster_dims, agprs, arch_vgprs, sgprs, wave_size, vgpr_spills, sgpr_spills,
-                                wgp_mode, origin] = r;
+                                compiler_waves, wgp_mode, origin] = r;
 }
 
 /// The counts a kernel may have, each packed only when it has it.
@@ -37,6 +37,7 @@ constexpr std::optional<std::int64_t> kernel_resources::*counts[] = {
     &kernel_resources::wave_size,
     &kernel_resources::vgpr_spills,
     &kernel_resources::sgpr_spills,
+    &kernel_resources::compiler_waves_per_simd,
 };
 constexpr std::optional<inspect::dim3> kernel_resources::*dims[] = {
     &kernel_resources::max_threads, &kernel_resources::required_threads, &kernel_resources::cluster_dims};

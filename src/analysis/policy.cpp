@@ -79,6 +79,9 @@ policy_limits read_limits(entry_reader& reader) {
 /// What limits the occupancy `check` judges: the cluster launch, where it
 /// keeps fewer blocks per SM than the resources allow, else the limiters.
 std::string limited_by(const kernel_report& report) {
+  if (report.compiler_occupancy()) {
+    return "the compiler, at the kernel's own work-group size, which the remarks do not record";
+  }
   const query* q = report.nvidia();
   if (q && cluster_limited(*q)) {
     return fmt::format("the cluster launch, which keeps {} of its {} blocks per SM",
@@ -193,9 +196,14 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
     if (!report.has_occupancy()) {
       add("occupancy", "occupancy unknown: " + report.unavailable, applied.occupancy_rule);
     } else if (const double occupancy = *report.launch_occupancy(); below_floor(occupancy, *l.min_occupancy_percent)) {
+      // The compiler's own count is at the kernel's work-group size, which the remarks do not print.
+      const std::string at =
+          report.compiler_occupancy()
+              ? fmt::format(" (clang's remark: {} of {} waves per SIMD)",
+                            *report.kernel.resources.compiler_waves_per_simd, report.amd()->result.max_waves_per_simd)
+              : fmt::format("{} at {} threads", launch_words(*report.evaluation), *report.block_size);
       add("occupancy",
-          fmt::format("occupancy {:.2f}%{} at {} threads is below {}% (limited by {})",
-                      occcalc::percent_hundredths(occupancy), launch_words(*report.evaluation), *report.block_size,
+          fmt::format("occupancy {:.2f}%{} is below {}% (limited by {})", occcalc::percent_hundredths(occupancy), at,
                       *l.min_occupancy_percent, limited_by(report)),
           applied.occupancy_rule);
     }

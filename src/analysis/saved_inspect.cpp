@@ -92,6 +92,7 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
   k.wave_size = count("wave_size");
   k.vgpr_spills = count("vgpr_spills");
   k.sgpr_spills = count("sgpr_spills");
+  k.compiler_waves_per_simd = count("compiler_waves_per_simd");
   if (const auto it = record.find("wgp_mode"); it != record.end() && !it->is_null()) {
     if (!it->is_boolean()) throw occcalc::table_error(where + ": field 'wgp_mode' is not true or false");
     k.wgp_mode = it->get<bool>();

@@ -56,8 +56,13 @@ std::vector<kernel_resources> read_amdgpu_remarks(std::string_view text) {
       return n;
     };
     auto& k = out.back();
-    if (key == "SGPRs") {
+    // SGPRs (clang-19) is TotalSGPRs from clang-22 on: the SGPRs with VCC, flat scratch and XNACK.
+    if (key == "SGPRs" || key == "TotalSGPRs") {
       k.sgprs = count();
+    } else if (key == "Occupancy [waves/SIMD]") {
+      k.compiler_waves_per_simd = count();
+    } else if (key == "Dynamic Stack") {
+      // True: ScratchSize is only the static part (a call or a variable-sized alloca); the figure stands as read.
     } else if (key == "VGPRs") {
       k.arch_vgprs = count();
     } else if (key == "AGPRs") {

@@ -87,6 +87,10 @@ struct kernel_resources {
   std::optional<std::int64_t> wave_size;
   std::optional<std::int64_t> vgpr_spills;
   std::optional<std::int64_t> sgpr_spills;
+  /// AMD compiler remarks: the compiler's own occupancy, in waves per SIMD
+  /// (`Occupancy [waves/SIMD]`), at the kernel's flat work-group size, which
+  /// the remarks do not print.
+  std::optional<std::int64_t> compiler_waves_per_simd;
   std::optional<bool> wgp_mode;
   /// Where in the input the record came from, e.g. `fatbin entry 3 (zstd)`.
   std::string origin;

@@ -157,7 +157,8 @@ class json_printer final : public record_printer<std::monostate> {
           {"sgprs", k.sgprs},
           {"wave_size", k.wave_size},
           {"vgpr_spills", k.vgpr_spills},
-          {"sgpr_spills", k.sgpr_spills}}) {
+          {"sgpr_spills", k.sgpr_spills},
+          {"compiler_waves_per_simd", k.compiler_waves_per_simd}}) {
       if (value) w.member(name, *value);
     }
     if (k.wgp_mode) w.member("wgp_mode", *k.wgp_mode);

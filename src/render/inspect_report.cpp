@@ -211,6 +211,8 @@ class text_printer final : public inspect_printer {
     unavailable_.clear();
     fewer_in_clusters_ = 0;
     fewer_example_.clear();
+    compiler_differs_ = 0;
+    compiler_example_.clear();
     widths_.assign(std::size(inspect_columns), 0);
     for (std::size_t c = 0; c < widths_.size(); ++c) widths_[c] = display_width(inspect_columns[c].header);
     pending_ = true;
@@ -249,6 +251,11 @@ class text_printer final : public inspect_printer {
                                        occcalc::detail::printable(r.kernel.demangled),
                                        occcalc::to_string(q->in_clusters.blocks_per_sm), q->result.blocks_per_sm,
                                        q->request.cluster->blocks(), percent_text(q->in_clusters.occupancy));
+        }
+      }
+      if (const std::string difference = r.compiler_difference(); !difference.empty()) {
+        if (compiler_differs_++ == 0) {
+          compiler_example_ = occcalc::detail::printable(r.kernel.demangled) + ": " + difference;
         }
       }
       amd_ = amd_ || r.amd_target;
@@ -343,6 +350,10 @@ class text_printer final : public inspect_printer {
           fewer_in_clusters_, fewer_in_clusters_ == 1 ? "" : "s", fewer_in_clusters_ == 1 ? "s" : "", fewer_example_);
       warn_note(note);
     }
+    if (compiler_differs_ > 0) {
+      warn_note(fmt::format("{} kernel{} with another occupancy than the compiler's own ({})", compiler_differs_,
+                            compiler_differs_ == 1 ? "" : "s", compiler_example_));
+    }
     for (const auto& [reason, count] : unavailable_) {
       warn_note(fmt::format("no occupancy for {} kernel{}: {}", count, count == 1 ? "" : "s",
                             occcalc::detail::printable(reason)));
@@ -371,6 +382,8 @@ class text_printer final : public inspect_printer {
   std::vector<std::size_t> widths_;             // per column of inspect_columns
   std::map<std::string, std::size_t> unavailable_;
   std::size_t fewer_in_clusters_ = 0;
+  std::size_t compiler_differs_ = 0;
+  std::string compiler_example_;
   std::string fewer_example_;
 };
 

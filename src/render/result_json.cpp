@@ -387,6 +387,8 @@ void write_occupancy(json_writer& w, const amd_query& q) {
   const auto& r = q.result;
   w.begin_object();
   write_counts(w, occcalc::summarize(r), r.waves_per_work_group, r.work_groups * q.request.work_group_size);
+  w.member("waves_per_simd", r.waves_per_simd);
+  w.member("max_waves_per_simd", r.max_waves_per_simd);
   write_limits(w, q);
   w.end_object();
 }

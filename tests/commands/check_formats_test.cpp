@@ -199,3 +199,25 @@ TEST_CASE("check judges a kernel that declares clusters at what a cluster launch
   CHECK(typo.status == exit_status::bad_input);
   CHECK_THAT(typo.err, Contains("field 'clusters': is not a known field; did you mean 'cluster'?"));
 }
+
+TEST_CASE("check judges AMD remarks at the compiler's own occupancy where the kernel's size is not given",
+          "[cli][check][amd]") {
+  // remarks22.gfx90a.remarks: clang-22's remarks of a kernel of flat work-group size 512 with 32 KiB of LDS.
+  // The remarks do not print the size; clang's Occupancy [waves/SIMD] (4 of 8) follows it, where occcalc's
+  // suggested 1024 work-items would give 8 (100%).
+  const std::string remarks = std::string(OCCCALC_SOURCE_DIR) + "/tests/fixtures/amd/remarks22.gfx90a.remarks";
+  const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/remarks_policy.json";
+  std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"min_occupancy": 75}})";
+  const auto r = run({"check", "--policy", policy, remarks, "--arch", "gfx90a"});
+  CHECK(r.status == exit_status::gate_failed);
+  CHECK_THAT(r.out, Contains("occupancy 50.00% (clang's remark: 4 of 8 waves per SIMD) is below 75%"));
+  // Given the size, occcalc's own count, which agrees.
+  const auto given = run({"check", "--policy", policy, remarks, "--arch", "gfx90a", "--threads", "512"});
+  CHECK(given.status == exit_status::gate_failed);
+  CHECK_THAT(given.out, Contains("occupancy 50.00% at 512 threads is below 75% (limited by lds)"));
+  // inspect says where the two differ, and records the compiler's figure.
+  const auto text = run({"inspect", remarks, "--arch", "gfx90a"});
+  CHECK_THAT(text.out + text.err, Contains("clang's remark says 4 of 8 waves per SIMD, occcalc 8 at 1024 work-items"));
+  const auto json = run({"inspect", remarks, "--arch", "gfx90a", "--json"});
+  CHECK_THAT(json.out, Contains(R"("compiler_waves_per_simd":4)"));
+}

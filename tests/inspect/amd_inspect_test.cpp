@@ -353,3 +353,58 @@ TEST_CASE("amd remarks: -Rpass-analysis=kernel-resource-usage reads as the code 
     }
   }
 }
+
+TEST_CASE(
+    "amd remarks from clang-19 and clang-22: every figure the code object's, and the compiler's occupancy occcalc's",
+    "[amd][inspect]") {
+  // make-fixtures.sh: remarks.hip (a kernel of flat work-group size 512 with 32 KiB of LDS, and a plain one) on
+  // every target each compiler knows of gfx90a, gfx942, gfx1100, gfx1201 and gfx1250. clang-22 prints
+  // TotalSGPRs where clang-19 prints SGPRs; neither prints the work-group size its Occupancy follows.
+  std::size_t kernels = 0;
+  for (const std::string compiler : {"19", "22"}) {
+    for (const std::string target : {"gfx90a", "gfx942", "gfx1100", "gfx1201", "gfx1250"}) {
+      if (compiler == "19" && target == "gfx1250") continue;
+      const std::string stem = "remarks" + compiler + "." + target;
+      INFO(stem);
+      const auto object = inspect_fixture(stem + ".o");
+      const occcalc::inspect::mapped_file file(fixtures + "/" + stem + ".remarks");
+      auto remarks = occcalc::inspect::inspect_bytes(file.bytes(), {});
+      REQUIRE(remarks.kernels.size() == object.kernels.size());
+      for (std::size_t i = 0; i < object.kernels.size(); ++i) {
+        auto& r = remarks.kernels[i];
+        const auto& o = object.kernels[i];
+        INFO(o.resources.name);
+        r.resources.arch = occcalc::inspect::parse_gpu_target(target);
+        CHECK(r.resources.name == o.resources.name);
+        REQUIRE(r.resources.sgprs);
+        CHECK(r.resources.sgprs == o.resources.sgprs);
+        CHECK(r.resources.agprs.value_or(0) == o.resources.agprs.value_or(0));
+        CHECK(r.resources.static_shared_memory_bytes == o.resources.static_shared_memory_bytes);
+        CHECK(r.resources.stack_size_bytes == o.resources.stack_size_bytes);
+        CHECK(r.resources.vgpr_spills == o.resources.vgpr_spills);
+        CHECK(r.resources.sgpr_spills == o.resources.sgpr_spills);
+        REQUIRE(r.resources.compiler_waves_per_simd);
+        // The code object states the flat work-group size; there occcalc's waves are the compiler's own.
+        const auto& tables = occcalc::test::default_tables();
+        const auto from_object = occcalc::cli::report_kernel(tables, "o", o, {});
+        REQUIRE(from_object.amd());
+        CHECK(from_object.amd()->result.waves_per_simd == static_cast<double>(*r.resources.compiler_waves_per_simd));
+        occcalc::cli::launch_overrides at;
+        at.threads = *from_object.block_size;
+        const auto at_its_size = occcalc::cli::report_kernel(tables, "r", r, at);
+        CHECK(at_its_size.kernel.resources.registers == o.resources.registers);
+        CHECK(at_its_size.compiler_difference().empty());
+        CHECK(at_its_size.launch_occupancy() == from_object.launch_occupancy());
+        // Without a size the remarks cannot say which one the compiler's figure follows: where occcalc's
+        // suggestion gives another, the note says so and the gate takes the compiler's.
+        const auto suggested = occcalc::cli::report_kernel(tables, "r", r, {});
+        REQUIRE(suggested.block_size_from == occcalc::cli::suggested_block_size);
+        CHECK(suggested.launch_occupancy() == from_object.launch_occupancy());
+        CHECK(suggested.compiler_difference().empty() ==
+              (suggested.amd()->result.waves_per_simd == static_cast<double>(*r.resources.compiler_waves_per_simd)));
+        ++kernels;
+      }
+    }
+  }
+  CHECK(kernels == 18);
+}

@@ -40,10 +40,13 @@ inline const amd_vgpr_file& vgpr_file(const amd_target& t, std::int64_t wave_siz
 /// On a unified file the AGPRs start on a boundary of this many registers.
 inline constexpr std::int64_t unified_vgpr_alignment = 4;
 
-/// The VGPRs a wave is charged: unified files add the AGPRs after rounding
-/// the VGPRs to 4; separate files charge the larger of the two.
+/// The VGPRs a wave is charged (LLVM's getTotalNumVGPRs): a unified file
+/// with AGPRs adds them after rounding the VGPRs to 4; otherwise the larger
+/// of the two (a kernel of 35 VGPRs and no AGPRs is charged 35, as its code
+/// object's `.vgpr_count` says).
 constexpr std::int64_t amd_total_vgprs(const amd_target& t, const amd_kernel& k) noexcept {
-  return t.unified_vgpr_file ? detail::round_up(k.vgprs, unified_vgpr_alignment) + k.agprs : std::max(k.vgprs, k.agprs);
+  return t.unified_vgpr_file && k.agprs > 0 ? detail::round_up(k.vgprs, unified_vgpr_alignment) + k.agprs
+                                            : std::max(k.vgprs, k.agprs);
 }
 
 /// Waves per SIMD the VGPR file allows: the file / the count rounded up to
