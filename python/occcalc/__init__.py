@@ -157,7 +157,10 @@ for _key, _doc in (("warps_per_block", "Warps (AMD: waves) per block."),
                    ("whole_wave_grids", "With a grid: the whole-wave grid sizes around it; None without one."),
                    ("cluster", "With cluster= (NVIDIA 9.0+): the cluster's blocks per SM and, per device, the "
                                "clusters that run at once, each {fewest, most} (docs/clusters.md); None without "
-                               "one.")):
+                               "one."),
+                   ("waves_per_simd", "AMD: the waves per SIMD the model gives, the figure AMD's tools and clang's "
+                                      "Occupancy [waves/SIMD] count; None for NVIDIA."),
+                   ("max_waves_per_simd", "AMD: the wave slots of a SIMD; None for NVIDIA.")):
     setattr(Result, _key, _from_json(_key, _doc))
 del _key, _doc
 

@@ -49,7 +49,13 @@ std::string brief_line(const query& q) {
   return line;
 }
 
-std::string brief_line(const amd_query& q) { return brief_text(brief_target(q), occcalc::summarize(q.result)); }
+std::string brief_line(const amd_query& q) {
+  std::string line = brief_text(brief_target(q), occcalc::summarize(q.result));
+  // Waves per SIMD: the figure AMD's tools and clang's Occupancy [waves/SIMD] count.
+  line.insert(line.size() - 1,
+              fmt::format("; {:g} of {} waves per SIMD", q.result.waves_per_simd, q.result.max_waves_per_simd));
+  return line;
+}
 
 std::string brief_target(const query& q) {
   const std::string& id = q.request.arch->id;

@@ -30,7 +30,9 @@ std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std:
     case occcalc::amd_resource::agprs:
     case occcalc::amd_resource::sgprs:
       return {r == occcalc::amd_resource::sgprs ? "per wave" : "per work-item",
-              fmt::format("__attribute__((amdgpu_waves_per_eu({}))) on the kernel, or fewer live values", goal)};
+              fmt::format("__attribute__((amdgpu_waves_per_eu({}))) on the kernel (the compiler then spills what "
+                          "does not fit: check the scratch), or fewer live values",
+                          goal)};
     case occcalc::amd_resource::lds: return {"B per work-group", "a smaller tile, or fewer LDS buffers"};
     default: break;
   }

@@ -230,7 +230,8 @@ TEST_CASE("cli amd: bad input is one line naming the field, exit 2", "[cli][amd]
       row{{"--gfx", "cypress", "--threads", "512", "--vgprs", "8"},
           "occcalc: error: --threads 512 is outside [1, 256] on cypress\n"},
       row{{"--gfx", "gfx90a", "--threads", "64", "--vgprs", "300"},
-          "occcalc: error: --vgprs 300 is outside [0, 256] on gfx90a\n"},
+          "occcalc: error: --vgprs 300 is outside [0, 256] on gfx90a; give the AGPRs apart with --agprs (a code "
+          "object's .vgpr_count, inspect's regs, counts both)\n"},
       row{{"--gfx", "gfx1100", "--threads", "64", "--vgprs", "8", "--lds", "65K"},
           "occcalc: error: --lds 65K is outside [0, 65536] bytes on gfx1100\n"},
       row{{"--gfx", "gfx1100", "--wave32", "--wave64", "--threads", "64", "--vgprs", "8"},
@@ -357,7 +358,15 @@ TEST_CASE("cli: --brief answers in one line, for either vendor, and gates as the
         "H100 (sm_90): 50.0%, 4 blocks and 32 of 64 warps per SM, limited by registers\n");
   CHECK(
       run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--sgprs", "32", "--lds", "16K", "--brief"}).out ==
-      "gfx90a: 50.0%, 4 work-groups and 16 of 32 waves per CU, limited by VGPRs, LDS\n");
+      "gfx90a: 50.0%, 4 work-groups and 16 of 32 waves per CU, limited by VGPRs, LDS; 4 of 8 waves per SIMD\n");
+  // In clusters: what a cluster launch keeps, and the clusters at once with what they rest on.
+  CHECK(run({"--gpu", "H200", "--threads", "64", "--regs", "32", "--cluster", "16", "--brief"}).out ==
+        "H200 (sm_90): 100.0%, 32 blocks and 64 of 64 warps per SM, limited by warps, registers, blocks; in "
+        "clusters of 16: 8 blocks per SM (25.0%), 58 at once (measured)\n");
+  CHECK(run({"--gpu", "H100", "--threads", "256", "--regs", "64", "--cluster", "8", "--brief"}).out ==
+        "H100 (sm_90): 50.0%, 4 blocks and 32 of 64 warps per SM, limited by registers; in clusters of 8: 4 blocks "
+        "per SM (50.0%), 62 at once on H100 SXM5 80GB (measured), 42 to 57 at once on H100 PCIe (gpc_counts), 54 "
+        "to 66 at once on H100 NVL (gpc_counts)\n");
   const auto gate = run({"--cc", "7.0", "--threads", "128", "--regs", "37", "--brief", "--min-occupancy", "80"});
   CHECK(gate.status == exit_status::gate_failed);
   CHECK(gate.err == "occcalc: gate failed: occupancy 75.00% is below --min-occupancy 80\n");

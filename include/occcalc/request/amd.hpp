@@ -243,14 +243,28 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   const auto ranges = detail::input_ranges(t, out.model);
   out.work_group_size = detail::parse_amd_count("threads", *req.threads, ranges.threads, t);
   out.kernel.min_work_group_size = out.kernel.max_work_group_size = out.work_group_size;
-  out.kernel.vgprs = detail::parse_amd_count("vgprs", *req.vgprs, ranges.vgprs, t);
+  try {
+    out.kernel.vgprs = detail::parse_amd_count("vgprs", *req.vgprs, ranges.vgprs, t);
+  } catch (const input_error& e) {
+    // A code object's .vgpr_count (inspect's regs) holds the AGPRs too on CDNA.
+    if (t.max_agprs_per_wave == 0) throw;
+    throw input_error(e.field(), std::string(e.what()) + "; give the AGPRs apart with " + field_ref("agprs") +
+                                     " (a code object's .vgpr_count, inspect's regs, counts both)");
+  }
   if (req.agprs) {
     detail::require_agprs(t);
     out.kernel.agprs = detail::parse_amd_count("agprs", *req.agprs, ranges.agprs, t);
   }
   if (req.sgprs) {
     detail::require_sgprs(t);
-    out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, ranges.sgprs, t);
+    try {
+      out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, ranges.sgprs, t);
+    } catch (const input_error& e) {
+      if (t.max_sgprs_under(out.model) == t.max_sgprs_per_wave) throw;
+      throw input_error(e.field(), std::string(e.what()) + " under the compiler's model (its own budget); " +
+                                       field_ref("model") + " hip or rcp takes up to " +
+                                       std::to_string(t.max_sgprs_per_wave));
+    }
   }
   if (req.lds) {
     out.kernel.lds_bytes = detail::naming_target(t, [&] { return parse_bytes("lds", *req.lds, ranges.lds_bytes); });
