@@ -390,7 +390,15 @@ py::tuple cluster_figures(const py::handle& cluster, const py::handle& block_siz
   launch.threads_per_block = integer_of("config.block", block_size);
   launch.dynamic_shared_memory_bytes = integer_of("config.shmem_size", dynamic_bytes);
   const auto& arch = *r.arch;
-  r.launch = checked_launch(arch, launch).launch;
+  try {
+    r.launch = checked_launch(arch, launch).launch;
+  } catch (const occcalc::input_error& e) {
+    // Named as the config the caller passed.
+    const auto spell = [](std::string_view key) { return std::string(key); };
+    if (e.field() == "block_size") throw occcalc::input_error("config.block", e.message(spell));
+    if (e.field() == "dynamic_shared_memory_size") throw occcalc::input_error("config.shmem_size", e.message(spell));
+    throw;
+  }
   if (cluster_blocks < 0 || cluster_blocks > arch.max_cluster_size()) {
     throw occcalc::input_error("config.cluster", std::to_string(cluster_blocks) + " blocks is outside [1, " +
                                                      std::to_string(arch.max_cluster_size()) + "] for " + arch.id);

@@ -65,7 +65,7 @@ def _volume(config, name, required=True):
     product = 1
     for d in dims:
         if d.__index__() < 1:
-            raise Error(f"config.{name} {tuple(dims)!r} has a dimension below 1")
+            raise Error(f"config.{name} {value!r} has a dimension below 1")
         product *= d.__index__()
     return product
 

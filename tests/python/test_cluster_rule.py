@@ -282,3 +282,21 @@ def test_cuda_core_cluster_calls_refuse_what_the_runtime_refuses():
         occcalc.Kernel(gpu="H200", regs=32).occupancy.max_active_clusters(config._replace(block="128"))
     with pytest.raises(TypeError, match="no 'cluster'"):
         occcalc.Kernel(gpu="H200", regs=32).occupancy.max_active_clusters(object())
+    # Hostile values: each an occcalc.Error or a TypeError naming the config's field.
+    occupancy = occcalc.Kernel(gpu="H200", regs=32).occupancy
+    for bad, error, words in [(dict(cluster=2**70), occcalc.Error, "config.cluster"),
+                              (dict(cluster=-3), occcalc.Error, "config.cluster -3 has a dimension below 1"),
+                              (dict(cluster=(0, 1)), occcalc.Error, "config.cluster"),
+                              (dict(cluster=True), TypeError, "config.cluster is a bool"),
+                              (dict(cluster=4.0), TypeError, "config.cluster is a float"),
+                              (dict(cluster=(2, 2, 2, 2)), TypeError, "config.cluster"),
+                              (dict(block=2**40), occcalc.Error, "config.block 1099511627776 is outside"),
+                              (dict(block=0), occcalc.Error, "config.block"),
+                              (dict(shmem_size=-5), occcalc.Error, "config.shmem_size -5 is outside"),
+                              (dict(shmem_size=2**63), occcalc.Error, "config.shmem_size"),
+                              (dict(shmem_size="x"), TypeError, "config.shmem_size is a str")]:
+        for call in (occupancy.max_active_clusters, occupancy.max_potential_cluster_size):
+            with pytest.raises(error, match=words.replace("(", r"\(").replace(")", r"\)")):
+                call(config._replace(**bad))
+    # What cuda.core takes as well: a list shape, and no dynamic shared memory.
+    assert occupancy.max_active_clusters(config._replace(cluster=[2, 2], shmem_size=None)) == 248
