@@ -134,3 +134,27 @@ TEST_CASE("diff --format github and markdown", "[cli][diff]") {
     CHECK(sarif["runs"][0]["tool"]["driver"]["rules"][r["ruleIndex"].get<std::size_t>()]["id"] == r["ruleId"]);
   }
 }
+
+TEST_CASE("diff: a kernel that starts declaring clusters regresses where its cluster launch keeps fewer blocks",
+          "[cli][diff][cluster]") {
+  // make-fixtures.sh: nvcc 13 builds the same __launch_bounds__(128) kernel, then with __cluster_dims__(4, 1, 1).
+  // 16 blocks per SM without clusters (100%); a cluster launch keeps 8 of them on 9.0 (50%).
+  const std::string before = fixtures + "/diff_cluster_old.sm_90.cubin";
+  const std::string after = fixtures + "/diff_cluster_new.sm_90.cubin";
+  const auto r = run({"diff", before, after, "--fail-on-regression"});
+  CHECK(r.status == exit_status::gate_failed);
+  CHECK_THAT(r.out, Contains("REGRESSED sm_90 gemm(float*): occupancy at 128 threads 100.00% -> 50.00%"));
+  CHECK_THAT(r.out, Contains("declared clusters none -> 4x1x1"));
+  const auto j = nlohmann::json::parse(run({"diff", before, after, "--json"}).out);
+  REQUIRE(j["kernels"].size() == 1);
+  CHECK(j["kernels"][0]["status"] == "regressed");
+  CHECK(j["kernels"][0]["old"]["cluster_dims"].is_null());
+  CHECK(j["kernels"][0]["new"]["cluster_dims"] == nlohmann::json::array({4, 1, 1}));
+  CHECK(j["kernels"][0]["new"]["occupancy"] == 0.5);
+  // The other way it is an improvement; a saved baseline keeps the clusters too.
+  CHECK(run({"diff", after, before, "--fail-on-regression"}).status == exit_status::ok);
+  const std::string saved = std::string(OCCCALC_TEMP_DIR) + "/cluster_baseline.json";
+  std::ofstream(saved) << run({"inspect", after, "--json"}).out;
+  CHECK(run({"diff", saved, after}).out.find("0 regressed") != std::string::npos);
+  CHECK(run({"diff", before, saved, "--fail-on-regression"}).status == exit_status::gate_failed);
+}
