@@ -80,9 +80,7 @@ void compare_all(const kernel_figures& b, const kernel_figures& a, const regress
   }
   // Clusters have no better or worse of their own: what they cost shows in the occupancy.
   const auto clusters = [](const kernel_figures& f) {
-    if (!f.cluster_dims) return std::string("none");
-    const auto& d = *f.cluster_dims;
-    return fmt::format("{}x{}x{}", d[0], d[1], d[2]);
+    return f.cluster_dims ? inspect::dim3_text(*f.cluster_dims) : std::string("none");
   };
   if (clusters(b) != clusters(a)) {
     file(lists.others, fmt::format("declared clusters {} -> {}", clusters(b), clusters(a)));

@@ -246,11 +246,8 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
     // kernel that declares none: the kernel runs in clusters, judged at what a cluster launch keeps per SM;
     // one CUDA cannot launch has no occupancy.
     if (k.cluster_dims && overrides.cluster && *overrides.cluster != *k.cluster_dims) {
-      const auto& d = *k.cluster_dims;
-      const auto& given = *overrides.cluster;
-      r.unavailable =
-          fmt::format("it declares clusters of {}x{}x{}, and CUDA refuses its launch in clusters of {}x{}x{}", d[0],
-                      d[1], d[2], given[0], given[1], given[2]);
+      r.unavailable = fmt::format("it declares clusters of {}, and CUDA refuses its launch in clusters of {}",
+                                  inspect::dim3_text(*k.cluster_dims), inspect::dim3_text(*overrides.cluster));
       return r;
     }
     if (const auto& cluster = k.cluster_dims ? k.cluster_dims : overrides.cluster) {
@@ -258,8 +255,8 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
       const std::int64_t most = arch->max_cluster_size();
       if (most == 0 || std::min({d[0], d[1], d[2]}) < 1 || inspect::volume(d) > most) {
         r.unavailable =
-            fmt::format("{} clusters of {}x{}x{} blocks, which CUDA cannot launch on {}: {}",
-                        k.cluster_dims ? "it declares" : "the policy launches it in", d[0], d[1], d[2], arch->id,
+            fmt::format("{} clusters of {} blocks, which CUDA cannot launch on {}: {}",
+                        k.cluster_dims ? "it declares" : "the policy launches it in", inspect::dim3_text(d), arch->id,
                         most == 0 ? std::string("clusters need compute capability 9.0 or later")
                                   : fmt::format("a cluster holds 1 to {} blocks", most));
         return r;

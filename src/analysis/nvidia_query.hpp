@@ -76,9 +76,8 @@ inline query evaluate(occcalc::resolved_request resolved) {
       q.cluster_waves.push_back({occcalc::compute_waves_of(grid, c.blocks_in_clusters.most),
                                  occcalc::compute_waves_of(grid, c.blocks_in_clusters.fewest)});
     }
-    if (q.clusters.size() == 1 && q.clusters.front().blocks_in_clusters.exact()) {
-      q.waves = occcalc::compute_waves_of(grid, q.clusters.front().blocks_in_clusters.most);
-    }
+    if (q.clusters.size() == 1 && q.clusters.front().blocks_in_clusters.exact())
+      q.waves = q.cluster_waves.front().fewest;
   } else if (q.request.grid_blocks && q.request.sm_count) {
     q.waves = occcalc::compute_waves(*q.request.grid_blocks, *q.request.sm_count, q.result.blocks_per_sm);
   } else if (q.request.grid_blocks) {

@@ -118,6 +118,11 @@ inline std::optional<std::int64_t> spill_total(const std::optional<std::int64_t>
   return vgprs || sgprs ? sum(vgprs, sgprs) : sum(stores, loads);
 }
 
+/// `256x1x1`.
+inline std::string dim3_text(const dim3& d) {
+  return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" + std::to_string(d[2]);
+}
+
 /// The product of the dimensions, held at the largest `std::int64_t` where
 /// it would pass it (a file's dimensions are its own: 2^32 - 1 each).
 inline std::int64_t volume(const dim3& d) noexcept {

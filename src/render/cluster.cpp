@@ -37,9 +37,6 @@ std::string device_words(const occcalc::cluster_device& d, bool sm_count_given) 
                                   : device_text(d.sm_count, "SMs", d.gpu ? &d.gpu->name : nullptr, true);
 }
 
-/// The cluster's shape as given: `2x2x1`.
-std::string shape_text(const occcalc::cluster_shape& s) { return fmt::format("{}x{}x{}", s.x, s.y, s.z); }
-
 /// What an answer rests on, for its note.
 std::string basis_note(const occcalc::cluster_capacity& c) {
   switch (c.basis) {
@@ -66,7 +63,8 @@ std::string cluster_text(const query& q, const terminal& term) {
   const auto& shape = *q.request.cluster;
   const std::int64_t size = shape.blocks();
   std::string text =
-      "\n" + heading(fmt::format("Clusters of {} ({})", counted(size, "block", "blocks"), shape_text(shape)), term);
+      "\n" +
+      heading(fmt::format("Clusters of {} ({})", counted(size, "block", "blocks"), occcalc::to_string(shape)), term);
   const bool portable = size <= arch.max_cluster_size_portable.value_or(0);
   text += row("portable", portable ? "yes" : "no",
               portable ? fmt::format("up to {} blocks launch on every GPU from {}", *arch.max_cluster_size_portable,

@@ -41,7 +41,7 @@ std::string csv_optional(const std::optional<std::int64_t>& value) {
   return value ? std::to_string(*value) : std::string();
 }
 
-std::string csv_dim3(const std::optional<dim3>& d) { return d ? dim3_text(*d) : std::string(); }
+std::string csv_dim3(const std::optional<dim3>& d) { return d ? inspect::dim3_text(*d) : std::string(); }
 
 /// A printer for programs: `header` before the first record, then each
 /// run's records, made on every worker in slices of 256 (each thread with

@@ -173,8 +173,6 @@ std::vector<std::size_t> shown_columns(const std::vector<const inspect_column*>&
 
 }  // namespace
 
-std::string dim3_text(const dim3& d) { return fmt::format("{}x{}x{}", d[0], d[1], d[2]); }
-
 std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summary) {
   return summary ? fmt::format("{:.1f}%", summary->occupancy() * occcalc::percent_per_unit) : std::string("-");
 }

@@ -49,9 +49,6 @@ using inspect_render = std::unique_ptr<inspect_printer> (*)(std::ostream& out, c
 /// inspect's formats: text, json and csv.
 extern const std::array<format_renderer<inspect_render>, 3> inspect_renderers;
 
-/// `256x1x1`.
-std::string dim3_text(const inspect::dim3& d);
-
 /// `62.5%`, or `-` without a result.
 std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summary);
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "occcalc/nvidia/arch.hpp"
 
@@ -54,5 +55,10 @@ struct cluster_shape {
   /// Blocks in a cluster; only the count matters to occupancy.
   constexpr std::int64_t blocks() const noexcept { return x * y * z; }
 };
+
+/// A cluster's shape as people write it: `2x2x1`.
+inline std::string to_string(const cluster_shape& s) {
+  return std::to_string(s.x) + "x" + std::to_string(s.y) + "x" + std::to_string(s.z);
+}
 
 }  // namespace occcalc

@@ -340,10 +340,8 @@ inline resolved_request resolve(const table& tables, const request& req,
   if (req.grid) {
     out.grid_blocks = parse_count("grid", *req.grid, {1, max_request_value});
     if (out.cluster && *out.grid_blocks % out.cluster->blocks() != 0) {
-      const auto& c = *out.cluster;
       throw input_error("grid", std::to_string(*out.grid_blocks) + " is not a multiple of the cluster's " +
-                                    std::to_string(c.blocks()) + " blocks (" + std::to_string(c.x) + "x" +
-                                    std::to_string(c.y) + "x" + std::to_string(c.z) +
+                                    std::to_string(out.cluster->blocks()) + " blocks (" + to_string(*out.cluster) +
                                     "): a cluster launch needs each grid dimension a multiple of the cluster's");
     }
     if (!out.family.empty() && !out.sm_count && on_family_grid == family_grid::refuse) {
