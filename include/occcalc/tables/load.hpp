@@ -86,11 +86,22 @@ void append_unique(std::vector<Entry>& into, std::vector<std::string>& origins,
   }
 }
 
+/// Whether the file `later` comes after the file `earlier` in `texts`.
+inline bool loaded_after(const std::vector<table_text>& texts, const std::string& later, const std::string& earlier) {
+  std::size_t later_at = 0, earlier_at = 0;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    if (texts[i].origin == later) later_at = i;
+    if (texts[i].origin == earlier) earlier_at = i;
+  }
+  return later_at > earlier_at;
+}
+
 }  // namespace detail
 
 /// Loads table files in order into one table. Ids must be unique across all
 /// of them; a later file may refer to sources and architectures of an earlier
-/// one. Throws `table_error` naming the file, entry and field of the first
+/// one, and give the figures of an architecture an earlier one lists as
+/// unlisted. Throws `table_error` naming the file, entry and field of the first
 /// problem.
 inline table load_tables(const std::vector<table_text>& texts) {
   table out;
@@ -132,12 +143,22 @@ inline table load_tables(const std::vector<table_text>& texts) {
   for (std::size_t i = 0; i < out.architectures.size(); ++i) {
     check_sources(out.architectures[i].sources, arch_origins[i] + ": architecture '" + out.architectures[i].id + "'");
   }
+  // An architecture a later file gives figures for (a day-one table,
+  // tools/day-one) takes the place of an unlisted one; in the same file, or
+  // an earlier one, the two contradict each other.
+  std::vector<unlisted_arch> unlisted;
   for (std::size_t i = 0; i < out.unlisted_architectures.size(); ++i) {
-    const auto& u = out.unlisted_architectures[i];
+    auto& u = out.unlisted_architectures[i];
     const std::string where = unlisted_origins[i] + ": unlisted architecture '" + u.id + "'";
     check_sources(u.sources, where);
-    if (arch_ids.count(u.id) != 0) throw table_error(where + ": is also in architectures");
+    const auto arch = arch_ids.find(u.id);
+    if (arch == arch_ids.end()) {
+      unlisted.push_back(std::move(u));
+    } else if (!detail::loaded_after(texts, arch_origins[arch->second], unlisted_origins[i])) {
+      throw table_error(where + ": is also in architectures");
+    }
   }
+  out.unlisted_architectures = std::move(unlisted);
   for (std::size_t i = 0; i < out.amd_targets.size(); ++i) {
     const auto& t = out.amd_targets[i];
     const std::string where = amd_origins[i] + ": AMD target '" + t.id + "'";
