@@ -297,7 +297,7 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
       CHECK(t.vgpr_files.front().wave_size == m->vgpr_files.front().wave_size);
     }
   }
-  CHECK(generics == 6);
+  CHECK(generics == 7);
   // VLIW parts keep their R600 names.
   CHECK_NOTHROW(load(replace(replace(good, R"("id": "gfx999")", R"("id": "cypress")"), R"("target": "gfx999")",
                              R"("target": "cypress")")));
