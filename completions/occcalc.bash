@@ -22,10 +22,10 @@ _occcalc() {
     --model) COMPREPLY=($(compgen -W "llvm hip rcp" -- "$cur")); return ;;
     --cache) COMPREPLY=($(compgen -W "none shared l1 equal" -- "$cur")); return ;;
     --carveout) COMPREPLY=($(compgen -W "default max-shared max-l1" -- "$cur")); return ;;
-    --vary) COMPREPLY=($(compgen -W "threads regs smem barriers vgprs sgprs lds" -- "$cur")); return ;;
+    --vary) COMPREPLY=($(compgen -W "threads regs smem barriers cluster vgprs sgprs lds agprs" -- "$cur")); return ;;
     --format) COMPREPLY=($(compgen -W "text json github sarif markdown" -- "$cur")); return ;;
     --columns)
-      COMPREPLY=($(compgen -W "arch regs sgprs agprs cap smem stack scratch spill bar block blocks occupancy limiter
+      COMPREPLY=($(compgen -W "arch regs sgprs agprs cap smem stack scratch spill bar block blocks waves occupancy limiter
         kernel" -- "$cur"))
       return ;;
     --policy | --baseline | --table | --svg) COMPREPLY=($(compgen -f -- "$cur")); return ;;

@@ -41,7 +41,7 @@ end
 complete -c occcalc -n $reads -l model -x -a "llvm hip rcp"
 complete -c occcalc -n "__fish_seen_subcommand_from inspect" -l csv -d "CSV"
 complete -c occcalc -n "__fish_seen_subcommand_from inspect" -l wide -d "Every column"
-complete -c occcalc -n "__fish_seen_subcommand_from inspect" -l columns -x -a "arch regs sgprs agprs cap smem stack scratch spill bar block blocks occupancy limiter kernel"
+complete -c occcalc -n "__fish_seen_subcommand_from inspect" -l columns -x -a "arch regs sgprs agprs cap smem stack scratch spill bar block blocks waves occupancy limiter kernel"
 complete -c occcalc -n "__fish_seen_subcommand_from check" -l policy -r -F
 complete -c occcalc -n "__fish_seen_subcommand_from check" -l baseline -r -F
 complete -c occcalc -n "__fish_seen_subcommand_from check" -l require-threads -d "Refuse kernels judged at the suggested block size"
@@ -54,7 +54,7 @@ end
 for flag in max-threads dyn-smem-per-thread target blocks
   complete -c occcalc -n "__fish_seen_subcommand_from suggest" -l $flag -x
 end
-complete -c occcalc -n "__fish_seen_subcommand_from sweep" -l vary -x -a "threads regs smem barriers vgprs sgprs lds"
+complete -c occcalc -n "__fish_seen_subcommand_from sweep" -l vary -x -a "threads regs smem barriers cluster vgprs sgprs lds agprs"
 for flag in from to step
   complete -c occcalc -n "__fish_seen_subcommand_from sweep" -l $flag -x
 end

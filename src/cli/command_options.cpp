@@ -163,7 +163,7 @@ void bind_limits(CLI::App& app, options& /*opts*/) {
 void bind_sweep(CLI::App& app, options& opts) {
   app.add_option("--vary", opts.sweep.vary,
                  "The figure to vary: threads, regs, smem, barriers or cluster (the cluster size, on --gpu or "
-                 "--sm-count; AMD: threads, vgprs, sgprs or lds)")
+                 "--sm-count; AMD: threads, vgprs, sgprs, lds or, on CDNA, agprs)")
       ->required()
       ->type_name("FIGURE");
   app.add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)")->type_name("N");

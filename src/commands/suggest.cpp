@@ -44,7 +44,8 @@ exit_status run_llvm_suggest(occcalc::resolved_amd_request r, bool threads_given
     if (!value->empty()) {
       throw occcalc::input_error(flag,
                                  "applies to the block size searches (NVIDIA's, HIP's), not to the "
-                                 "compiler's next steps");
+                                 "compiler's next steps; give " +
+                                     occcalc::field_ref("model") + " hip for HIP's");
     }
   }
   if (!threads_given) {
@@ -72,14 +73,19 @@ exit_status run_llvm_suggest(occcalc::resolved_amd_request r, bool threads_given
 
 /// `suggest` for AMD: the HIP runtime's hipOccupancyMaxPotentialBlockSize,
 /// the one block size search AMD's tools have, and with --threads the next
-/// steps under the model asked for (HIP's by default, RCP's); the
-/// compiler's own next steps under `--model llvm`.
+/// steps under the model asked for (HIP's, RCP's); the compiler's own next
+/// steps under `--model llvm`, the default with --threads where the query's
+/// default is the compiler's.
 exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional<std::string>& model_asked,
                             bool threads_given, const suggest_options& options, bool json, std::ostream& out,
                             const terminal& term) {
-  // resolve_any has refused any name but llvm, hip and rcp.
-  const std::string model_name =
-      model_asked ? occcalc::detail::lower(occcalc::detail::trim(*model_asked)) : std::string("hip");
+  // resolve_any has refused any name but llvm, hip and rcp. Without
+  // --model, next steps are the query's default model's (the compiler's on
+  // GCN, CDNA and RDNA), so suggest and the query answer alike; the block
+  // size search, which only HIP has, is HIP's.
+  const std::string model_name = model_asked     ? occcalc::detail::lower(occcalc::detail::trim(*model_asked))
+                                 : threads_given ? std::string(occcalc::to_string(r.model))
+                                                 : std::string("hip");
   if (model_name == "llvm") return run_llvm_suggest(std::move(r), threads_given, options, json, out, term);
   for (const auto& [flag, value] :
        {std::pair<const char*, const std::string*>{"dyn_smem_per_thread", &options.dynamic_per_thread},

@@ -149,6 +149,10 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
     throw occcalc::input_error("vary",
                                "sgprs does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
   }
+  if (variable == occcalc::amd_sweep_variable::agprs && t.max_agprs_per_wave == 0) {
+    throw occcalc::input_error("vary",
+                               "agprs does not apply to " + t.id + " (" + t.family + "): AGPRs exist on CDNA only");
+  }
   const std::optional<std::int64_t> device_waves =
       r.named_gpu ? r.named_gpu->max_waves_per_simd : std::optional<std::int64_t>();
   // The SVG's charts are drawn after this returns: the lambdas hold copies.
@@ -167,6 +171,8 @@ sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options&
     switch (v) {
       case occcalc::amd_sweep_variable::threads: s.tick_unit = r.mode.wave_size; break;
       case occcalc::amd_sweep_variable::vgprs:
+      case occcalc::amd_sweep_variable::agprs:
+        // AGPRs are allocated with the VGPRs, in the same granules.
         for (const auto& file : r.target->vgpr_files) {
           if (file.wave_size == r.mode.wave_size) s.tick_unit = std::max<std::int64_t>(1, file.granule);
         }

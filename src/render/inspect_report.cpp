@@ -115,6 +115,13 @@ const inspect_column inspect_columns[] = {
      [](const kernel_report& r, const summary_t&) { return plain(block_text(r)); }},
     {"blocks", "blk/SM", true, 3, column_vendor::any,
      [](const kernel_report&, const summary_t& s) { return plain(s ? std::to_string(s->groups_per_unit) : "-"); }},
+    {"waves", "waves", true, 1, column_vendor::amd,
+     [](const kernel_report& r, const summary_t&) {
+       // The figure AMD's compiler prints (`; Occupancy:`): waves per SIMD
+       // of the most a SIMD holds.
+       const auto* amd = r.amd();
+       return plain(amd ? fmt::format("{:g}/{}", amd->result.waves_per_simd, amd->result.max_waves_per_simd) : "-");
+     }},
     {"occupancy", "occupancy", true, 0, column_vendor::any,
      [](const kernel_report&, const summary_t& s) -> table_cell {
        if (!s) return plain("-");

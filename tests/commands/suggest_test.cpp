@@ -81,10 +81,15 @@ TEST_CASE("cli amd: suggest answers with the HIP runtime's block size search", "
         "occcalc: error: --target needs --threads: the work-group size to start from\n");
   CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--model", "llvm"}) ==
         "occcalc: error: --threads is needed: the compiler's next steps start from the work-group size\n");
-  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--model", "llvm", "--blocks", "2"}) ==
-        "occcalc: error: --blocks applies to the block size searches (NVIDIA's, HIP's), not to the compiler's next "
-        "steps\n");
-  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--blocks", "2"}) ==
+  // With --threads the query's default model, the compiler's, answers.
+  for (const char* model : {"llvm", ""}) {
+    std::vector<std::string> args{"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--blocks", "2"};
+    if (*model) args.insert(args.end(), {"--model", model});
+    CHECK(bad(args) ==
+          "occcalc: error: --blocks applies to the block size searches (NVIDIA's, HIP's), not to the compiler's next "
+          "steps; give --model hip for HIP's\n");
+  }
+  CHECK(bad({"suggest", "--gfx", "gfx90a", "--vgprs", "8", "--threads", "64", "--model", "hip", "--blocks", "2"}) ==
         "occcalc: error: --blocks applies to NVIDIA only: for AMD, suggest answers with the HIP runtime's block size "
         "search and the model's next steps\n");
   CHECK(bad({"suggest", "--gfx", "cypress", "--vgprs", "8"}) ==
@@ -121,11 +126,28 @@ TEST_CASE("cli: where no change alone gets there, the cheapest two together", "[
       Contains("alone or two together, can reach 100%."));
 }
 
+TEST_CASE("cli amd: suggest's next steps default to the query's model", "[cli][amd][suggest]") {
+  // gfx90a, 256 work-items, 96 VGPRs: the query and suggest both answer
+  // with the compiler's 5 waves per SIMD; HIP's search needs no --threads.
+  const auto query = nlohmann::json::parse(run({"--gfx", "gfx90a", "--vgprs", "96", "--threads", "256", "--json"}).out);
+  const auto steps =
+      nlohmann::json::parse(run({"suggest", "--gfx", "gfx90a", "--vgprs", "96", "--threads", "256", "--json"}).out);
+  CHECK(query["model"] == "llvm");
+  CHECK(steps["model"] == "llvm");
+  CHECK(steps["waves_per_simd"] == 5.0);
+  CHECK(steps["waves_per_simd"] == query["waves_per_simd"]);
+  CHECK(steps["steps"] == nlohmann::json::parse(R"([{"resource": "vgprs", "from": 96, "to": 80}])"));
+  CHECK(nlohmann::json::parse(run({"suggest", "--gfx", "gfx90a", "--vgprs", "96", "--json"}).out)["model"] == "hip");
+  // VLIW's one model is RCP's, for the query and next steps alike.
+  CHECK(nlohmann::json::parse(
+            run({"suggest", "--gfx", "cayman", "--vgprs", "8", "--threads", "64", "--json"}).out)["model"] == "rcp");
+}
+
 TEST_CASE("cli amd: next steps under HIP's and RCP's models", "[cli][amd][suggest]") {
   // gfx90a, HIP: 512 VGPRs per lane in granules of 8; 96 -> 5 waves per
   // SIMD, 5 work-groups of 4 waves over 4 SIMDs, 62.5%; 80 -> 6, 75%.
-  auto j =
-      nlohmann::json::parse(run({"suggest", "--gfx", "gfx90a", "--vgprs", "96", "--threads", "256", "--json"}).out);
+  auto j = nlohmann::json::parse(
+      run({"suggest", "--gfx", "gfx90a", "--vgprs", "96", "--threads", "256", "--model", "hip", "--json"}).out);
   CHECK(j["model"] == "hip");
   CHECK(j["block_size"] == 1024);  // the search still answers
   CHECK(j["now"]["work_groups"] == 5);

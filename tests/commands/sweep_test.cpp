@@ -122,6 +122,17 @@ TEST_CASE("cli amd: sweep varies threads, VGPRs, SGPRs or LDS under the chosen m
   CHECK(j["points"][256]["blocks_per_sm"] == 1);
   CHECK(j["cliffs"].front()["before"] == 8192);
 
+  // gfx90a's AGPRs share the 512 registers per lane with the VGPRs, in
+  // granules of 8: 128 VGPRs + 0 AGPRs -> 4 waves per SIMD; + 1 -> 136,
+  // 3 waves; + 40 -> 168, 3; + 41 -> 176, 2; + 128 -> 256, 2; + 129 -> 1.
+  const auto agprs = nlohmann::json::parse(
+      run({"sweep", "--vary", "agprs", "--gfx", "gfx90a", "--threads", "256", "--vgprs", "128", "--json"}).out);
+  CHECK(agprs["points"].size() == 257);
+  CHECK(agprs["cliffs"] == nlohmann::json::parse(R"([
+    {"before": 0, "after": 1, "occupancy_before": 0.5, "occupancy_after": 0.375},
+    {"before": 40, "after": 41, "occupancy_before": 0.375, "occupancy_after": 0.25},
+    {"before": 128, "after": 129, "occupancy_before": 0.25, "occupancy_after": 0.125}])"));
+
   const std::string path = std::string(OCCCALC_TEMP_DIR) + "/amd-sweep.svg";
   std::remove(path.c_str());
   REQUIRE(run({"sweep", "--vary", "vgprs", "--gpu", "Instinct MI210", "--threads", "256", "--vgprs", "128", "--svg",
@@ -141,7 +152,9 @@ TEST_CASE("cli amd: sweep varies threads, VGPRs, SGPRs or LDS under the chosen m
 
   const auto bad = [](std::vector<std::string> args) { return run(std::move(args)).err; };
   CHECK(bad({"sweep", "--vary", "regs", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8"}) ==
-        "occcalc: error: --vary 'regs' is not one of threads, vgprs, sgprs, lds (AMD)\n");
+        "occcalc: error: --vary 'regs' is not one of threads, vgprs, sgprs, lds, agprs (AMD)\n");
+  CHECK(bad({"sweep", "--vary", "agprs", "--gfx", "gfx1100", "--threads", "64", "--vgprs", "8"}) ==
+        "occcalc: error: --vary agprs does not apply to gfx1100 (RDNA3): AGPRs exist on CDNA only\n");
   CHECK(bad({"sweep", "--vary", "vgprs", "--gfx", "gfx90a", "--threads", "64", "--vgprs", "8", "--to", "300"}) ==
         "occcalc: error: --to 300 is outside [0, 256] on gfx90a\n");
   CHECK(bad({"sweep", "--vary", "sgprs", "--gfx", "cypress", "--threads", "64", "--vgprs", "8"}) ==
