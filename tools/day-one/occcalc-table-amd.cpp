@@ -15,17 +15,6 @@
 
 #include "table_entry.hpp"
 
-namespace {
-
-std::string today() {
-  char text[16] = {};
-  const std::time_t now = std::time(nullptr);
-  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
-  return text;
-}
-
-}  // namespace
-
 int main(int argc, char** argv) {
   int device = 0;
   std::string name;
@@ -54,6 +43,6 @@ int main(int argc, char** argv) {
   const char* wgp = std::getenv("GPU_ENABLE_WGP_MODE");
   d.wgp_mode = wgp == nullptr || std::strcmp(wgp, "0") != 0;
   if (hipRuntimeGetVersion(&d.runtime_version) != hipSuccess) d.runtime_version = 0;
-  occcalc::day_one::write_amd_table(std::cout, d, today());
+  occcalc::day_one::write_amd_table(std::cout, d, occcalc::day_one::today());
   return 0;
 }

@@ -22,13 +22,6 @@ int fail(const char* what, cudaError_t status) {
   return 2;
 }
 
-std::string today() {
-  char text[16] = {};
-  const std::time_t now = std::time(nullptr);
-  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
-  return text;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,6 +96,6 @@ int main(int argc, char** argv) {
     if (status != cudaSuccess) return fail("cudaOccupancyMaxPotentialClusterSize", status);
     d.max_cluster_size = largest;
   }
-  occcalc::day_one::write_nvidia_table(std::cout, d, with_architecture, today());
+  occcalc::day_one::write_nvidia_table(std::cout, d, with_architecture, occcalc::day_one::today());
   return 0;
 }

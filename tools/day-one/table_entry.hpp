@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <ctime>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -132,6 +133,14 @@ inline std::int64_t shared_memory_unit_from_occupancy(const nvidia_device& d,
     if (fits) return unit;
   }
   return 0;
+}
+
+/// Today's date, `2026-11-29` (UTC): when the runtime was read.
+inline std::string today() {
+  char text[16] = {};
+  const std::time_t now = std::time(nullptr);
+  std::strftime(text, sizeof text, "%Y-%m-%d", std::gmtime(&now));
+  return text;
 }
 
 /// The source every entry a day-one program writes cites: the runtime it
