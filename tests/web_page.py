@@ -89,6 +89,10 @@ window.driver = {
       command: text("o-command"),
       suggest_command: text("o-suggest-command"),
       suggest_text: text("o-suggest-text"),
+      cluster_sweep_command: text("o-cluster-sweep-command"),
+      cluster_sweep: visible(document.getElementById("o-cluster-sweep"))
+        ? [...document.querySelectorAll("#o-cluster-sweep tbody tr")].map((r) => [...r.children].map((c) => c.textContent))
+        : null,
       text: text("o-text"),
       charts: document.querySelectorAll("#o-charts svg g.chart").length,
       messages, cli_messages, fields,
@@ -148,6 +152,8 @@ failures = []
 families = []
 suggested = []
 compiler_steps = []  # AMD configurations answered with the compiler's next steps
+suggested_clusters = []  # configurations whose suggestion has the cluster
+swept_clusters = []  # configurations with clusters by size
 # Each answered configuration and what a fresh page showed for it.
 fresh_reads = []
 
@@ -191,6 +197,9 @@ def configurations(t):
         {"target": "H100 SXM5 80GB", "threads": "512", "regs": "32", "cluster": "8", "grid": "992"},
         {"target": "B200", "threads": "256", "regs": "64", "cluster": "16", "grid": "4096"},
         {"target": "9.0", "threads": "256", "regs": "64", "cluster": "4x5"},
+        # A family's products with a grid: per SM with each product's clusters; on one named GPU, clusters by size.
+        {"target": "H100", "threads": "128", "regs": "64", "cluster": "4", "grid": "2000"},
+        {"target": "RTX PRO 6000 Blackwell", "threads": "256", "regs": "48", "smem": "20K", "cluster": "6"},
         {"target": "MI300X", "threads": "256", "vgprs": "128", "grid": "4096"},
         {"target": "gfx1100", "threads": "256", "vgprs": "96", "wave": "wave64", "mode": "cu_mode"},
         {"target": "gfx90a", "threads": "512", "vgprs": "64", "agprs": "64", "sgprs": "48", "lds": "32K", "model": "hip"},
@@ -279,13 +288,6 @@ def check_cluster(what, shown, cluster):
         if shown:
             fail(f"{what}: a cluster shown where the CLI has none")
         return
-
-    def span(r, show=str):
-        return show(r["most"]) if r["fewest"] == r["most"] else f"{show(r['fewest'])} to {show(r['most'])}"
-
-    def percent(fraction):
-        return f"{round(fraction * 100, 2):g}%"
-
     want = {"cluster_blocks": f"{cluster['blocks']} blocks" + ("" if cluster["portable"] else ", non-portable"),
             "cluster_blocks_per_sm": span(cluster["blocks_per_sm"])}
     devices = cluster["devices"]
@@ -387,6 +389,7 @@ def check_configuration(b, config):
         together = [" ".join(c["knob"] for c in t["changes"]) for t in doc.get("together") or []]
         if shown["together"] != together:
             fail(f"{what}: changes together {shown['together']}, the CLI {together}")
+        check_suggested_cluster(what, shown, doc.get("cluster"))
     else:
         # Where --json refuses, the text may still answer.
         text = cli(shlex.split(shown["suggest_command"])[1:])
@@ -396,11 +399,58 @@ def check_configuration(b, config):
                 fail(f"{what}: suggest's text differs from the CLI's:\n{text.stdout}\n---\n{shown['suggest_text']}")
         elif shown["cli_messages"].get("suggest") != text.stderr.strip().removeprefix("occcalc: error: "):
             fail(f"{what}: suggest refused ({text.stderr.strip()}); the page says {shown['messages']}")
+    check_cluster_sweep(what, shown, config)
     if shown["charts"] != 3:
         fail(f"{what}: {shown['charts']} charts, not 3")
     check_words(what, shown)
     fresh_reads.append((config, shown))
     return True
+
+
+def percent(fraction):
+    """A fraction as the page gives it: a percent with at most two decimals."""
+    return f"{round(fraction * 100, 2):g}%"
+
+
+def span(r, show=str):
+    """A {fewest, most} range as the page and the CLI's text give it."""
+    return show(r["most"]) if r["fewest"] == r["most"] else f"{show(r['fewest'])} to {show(r['most'])}"
+
+
+def check_suggested_cluster(what, shown, cluster):
+    """suggest --cluster's now and best against the page's."""
+    def clusters(c):
+        return f"{span(c['max_active_clusters'])} clusters at once, {span(c['cluster_occupancy'], percent)} of the blocks"
+    want = {} if cluster is None else {
+        "cluster_now": clusters(cluster["now"]),
+        "best_cluster_size": f"{cluster['best_cluster_size']}: {clusters(cluster['best'])}" if cluster["best"]
+        else "none is sure to run a cluster"}
+    got = {k: v for k, v in shown["suggest"].items() if k in ("cluster_now", "best_cluster_size")}
+    if got != want:
+        fail(f"{what}: suggest's clusters {got}, the CLI {want}")
+    if cluster is not None:
+        suggested_clusters.append(what)
+
+
+def check_cluster_sweep(what, shown, config):
+    """The page's clusters by size against sweep --vary cluster --json, shown
+    exactly where suggest takes the cluster (one device)."""
+    command = shown["cluster_sweep_command"]
+    with_cluster = "--cluster" in shlex.split(shown["suggest_command"])
+    if (command is None) != (not with_cluster) or (shown["cluster_sweep"] is None) != (not with_cluster):
+        fail(f"{what}: suggest {shown['suggest_command']!r}, cluster sweep {command!r}")
+        return
+    if command is None:
+        if "cluster" in config and config["target"] not in ("9.0", "10.0", "H100"):
+            fail(f"{what}: a cluster on one device without suggest's cluster or a cluster sweep")
+        return
+    doc = json.loads(cli(shlex.split(command)[1:] + ["--json"]).stdout)
+    want = [[f"{p['cluster_size']} best" if p["cluster_size"] == doc["best_cluster_size"] else str(p["cluster_size"]),
+             span(p["max_active_clusters"]), span(p["blocks_in_clusters"]), span(p["cluster_occupancy"], percent)]
+            for p in doc["points"]]
+    if shown["cluster_sweep"] != want:
+        fail(f"{what}: clusters by size {shown['cluster_sweep']}, the CLI {want}")
+    swept_clusters.append(what)
 
 
 def check_logs(b):
@@ -654,6 +704,7 @@ def check_layout(b):
         ("amd", {"target": "Radeon 8060S (Ryzen AI Max+ 395)", "threads": "1024", "vgprs": "256", "lds": "32K",
                  "mode": "cu_mode", "wave": "wave64"}),
         ("family", {"target": "H100", "threads": "256", "regs": "64", "grid": "1000"}),
+        ("cluster", {"target": "RTX PRO 6000 Blackwell", "threads": "256", "regs": "48", "cluster": "6", "grid": "1998"}),
         ("error", {"target": "H100", "threads": "128", "regs": "300", "smem": "99999999999"}),
     ]
     for width in (360, 1280):
@@ -721,9 +772,10 @@ def main():
         b.evaluate("driver.ready()")
         answered = sum(check_configuration(b, config) for config in configs)
         print(f"{len(configs)} configurations checked: {answered} answered, the rest refused as the CLI does", flush=True)
-        if not families or not suggested or not compiler_steps:
+        if not families or not suggested or not compiler_steps or len(suggested_clusters) < 5 or len(swept_clusters) < 5:
             fail(f"families asked with a grid: {families}; suggested as text: {suggested}; the compiler's next "
-                 f"steps: {compiler_steps}")
+                 f"steps: {compiler_steps}; suggested with a cluster: {suggested_clusters}; clusters by size: "
+                 f"{swept_clusters}")
         if answered < 100:
             fail(f"only {answered} configurations answered; the page is held to at least 100")
         kernels = check_logs(b)
@@ -738,8 +790,8 @@ def main():
             fail(f"the page requested {url[:120]}")
         requests = len(b.requests)
         check_served(b)
-    print(f"{len(configs)} configurations ({answered} answered), {kernels} logged kernels, {len(BAD_INPUTS) + 1} bad inputs, "
-          f"hostile input, {pastes} hostile pastes then 100 configurations as on a fresh page, 16 layouts (4 scenes at 360 and 1280 px, light and dark) and the page served over HTTP; {requests} requests from disk, all the page itself; "
+    print(f"{len(configs)} configurations ({answered} answered; {len(suggested_clusters)} suggested with their cluster, {len(swept_clusters)} with clusters by size), {kernels} logged kernels, {len(BAD_INPUTS) + 1} bad inputs, "
+          f"hostile input, {pastes} hostile pastes then 100 configurations as on a fresh page, 20 layouts (5 scenes at 360 and 1280 px, light and dark) and the page served over HTTP; {requests} requests from disk, all the page itself; "
           f"{len(failures)} failures")
     return 1 if failures else 0
 

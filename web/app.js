@@ -196,6 +196,9 @@
   /** A figure known to lie in [fewest, most], as the CLI's text gives it. */
   const range = (r, show = String) => r.fewest === r.most ? show(r.most) : `${show(r.fewest)} to ${show(r.most)}`;
 
+  /** What a device's cluster figures rest on (docs/clusters.md). */
+  const BASIS = {measured: "measured", gpc_counts: "a range over its GPC counts", sm_count: "a range: no layout known"};
+
   /** With a cluster: its blocks per SM and, on each device, the clusters that run at once. */
   function showCluster(cluster) {
     const list = $("o-cluster");
@@ -208,7 +211,7 @@
     cluster.devices.forEach((d, i) => {
       const key = (name) => cluster.devices.length > 1 ? `${name}:${i}` : name;
       const on = d.gpu ?? `${d.sm_count} SMs`;
-      const basis = {measured: "measured", gpc_counts: "a range over its GPC counts", sm_count: "a range: no layout known"}[d.basis];
+      const basis = BASIS[d.basis];
       item(list, key("max_active_clusters"), `Clusters at once on ${on}`, `${range(d.max_active_clusters)} (${basis})`);
       item(list, key("cluster_occupancy"), "Cluster occupancy", range(d.cluster_occupancy, percent));
       item(list, key("largest_cluster_size"), "Largest cluster", range(d.largest_cluster_size));
@@ -268,6 +271,14 @@
     item(list, "min_grid_size", "Min grid size", doc.family
       ? doc.family.gpus.map((g) => `${g.min_grid_size} on ${g.name}`).join(", ") : doc.min_grid_size);
     item(list, "max_dynamic_smem_per_block", "Most dynamic shared memory per block", doc.max_dynamic_smem_per_block);
+    // With a cluster on one device: its clusters now and at the best size, as `suggest --cluster` gives them.
+    const clusters = (c) => `${range(c.max_active_clusters)} clusters at once, ` +
+      `${range(c.cluster_occupancy, percent)} of the blocks`;
+    if (doc.cluster) {
+      item(list, "cluster_now", `Clusters of ${doc.cluster.now.cluster_size}`, clusters(doc.cluster.now));
+      item(list, "best_cluster_size", "Best cluster size", doc.cluster.best
+        ? `${doc.cluster.best_cluster_size}: ${clusters(doc.cluster.best)}` : "none is sure to run a cluster");
+    }
     const steps = $("o-steps");
     steps.replaceChildren();
     const [block, blocks] = amd ? ["work-group", "work-groups"] : ["block", "blocks"];
@@ -311,6 +322,26 @@
     }
   }
 
+  /** Clusters by size on one device (`sweep --vary cluster`): a row a size, the best marked. */
+  function showClusterSweep(doc) {
+    const table = $("o-cluster-sweep");
+    table.hidden = !doc;
+    const body = table.tBodies[0];
+    body.replaceChildren();
+    if (!doc) return;
+    $("o-cluster-sweep-on").textContent = `${doc.gpu ?? doc.arch} (${doc.sm_count} SMs; ${BASIS[doc.basis]})`;
+    for (const p of doc.points) {
+      const row = document.createElement("tr");
+      row.dataset.size = p.cluster_size;
+      cell(row, p.cluster_size === doc.best_cluster_size ? `${p.cluster_size} best` : String(p.cluster_size), "num");
+      cell(row, range(p.max_active_clusters), "num");
+      cell(row, range(p.blocks_in_clusters), "num");
+      cell(row, range(p.cluster_occupancy, percent), "num");
+      if (p.cluster_size === doc.best_cluster_size) row.className = "limiter";
+      body.append(row);
+    }
+  }
+
   /** Asks the calculator for the form's answer and shows it. */
   function update() {
     if (!calc) return;
@@ -333,6 +364,8 @@
     $("o-command").textContent = answer.command ?? "";
     $("o-suggest-command").textContent = answer.suggest_command ?? "";
     $("o-sweep-command").textContent = answer.sweep_command ?? "";
+    $("o-cluster-sweep-command").textContent = answer.cluster_sweep_command ?? "";
+    $("o-cluster-sweep-command").hidden = !answer.cluster_sweep_command;
     if (answer.error) {
       showError(answer.error);
     } else {
@@ -353,6 +386,7 @@
       if (answer.svg !== shownSvg) $("o-charts").innerHTML = (answer.svg ?? "").replace(/^<\?xml[^>]*>\s*/, "");
       if (!answer.svg) say($("m-sweep"), answer.sweep_error);
       shownSvg = answer.svg;
+      showClusterSweep(answer.cluster_sweep ?? null);
     }
     saveState();
   }

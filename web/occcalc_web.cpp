@@ -82,6 +82,15 @@ occcalc::request request_of(const page_fields& fields) {
   return std::move(line.request);
 }
 
+/// Whether suggest and a cluster sweep take `req`'s cluster: an NVIDIA
+/// cluster on one device (a GPU, or an SM count), as the CLI's do; they
+/// refuse one on a family or with no device, where the query still answers.
+bool cluster_on_one_device(const occcalc::request& req) {
+  const occcalc::resolved_any resolved = occcalc::resolve_any(tables(), req);
+  const auto* nvidia = std::get_if<occcalc::resolved_request>(&resolved);
+  return nvidia != nullptr && nvidia->cluster && nvidia->cluster_devices.size() == 1;
+}
+
 /// The answer to a page request (`read_page_request`), a JSON object:
 /// - `vendor` (nvidia, amd: which fields apply);
 /// - `command`, `suggest_command`, `sweep_command`: the command lines that
@@ -93,9 +102,12 @@ occcalc::request request_of(const page_fields& fields) {
 ///   text, `suggest_text`, where only the text answers) and `svg`
 ///   (`sweep --svg -`), or `suggest_error` and
 ///   `sweep_error` where those refuse; `grid_note` (as `error`) for a family with a grid,
-///   whose `result` is then per SM, without the grid.
+///   whose `result` is then per SM, without the grid;
+/// - with a cluster on one device, `cluster_sweep` (`sweep --vary cluster
+///   --json`) and `cluster_sweep_command`.
 /// Each answer is computed from the fields its command shows: suggest takes
-/// no grid, sweep neither a grid nor an SM count.
+/// no grid (and the cluster on one device), the charts neither a grid, a
+/// cluster nor an SM count.
 json answer(const json& page) {
   json out;
   const page_request r = read_page_request(tables(), page);
@@ -104,21 +116,29 @@ json answer(const json& page) {
     out["error"] = r.error;
     return out;
   }
-  const page_fields without_grid = without(r.fields, {"grid", "cluster"});
-  const page_fields sweep_fields = without(without_grid, {"sm_count"});
-  out["command"] = command_line("", r.fields);
-  out["suggest_command"] = command_line("suggest", without_grid);
-  out["sweep_command"] = command_line("sweep", sweep_fields) + " --vary threads --svg chart.svg";
+  const page_fields without_grid = without(r.fields, {"grid"});
+  const page_fields without_cluster = without(without_grid, {"cluster"});
+  const page_fields sweep_fields = without(without_cluster, {"sm_count"});
 
-  occcalc::request request, for_suggest, for_sweep;
+  // The commands even for an error: the CLI says the same.
+  out["command"] = command_line("", r.fields);
+  out["sweep_command"] = command_line("sweep", sweep_fields) + " --vary threads --svg chart.svg";
+  occcalc::request request, per_sm, for_sweep, without_cluster_request;
+  bool with_cluster = false;
   try {
     request = request_of(r.fields);
-    for_suggest = request_of(without_grid);
+    per_sm = request_of(without_grid);
     for_sweep = request_of(sweep_fields);
+    without_cluster_request = request_of(without_cluster);
+    with_cluster = cluster_on_one_device(per_sm);
   } catch (const std::exception& e) {
+    out["suggest_command"] = command_line("suggest", without_cluster);
     out["error"] = error_json(e, r.amd);
     return out;
   }
+  const occcalc::request& for_suggest = with_cluster ? per_sm : without_cluster_request;
+  out["suggest_command"] = command_line("suggest", with_cluster ? without_grid : without_cluster);
+  if (with_cluster) out["cluster_sweep_command"] = command_line("sweep", without_cluster) + " --vary cluster";
   const cli::terminal term = page_terminal();
   const auto query = [&](bool as_json) {
     return run_into(r.amd, [&](std::ostream& s) {
@@ -139,7 +159,7 @@ json answer(const json& page) {
   } else if (request.grid) {
     // A family's products differ in SMs: --json gives the answer per SM
     // without the grid, and the text gives each product's waves.
-    cli::query_options o{for_suggest, {}, true, false, term};
+    cli::query_options o{per_sm, {}, true, false, term};
     std::ostringstream s, err;
     cli::run_query(tables(), o, s, err);
     out["result"] = json::parse(s.str());
@@ -171,6 +191,17 @@ json answer(const json& page) {
     out["svg"] = svg["output"];
   } else {
     out["sweep_error"] = svg["error"];
+  }
+  if (with_cluster) {
+    cli::sweep_options by_size;
+    by_size.vary = "cluster";
+    const json sizes = run_into(
+        r.amd, [&](std::ostream& s) { cli::run_sweep(tables(), without_cluster_request, by_size, true, s, term); });
+    if (sizes.contains("output")) {
+      out["cluster_sweep"] = json::parse(sizes["output"].get<std::string>());
+    } else {
+      out["sweep_error"] = sizes["error"];
+    }
   }
   return out;
 }
