@@ -90,6 +90,7 @@ occcalc_golden(amd_bad_wave amd_bad_wave.err 2 STREAM stderr ARGS --gfx gfx90a -
 set(amdfx tests/fixtures/amd)
 occcalc_golden(amd_inspect_text amd_inspect.txt 0 ARGS inspect ${amdfx}/kernels.gfx90a.o ${amdfx}/app_compressed.o)
 occcalc_golden(amd_inspect_waves amd_inspect_waves.txt 0 ARGS inspect ${amdfx}/kernels.gfx90a.o --columns arch,regs,block,waves,occupancy,kernel)
+occcalc_golden(amd_remarks_unread amd_remarks_unread.txt 0 ARGS inspect ${amdfx}/call22.gfx90a.remarks --arch gfx90a)
 occcalc_golden(amd_inspect_json amd_inspect.json 0 ARGS inspect ${amdfx}/mfma.gfx90a.o --json)
 occcalc_golden(amd_inspect_model amd_inspect_hip.txt 0 ARGS inspect ${amdfx}/kernels.hipfb --model hip --threads 256 --arch gfx1100)
 occcalc_golden(amd_sweep_text amd_sweep.txt 0 ARGS sweep --vary vgprs --gfx gfx90a --threads 256 --vgprs 128 --sgprs 32 --lds 16K --ascii)

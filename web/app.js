@@ -17,6 +17,7 @@
   let calc = null;
   let lastAnswer = null;
   let logKernels = [];
+  let logNote = "";
   let shownSvg = null;
 
   /** What a call reports when the calculator trapped (a stack overflow, memory
@@ -403,8 +404,8 @@
       $("f-" + key).value = value;
     }
     const amd = "vgprs" in fields;
-    $("m-log").textContent = amd && lastAnswer?.vendor !== "amd"
-      ? "AMD remarks name no target: choose the AMD GPU or gfx target above" : "";
+    $("m-log").textContent = [amd && lastAnswer?.vendor !== "amd"
+      ? "AMD remarks name no target: choose the AMD GPU or gfx target above" : "", logNote].filter(Boolean).join("; ");
     update();
   }
 
@@ -433,6 +434,7 @@
       return;
     }
     logKernels = read.kernels;
+    logNote = read.note ?? "";  // remark lines not read, as inspect's heading names them
     const select = $("f-kernel");
     select.replaceChildren(...logKernels.map((k, i) => new Option(k.name, String(i))));
     choice.hidden = logKernels.length < 2;

@@ -207,7 +207,7 @@ json answer(const json& page) {
 }
 
 /// The kernels of a pasted compiler log, each with the page fields it
-/// fills.
+/// fills, and a `note` naming the AMD remark lines not read.
 json read_log(std::string_view text) {
   json out;
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
@@ -217,6 +217,8 @@ json read_log(std::string_view text) {
     return out;
   }
   std::vector<inspect::kernel_resources> kernels;
+  inspect::unread_remarks unread;
+  bool amd_remarks = false;
   try {
     if (inspect::is_compiler_log(text)) {
       kernels = inspect::read_compiler_log(text);
@@ -226,7 +228,8 @@ json read_log(std::string_view text) {
         kernels = inspect::read_compiler_log(std::string(pasted_entry_line) + "\n" + std::string(text), 0);
       }
     } else if (inspect::is_amdgpu_remarks(text)) {
-      kernels = inspect::read_amdgpu_remarks(text);
+      amd_remarks = true;
+      kernels = inspect::read_amdgpu_remarks(text, &unread);
     } else {
       out["error"] = {{"field", "log"},
                       {"message",
@@ -243,10 +246,15 @@ json read_log(std::string_view text) {
                     {"message", "the log holds no kernel's figures: the 'Used N registers' line is missing"}};
     return out;
   }
+  if (unread.lines > 0) {
+    // As inspect's heading says it.
+    out["note"] =
+        fmt::format("{} remark line{} not read ({})", unread.lines, unread.lines == 1 ? "" : "s", unread.first);
+  }
   out["kernels"] = json::array();
   for (auto& k : kernels) {
     cli::settle_static_shared_memory(tables(), k);
-    out["kernels"].push_back({{"name", inspect::demangle(k.name)}, {"fields", log_fields(k)}});
+    out["kernels"].push_back({{"name", inspect::demangle(k.name)}, {"fields", log_fields(k, amd_remarks)}});
   }
   return out;
 }

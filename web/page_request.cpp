@@ -150,17 +150,21 @@ std::string_view page_label(std::string_view key, bool amd) {
   return key;
 }
 
-json log_fields(const inspect::kernel_resources& k) {
+json log_fields(const inspect::kernel_resources& k, bool amd_remarks) {
   json fields = json::object();
   const auto put = [&](const char* key, const std::optional<std::int64_t>& figure) {
     if (figure) fields[key] = std::to_string(*figure);
   };
   if (k.arch.sm != 0) fields[std::string(target_field)] = k.arch.name;
-  if (k.arch_vgprs || k.sgprs) {  // AMD remarks
-    put("vgprs", k.arch_vgprs ? k.arch_vgprs : k.registers);
-    put("agprs", k.agprs);
-    put("sgprs", k.sgprs);
-    put("lds", k.static_shared_memory_bytes);
+  if (amd_remarks) {
+    // A figure the remarks do not state as a number is cleared, not left as the last kernel's.
+    const auto put_or_clear = [&](const char* key, const std::optional<std::int64_t>& figure) {
+      fields[key] = figure ? std::to_string(*figure) : std::string();
+    };
+    put_or_clear("vgprs", k.arch_vgprs ? k.arch_vgprs : k.registers);
+    put_or_clear("agprs", k.agprs);
+    put_or_clear("sgprs", k.sgprs);
+    put_or_clear("lds", k.static_shared_memory_bytes);
   } else {
     put("regs", k.registers);
     put("smem", k.static_shared_memory_bytes);

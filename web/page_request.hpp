@@ -65,8 +65,9 @@ std::string_view page_label(std::string_view key, bool amd);
 std::string shell_quoted(std::string_view text);
 
 /// The page fields a kernel read from a compiler log fills: its
-/// architecture as `target` where the log names one, and its figures.
-nlohmann::ordered_json log_fields(const inspect::kernel_resources& k);
+/// architecture as `target` where the log names one, and its figures (AMD
+/// remarks': VGPRs, AGPRs, SGPRs and LDS, those stated).
+nlohmann::ordered_json log_fields(const inspect::kernel_resources& k, bool amd_remarks);
 
 /// The line ptxas prints before a kernel's figures, for a figures line
 /// pasted alone.

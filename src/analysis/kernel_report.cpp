@@ -33,8 +33,13 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
                                 *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
     return;
   }
-  if ((!k.registers && !k.arch_vgprs) || !k.static_shared_memory_bytes) {
-    r.unavailable = "the code object does not record the VGPR count and LDS size";
+  const bool vgprs_stated = k.registers || k.arch_vgprs;
+  if (!vgprs_stated || !k.static_shared_memory_bytes) {
+    // A remark's figure given as an expression (inspect names the line) or metadata without it.
+    r.unavailable =
+        fmt::format("its {} not stated", !vgprs_stated && !k.static_shared_memory_bytes ? "VGPR count and LDS size are"
+                                         : !vgprs_stated                                ? "VGPR count is"
+                                                                                        : "LDS size is");
     return;
   }
   if (overrides.carveout_given) {

@@ -97,6 +97,7 @@ struct input_report {
   std::size_t lto_entries = 0;
   std::size_t duplicate_entries = 0;
   std::size_t skipped_members = 0;
+  inspect::unread_remarks unread;
   std::vector<kernel_report> kernels;
 };
 

@@ -300,6 +300,7 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
                 inspected.lto_entries,
                 inspected.duplicate_entries,
                 inspected.skipped_members,
+                inspected.unread,
                 {}},
                chosen.size());
     std::vector<kernel_report> run;

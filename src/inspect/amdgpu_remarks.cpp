@@ -1,6 +1,8 @@
 #include "inspect/amdgpu_remarks.hpp"
 
+#include <algorithm>
 #include <charconv>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -18,6 +20,25 @@ constexpr std::string_view remark_marker = "remark: ";
 
 using occcalc::detail::trim;
 
+/// A remark's figure and where it goes; no member: read, not kept.
+struct figure {
+  std::string_view key;
+  std::optional<std::int64_t> kernel_resources::*member;
+};
+constexpr figure figures[] = {
+    // SGPRs (clang-19) is TotalSGPRs from clang-22 on: the SGPRs with VCC, flat scratch and XNACK.
+    {"SGPRs", &kernel_resources::sgprs},
+    {"TotalSGPRs", &kernel_resources::sgprs},
+    {"VGPRs", &kernel_resources::arch_vgprs},
+    {"AGPRs", &kernel_resources::agprs},
+    {"ScratchSize [bytes/lane]", &kernel_resources::stack_size_bytes},
+    {"Dynamic Stack", nullptr},
+    {"Occupancy [waves/SIMD]", &kernel_resources::compiler_waves_per_simd},
+    {"SGPRs Spill", &kernel_resources::sgpr_spills},
+    {"VGPRs Spill", &kernel_resources::vgpr_spills},
+    {"LDS Size [bytes/block]", &kernel_resources::static_shared_memory_bytes},
+};
+
 }  // namespace
 
 bool is_amdgpu_remarks(std::string_view text) noexcept {
@@ -25,15 +46,19 @@ bool is_amdgpu_remarks(std::string_view text) noexcept {
   return text.substr(0, head_bytes).find(remark_tag) != std::string_view::npos;
 }
 
-std::vector<kernel_resources> read_amdgpu_remarks(std::string_view text) {
+std::vector<kernel_resources> read_amdgpu_remarks(std::string_view text, unread_remarks* unread) {
   std::vector<kernel_resources> out;
   for_each_line(text, "", [&](std::string_view line, std::size_t number) {
     const auto tag = line.rfind(remark_tag);
     const auto marker = line.find(remark_marker);
     if (tag == std::string_view::npos || marker == std::string_view::npos || marker > tag) return;
     const std::string_view body = trim(line.substr(marker + remark_marker.size(), tag - marker - remark_marker.size()));
-    const auto colon = body.rfind(':');
-    if (colon == std::string_view::npos) return;
+    const auto not_read = [&] {
+      if (unread == nullptr) return;
+      if (unread->lines++ == 0) unread->first = fmt::format("line {}: {}", number, body);
+    };
+    const auto colon = body.find(':');
+    if (colon == std::string_view::npos) return not_read();
     const std::string_view key = trim(body.substr(0, colon));
     const std::string_view value = trim(body.substr(colon + 1));
     if (key == "Function Name") {
@@ -46,36 +71,25 @@ std::vector<kernel_resources> read_amdgpu_remarks(std::string_view text) {
       out.push_back(std::move(k));
       return;
     }
-    if (out.empty()) return;
-    const auto count = [&]() -> std::int64_t {
-      std::int64_t n = 0;
-      const auto [stop, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-      if (ec != std::errc() || stop != value.data() + value.size() || n < 0) {
-        throw format_error(fmt::format("line {}: {} '{}' is not a count", number, key, value));
-      }
-      return n;
-    };
-    auto& k = out.back();
-    // SGPRs (clang-19) is TotalSGPRs from clang-22 on: the SGPRs with VCC, flat scratch and XNACK.
-    if (key == "SGPRs" || key == "TotalSGPRs") {
-      k.sgprs = count();
-    } else if (key == "Occupancy [waves/SIMD]") {
-      k.compiler_waves_per_simd = count();
-    } else if (key == "Dynamic Stack") {
-      // True: ScratchSize is only the static part (a call or a variable-sized alloca); the figure stands as read.
-    } else if (key == "VGPRs") {
-      k.arch_vgprs = count();
-    } else if (key == "AGPRs") {
-      k.agprs = count();
-    } else if (key == "ScratchSize [bytes/lane]") {
-      k.stack_size_bytes = count();
-    } else if (key == "SGPRs Spill") {
-      k.sgpr_spills = count();
-    } else if (key == "VGPRs Spill") {
-      k.vgpr_spills = count();
-    } else if (key == "LDS Size [bytes/block]") {
-      k.static_shared_memory_bytes = count();
+    const auto* f = std::find_if(std::begin(figures), std::end(figures),
+                                 [&](const figure& candidate) { return candidate.key == key; });
+    if (out.empty() || f == std::end(figures)) return not_read();
+    if (f->member == nullptr) {
+      // Dynamic Stack, True where ScratchSize is only the static part (a call or a variable-sized alloca): the
+      // figure stands as read.
+      if (value != "True" && value != "False") not_read();
+      return;
     }
+    std::int64_t n = 0;
+    const auto [stop, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (stop == value.data()) {
+      // An expression (clang-22 on an OpenCL kernel: `foo.num_vgpr`), resolved only in the code object.
+      return not_read();
+    }
+    if (ec != std::errc() || stop != value.data() + value.size() || n < 0) {
+      throw format_error(fmt::format("line {}: {} '{}' is not a count", number, key, value));
+    }
+    out.back().*(f->member) = n;
   });
   return out;
 }

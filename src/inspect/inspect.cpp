@@ -288,7 +288,9 @@ inspection inspect_bytes(byte_view bytes, const inspect_options& options) {
     case input_kind::compiler_log: out.kernels = with_names(read_compiler_log(bytes.as_text()), ""); return out;
     case input_kind::amdgpu_assembly: out.kernels = with_names(read_amdgpu_assembly(bytes.as_text()), ""); return out;
     case input_kind::ptx: add_ptx_kernels(bytes.as_text(), ptx_target(bytes.as_text()), "", out); return out;
-    case input_kind::amdgpu_remarks: out.kernels = with_names(read_amdgpu_remarks(bytes.as_text()), ""); return out;
+    case input_kind::amdgpu_remarks:
+      out.kernels = with_names(read_amdgpu_remarks(bytes.as_text(), &out.unread), "");
+      return out;
     case input_kind::ar_archive: read_archive(bytes, options, out); return out;
     case input_kind::unknown:
       throw format_error(

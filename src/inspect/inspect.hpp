@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "inspect/amdgpu_remarks.hpp"
 #include "inspect/bytes.hpp"
 #include "inspect/cubin.hpp"
 #include "inspect/elf.hpp"
@@ -71,6 +72,8 @@ struct inspection {
   /// Members of a static library without GPU code (host objects without a
   /// fat binary, anything else).
   std::size_t skipped_members = 0;
+  /// AMD remarks lines not read (a newer clang's keys).
+  unread_remarks unread;
 };
 
 /// How to read an input.

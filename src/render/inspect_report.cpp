@@ -296,6 +296,10 @@ class text_printer final : public inspect_printer {
       heading +=
           fmt::format("; {} member{} without GPU code", input.skipped_members, input.skipped_members == 1 ? "" : "s");
     }
+    if (input.unread.lines > 0) {
+      heading += fmt::format("; {} remark line{} not read ({})", input.unread.lines, input.unread.lines == 1 ? "" : "s",
+                             occcalc::detail::printable(input.unread.first));
+    }
     text_ += occcalc::cli::heading(heading, term_);
     if (cells_.empty()) return;
     // The columns the input's vendor has, then the ones shown: widths come

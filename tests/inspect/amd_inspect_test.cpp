@@ -6,6 +6,7 @@
 // hostile input.
 #include "catch.hpp"
 
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -15,6 +16,7 @@
 
 #include "analysis/kernel_report.hpp"
 #include "inspect/amdgpu_code_object.hpp"
+#include "inspect/amdgpu_remarks.hpp"
 #include "inspect/inspect.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/msgpack.hpp"
@@ -314,6 +316,66 @@ TEST_CASE("amd assembly: clang -S output reads as its code object does", "[amd][
       CHECK(a.required_threads == o.required_threads);
     }
   }
+}
+
+TEST_CASE("amd remarks: every line clang-19 and clang-22 print is read; any other is counted and the first named",
+          "[amd][inspect]") {
+  // Every remarks fixture, from clang-19 and clang-22 (make-fixtures.sh), reads whole.
+  std::size_t logs = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(fixtures)) {
+    if (entry.path().extension() != ".remarks" || entry.path().filename() == "call22.gfx90a.remarks") continue;
+    INFO(entry.path().filename().string());
+    const occcalc::inspect::mapped_file file(entry.path().string());
+    const auto read = occcalc::inspect::inspect_bytes(file.bytes(), {});
+    CHECK(read.unread.lines == 0);
+    CHECK(read.unread.first.empty());
+    ++logs;
+  }
+  CHECK(logs == 12);
+
+  // clang-22 on a kernel that calls a function defined elsewhere: its registers and occupancy are expressions,
+  // unknown here (never 0) and named; the rest of its figures and the other kernel read as usual.
+  const occcalc::inspect::mapped_file call(fixtures + "/call22.gfx90a.remarks");
+  const auto read = occcalc::inspect::inspect_bytes(call.bytes(), {});
+  CHECK(read.unread.lines == 4);  // TotalSGPRs, VGPRs, AGPRs and Occupancy of `scale`
+  CHECK(read.unread.first == "line 4: TotalSGPRs: scale.numbered_sgpr+6");
+  REQUIRE(read.kernels.size() == 2);
+  const auto& scale = read.kernels[0].resources;
+  CHECK(scale.name == "scale");
+  CHECK_FALSE(scale.sgprs);
+  CHECK_FALSE(scale.arch_vgprs);
+  CHECK_FALSE(scale.agprs);
+  CHECK_FALSE(scale.compiler_waves_per_simd);
+  CHECK(scale.stack_size_bytes == 0);
+  CHECK(scale.static_shared_memory_bytes == 0);
+  const auto& plain = read.kernels[1].resources;
+  CHECK(plain.arch_vgprs == 2);
+  CHECK(plain.sgprs == 10);
+  CHECK(plain.compiler_waves_per_simd == 8);
+  auto at = read.kernels[0];
+  at.resources.arch = occcalc::inspect::parse_gpu_target("gfx90a");
+  const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "r", at, {});
+  CHECK_FALSE(report.has_occupancy());
+  CHECK(report.unavailable == "its VGPR count is not stated");
+
+  // A key a newer clang may add, a line without a figure and a figure before the first kernel: each counted.
+  const std::string tag = " [-Rpass-analysis=kernel-resource-usage]\n";
+  const std::string log = "a.hip:1:1: remark:     VGPRs: 3" + tag + "a.hip:1:1: remark: Function Name: k" + tag +
+                          "a.hip:1:1: remark:     VGPRs: 7" + tag + "a.hip:1:1: remark:     Named Barriers: 2" + tag +
+                          "a.hip:1:1: remark:     Dynamic Stack: Maybe" + tag + "a.hip:1:1: remark: something" + tag;
+  occcalc::inspect::unread_remarks unread;
+  const auto kernels = occcalc::inspect::read_amdgpu_remarks(log, &unread);
+  REQUIRE(kernels.size() == 1);
+  CHECK(kernels[0].arch_vgprs == 7);
+  CHECK(unread.lines == 4);
+  CHECK(unread.first == "line 1: VGPRs: 3");
+  // A count that is corrupt, not an expression, is refused naming the line.
+  CHECK_THROWS_WITH(occcalc::inspect::read_amdgpu_remarks("a.hip:1:1: remark: Function Name: k" + tag +
+                                                          "a.hip:1:1: remark:     VGPRs: -7" + tag),
+                    Contains("line 2: VGPRs '-7' is not a count"));
+  CHECK_THROWS_WITH(occcalc::inspect::read_amdgpu_remarks("a.hip:1:1: remark: Function Name: k" + tag +
+                                                          "a.hip:1:1: remark:     VGPRs: 7x" + tag),
+                    Contains("line 2: VGPRs '7x' is not a count"));
 }
 
 TEST_CASE("amd remarks: -Rpass-analysis=kernel-resource-usage reads as the code object does, given the target",
