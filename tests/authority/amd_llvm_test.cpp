@@ -47,6 +47,8 @@
 #include <vector>
 
 #include "cli/embedded_tables.hpp"
+#include "inspect/amdgpu_assembly.hpp"
+#include "inspect/amdgpu_remarks.hpp"
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/amd/occupancy.hpp"
 #include "occcalc/tables/load.hpp"
@@ -120,7 +122,35 @@ std::string source(const std::vector<kernel_spec>& kernels, std::int64_t max_lds
 
 struct compiled {
   std::int64_t vgprs = 0, agprs = 0, sgprs = 0, lds = 0, occupancy = -1;
+  /// Where the compile's resource remarks, read by occcalc, differ from the
+  /// code object's figures (its metadata, read from the assembly) or the
+  /// compiler's comments: each figure that differs; empty when all agree.
+  std::string remarks_differ;
 };
+
+/// Each figure the remarks give for kernel `c` against the same compile's
+/// code object metadata (`object`) and comments (`c`); "" when all agree.
+std::string remark_differences(const occcalc::inspect::kernel_resources* remark,
+                               const occcalc::inspect::kernel_resources* object, const compiled& c) {
+  if (remark == nullptr) return "no remark";
+  if (object == nullptr) return "no metadata";
+  std::string out;
+  const auto expect = [&](const char* what, const std::optional<std::int64_t>& got, std::int64_t want) {
+    if (got != want) {
+      out += std::string(" ") + what + " " + (got ? std::to_string(*got) : "?") + " (code object " +
+             std::to_string(want) + ")";
+    }
+  };
+  expect("SGPRs", remark->sgprs, object->sgprs.value_or(-1));
+  expect("VGPRs", remark->arch_vgprs, c.vgprs);
+  expect("AGPRs", std::optional<std::int64_t>(remark->agprs.value_or(0)), object->agprs.value_or(0));
+  expect("LDS", remark->static_shared_memory_bytes, object->static_shared_memory_bytes.value_or(-1));
+  expect("scratch", remark->stack_size_bytes, object->stack_size_bytes.value_or(-1));
+  expect("VGPR spills", remark->vgpr_spills, object->vgpr_spills.value_or(-1));
+  expect("SGPR spills", remark->sgpr_spills, object->sgpr_spills.value_or(-1));
+  expect("Occupancy", remark->compiler_waves_per_simd, c.occupancy);
+  return out;
+}
 
 /// Runs clang; empty when it does not know the target.
 std::optional<std::map<std::string, compiled>> compile(const std::string& clang, const std::filesystem::path& dir,
@@ -130,7 +160,7 @@ std::optional<std::map<std::string, compiled>> compile(const std::string& clang,
       input.stem().string() + "_" + target + "_w" + std::to_string(wave_size) + (wgp ? "_wgp" : "_cu");
   const auto output = dir / (tag + ".s");
   std::string command = clang + " -x hip --cuda-device-only -nogpulib -nogpuinc --offload-arch=" + target + " -O2 -S " +
-                        input.string() + " -o " + output.string();
+                        input.string() + " -o " + output.string() + " -Rpass-analysis=kernel-resource-usage";
   if (rdna && wave_size == 64) command += " -mwavefrontsize64";
   if (rdna && !wgp) command += " -mcumode";
   command += " 2>" + (dir / (tag + ".err")).string();
@@ -157,6 +187,26 @@ std::optional<std::map<std::string, compiled>> compile(const std::string& clang,
     } else if (!current.empty() && std::regex_search(line, m, lds)) {
       out[current].lds = std::stoll(m[1]);
     }
+  }
+  // The remarks of the same compile, every line read, against its code object's metadata.
+  std::ostringstream remarks_text, assembly_text;
+  remarks_text << std::ifstream(dir / (tag + ".err")).rdbuf();
+  assembly_text << std::ifstream(output).rdbuf();
+  occcalc::inspect::unread_remarks unread;
+  std::map<std::string, occcalc::inspect::kernel_resources> remarks, objects;
+  try {
+    for (auto& k : occcalc::inspect::read_amdgpu_remarks(remarks_text.str(), &unread)) remarks[k.name] = k;
+    for (auto& k : occcalc::inspect::read_amdgpu_assembly(assembly_text.str())) objects[k.name] = k;
+  } catch (const std::exception& e) {
+    unread.first = e.what();
+    unread.lines = 1;
+  }
+  for (auto& [name, c] : out) {
+    const auto remark = remarks.find(name);
+    const auto object = objects.find(name);
+    c.remarks_differ = remark_differences(remark == remarks.end() ? nullptr : &remark->second,
+                                          object == objects.end() ? nullptr : &object->second, c);
+    if (unread.lines > 0) c.remarks_differ += " " + std::to_string(unread.lines) + " lines not read: " + unread.first;
   }
   return out;
 }
@@ -289,6 +339,18 @@ int main(int argc, char** argv) {
     }
   }
   long long checked = 0, checked_results = 0, mismatches = 0;
+  // The remarks of every compile against its code object, kernel for kernel.
+  long long remark_kernels = 0, remark_mismatches = 0;
+  std::set<std::string> remark_targets;
+  const auto check_remarks = [&](const occcalc::amd_target& t, const job& j, const std::string& name,
+                                 const compiled& c) {
+    ++remark_kernels;
+    remark_targets.insert(t.id);
+    if (c.remarks_differ.empty()) return;
+    ++remark_mismatches;
+    std::printf("MISMATCH (remarks) %s wave%lld %s %s:%s\n", t.id.c_str(), static_cast<long long>(j.wave_size),
+                j.wgp ? "wgp" : "cu", name.c_str(), c.remarks_differ.c_str());
+  };
   std::map<std::string, long long> per_target;  // kernels x modes checked
   std::vector<std::string> unknown;
   std::size_t next = 0;
@@ -324,6 +386,7 @@ int main(int argc, char** argv) {
         k.max_work_group_size = spec.work_group ? spec.work_group : unsized_max_work_group;
         const auto o = occcalc::amd_llvm_occupancy(*j.target, k, {j.wave_size, j.wgp});
         ++checked;
+        check_remarks(*j.target, j, spec.name, c);
         ++per_target[j.target->id];
         if (spec.work_group) {
           // A required size is the calculator's case: the result the command
@@ -383,6 +446,7 @@ int main(int argc, char** argv) {
       }
       const auto levels = occcalc::amd_limits(*j.target, {j.wave_size, j.wgp}, edge_work_group);
       for (const auto& [name, c] : *result) {
+        check_remarks(*j.target, j, name, c);
         ++edges;
         ++edges_per_target[j.target->id];
         const std::int64_t expected = table_waves(levels, *j.target, c);
@@ -396,7 +460,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  mismatches += edge_mismatches;
+  mismatches += edge_mismatches + remark_mismatches;
 
   std::string names;
   for (const auto& u : unknown) names += " " + u;
@@ -405,11 +469,13 @@ int main(int argc, char** argv) {
   std::printf(
       "total: %lld kernels x targets x modes (%lld of them also through the calculator's result), %lld "
       "mismatches against %s's Occupancy\n",
-      checked, checked_results, mismatches - edge_mismatches, label.c_str());
+      checked, checked_results, mismatches - edge_mismatches - remark_mismatches, label.c_str());
   std::printf("limits table at its edges (%lld work-items):", static_cast<long long>(edge_work_group));
   for (const auto& [target, count] : edges_per_target) std::printf(" %s %lld", target.c_str(), count);
   std::printf("\nlimits table: %lld edge kernels, %lld mismatches against %s's Occupancy\n", edges, edge_mismatches,
               label.c_str());
+  std::printf("remarks: %lld kernels on %zu targets, every figure against the code object's, %lld mismatches\n",
+              remark_kernels, remark_targets.size(), remark_mismatches);
   std::filesystem::remove_all(dir);
   // The full run's counts are docs/amd.md's.
   bool stated = true;
