@@ -210,6 +210,10 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
       if (occcalc::find_unlisted_arch(tables, cc) != nullptr) {
         r.unavailable = fmt::format("{}: {}", k.arch.name, occcalc::missing_arch_message(tables, cc));
       }
+    } else if (const auto* u = occcalc::find_unlisted_amd_target(tables, k.arch.name)) {
+      r.unavailable = fmt::format("{} is not in the AMD target table: {}", k.arch.name, u->reason);
+    } else if (k.arch.vendor == inspect::gpu_vendor::amd) {
+      r.unavailable = fmt::format("{} is not in the AMD target table", k.arch.name);
     }
   } else if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("block size {} (from {}) exceeds the kernel's launch bounds of {} threads per block",

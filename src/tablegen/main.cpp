@@ -194,6 +194,12 @@ void write_entry(std::ostream& out, const occcalc::unlisted_arch& entry) {
   OCCCALC_FIELD(sources);
 }
 
+void write_entry(std::ostream& out, const occcalc::unlisted_amd_target& entry) {
+  OCCCALC_FIELD(id);
+  OCCCALC_FIELD(reason);
+  OCCCALC_FIELD(sources);
+}
+
 void write_entry(std::ostream& out, const occcalc::amd_target& entry) {
   OCCCALC_FIELD(id);
   OCCCALC_FIELD(family);
@@ -251,6 +257,7 @@ void write_table(std::ostream& out, std::string_view function, const table& tabl
   write_list(out, "architectures", tables.architectures);
   write_list(out, "unlisted_architectures", tables.unlisted_architectures);
   write_list(out, "amd_targets", tables.amd_targets);
+  write_list(out, "unlisted_amd_targets", tables.unlisted_amd_targets);
   out << "  if (extent == table_extent::architectures) return t;\n";
   write_list(out, "sources", tables.sources);
   write_list(out, "gpus", tables.gpus);

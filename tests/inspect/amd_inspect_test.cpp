@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "analysis/kernel_report.hpp"
+#include "inspect/amdgpu_assembly.hpp"
 #include "inspect/amdgpu_code_object.hpp"
 #include "inspect/amdgpu_remarks.hpp"
 #include "inspect/inspect.hpp"
@@ -26,6 +27,7 @@
 
 using namespace occcalc::inspect;
 using occcalc::test::matchers::Contains;
+using occcalc::test::matchers::StartsWith;
 
 using occcalc::test::amd_target;
 
@@ -315,6 +317,26 @@ TEST_CASE("amd assembly: clang -S output reads as its code object does", "[amd][
       CHECK(a.max_threads == o.max_threads);
       CHECK(a.required_threads == o.required_threads);
     }
+  }
+}
+
+TEST_CASE("amd code objects for an LLVM processor the table cannot answer for are read, named and say why",
+          "[amd][inspect]") {
+  // kernels.gfx90a.s as clang would write it for gfx1310: the metadata's target is the only change.
+  std::ifstream in(fixtures + "/kernels.gfx90a.s");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (auto at = text.find("gfx90a"); at != std::string::npos; at = text.find("gfx90a", at))
+    text.replace(at, 6, "gfx1310");
+  const auto kernels = occcalc::inspect::read_amdgpu_assembly(text);
+  REQUIRE(kernels.size() == 5);
+  for (const auto& k : kernels) {
+    INFO(k.name);
+    CHECK(k.arch.name == "gfx1310");
+    occcalc::inspect::inspected_kernel at;
+    at.resources = k;
+    const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "k.s", at, {});
+    CHECK_FALSE(report.has_occupancy());
+    CHECK_THAT(report.unavailable, StartsWith("gfx1310 is not in the AMD target table: LLVM after 22 defines GFX13"));
   }
 }
 

@@ -305,6 +305,39 @@ TEST_CASE("AMD targets load from the table and the loader rejects bad ones", "[t
   CHECK(tables.amd_gpus.size() >= 40);
 }
 
+TEST_CASE("LLVM processors the table cannot answer for say why, and a later file may answer", "[table][amd]") {
+  const auto& tables = occcalc::test::default_tables();
+  for (const char* id : {"gfx1154", "gfx12-5-generic", "gfx1310"}) {
+    INFO(id);
+    CHECK(occcalc::find_amd_target(tables, id) == nullptr);
+    const auto* u = occcalc::find_unlisted_amd_target(tables, id);
+    REQUIRE(u != nullptr);
+    CHECK_FALSE(u->sources.empty());
+    CHECK_THROWS_WITH(occcalc::require_amd_target(tables, "gfx", id),
+                      Contains(std::string("'") + id + "' is not in the AMD target table: LLVM after 22 defines"));
+  }
+  CHECK_THROWS_WITH(occcalc::require_amd_target(tables, "gfx", "GFX1310"), Contains("register file, LDS, wave slots"));
+  // A target the tables know is no longer unlisted once a later file gives its figures; in the same file the two
+  // contradict each other.
+  const std::string target = R"({"schema_version": 1, "sources": [{"id": "mine", "title": "t", "url": "u"}],
+    "amd_targets": [{"id": "gfx1310", "family": "Mine", "sources": ["mine"], "max_waves_per_simd": 16,
+      "simds_per_cu": 2, "vgpr_files": [{"wave_size": 32, "total": 1536, "granule": 24}],
+      "lds_per_cu_bytes": 131072, "max_barriers_per_cu": 16, "has_wgp_mode": true,
+      "models": ["llvm"], "max_work_group_size": 1024, "max_lds_per_work_group_bytes": 65536,
+      "max_vgprs_per_wave": 256, "max_sgprs_per_wave": 106}]})";
+  std::vector<occcalc::table_text> texts = occcalc::cli::embedded_tables();
+  texts.push_back({"mine.json", target});
+  const auto mine = occcalc::load_tables(texts);
+  CHECK(occcalc::find_unlisted_amd_target(mine, "gfx1310") == nullptr);
+  CHECK(occcalc::require_amd_target(mine, "gfx", "gfx1310").family == "Mine");
+  CHECK(occcalc::find_unlisted_amd_target(mine, "gfx1154") != nullptr);
+  const std::string both = replace(target, R"(}]})", R"(}],
+    "unlisted_amd_targets": [{"id": "gfx1310", "sources": ["mine"], "reason": "r"}]})");
+  CHECK_THROWS_WITH(load(both), Contains("test.json: unlisted AMD target 'gfx1310': is also in amd_targets"));
+  CHECK_THROWS_WITH(load(replace(both, R"("id": "gfx1310", "sources")", R"("id": "sm_131", "sources")")),
+                    Contains("field 'id': 'sm_131' is not an LLVM processor name"));
+}
+
 TEST_CASE("Jetson modules have the SMs their data sheets' CUDA cores give", "[table][gpu]") {
   // NVIDIA's Jetson module data sheets (source JETSONDS): CUDA cores over the
   // cores per SM of the architecture (192 Kepler; 128 Maxwell, Pascal,

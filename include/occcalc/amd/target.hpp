@@ -175,6 +175,20 @@ constexpr bool is_generic_gfx_name(std::string_view name) noexcept {
   return is_gfx_name(name) && name.size() > generic.size() && name.substr(name.size() - generic.size()) == generic;
 }
 
+/// An LLVM processor the table cannot answer for (`gfx1310`), and why: what
+/// is known and what is missing, in the table's words.
+struct unlisted_amd_target {
+  /// The LLVM processor name.
+  std::string id;
+  std::string reason;
+  std::vector<std::string> sources;
+
+#if __cplusplus >= 202002L
+  /// Member by member (C++20; the compiled tables' test uses it).
+  friend bool operator==(const unlisted_amd_target&, const unlisted_amd_target&) = default;
+#endif
+};
+
 /// One AMD GPU target (`gfx900`, `cypress`).
 struct amd_target {
   /// The LLVM processor name (`gfx90a`, or an R600 name for VLIW parts).

@@ -327,8 +327,19 @@ inline const gpu& require_gpu(const table& tables, const std::string& field, std
                                "; give one of them, or " + field_ref("sm_count"));
 }
 
+/// The table's word on an LLVM processor it does not answer for
+/// (`gfx1310`, any case), or nullptr.
+inline const unlisted_amd_target* find_unlisted_amd_target(const table& tables, std::string_view id) {
+  const std::string wanted = detail::normalize_name(id);
+  for (const auto& u : tables.unlisted_amd_targets) {
+    if (detail::normalize_name(u.id) == wanted) return &u;
+  }
+  return nullptr;
+}
+
 /// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws
-/// `input_error` for `field` with the closest names when there is none.
+/// `input_error` for `field` with the table's reason for an unlisted one, or
+/// the closest names when there is none.
 inline const amd_target& require_amd_target(const table& tables, const std::string& field, std::string_view text) {
   if (const amd_target* t = find_amd_target(tables, text)) return *t;  // without normalizing every id
   const std::string wanted = detail::normalize_name(text);
@@ -336,6 +347,9 @@ inline const amd_target& require_amd_target(const table& tables, const std::stri
   for (const auto& t : tables.amd_targets) {
     if (detail::normalize_name(t.id) == wanted) return t;
     names.push_back(t.id);
+  }
+  if (const unlisted_amd_target* u = find_unlisted_amd_target(tables, text)) {
+    throw input_error(field, detail::quoted(detail::trim(text)) + " is not in the AMD target table: " + u->reason);
   }
   const auto suggestions = closest_names(text, names);
   std::string message = detail::quoted(detail::trim(text)) + " is not a known AMD target";

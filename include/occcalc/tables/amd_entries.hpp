@@ -52,16 +52,30 @@ inline amd_rcp_params read_amd_rcp(entry_reader& reader) {
   return p;
 }
 
-inline amd_target read_amd_target(entry_reader& reader) {
-  amd_target t;
-  t.id = reader.text("id");
-  const bool r600_name =
-      !t.id.empty() && std::all_of(t.id.begin(), t.id.end(), [](char c) { return c >= 'a' && c <= 'z'; });
-  if (!is_gfx_name(t.id) && !r600_name) {
-    reader.fail("id", "'" + t.id +
+/// Reads `id`, refusing what is not an LLVM processor name.
+inline std::string read_processor_name(entry_reader& reader) {
+  std::string id = reader.text("id");
+  const bool r600_name = !id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+  if (!is_gfx_name(id) && !r600_name) {
+    reader.fail("id", "'" + id +
                           "' is not an LLVM processor name (gfxNNN, a generic target such as gfx11-generic, or an R600 "
                           "name such as cypress)");
   }
+  return id;
+}
+
+inline unlisted_amd_target read_unlisted_amd_target(entry_reader& reader) {
+  unlisted_amd_target u;
+  u.id = read_processor_name(reader);
+  u.reason = reader.text("reason");
+  u.sources = reader.texts("sources");
+  reader.finish();
+  return u;
+}
+
+inline amd_target read_amd_target(entry_reader& reader) {
+  amd_target t;
+  t.id = read_processor_name(reader);
   t.family = reader.text("family");
   t.sources = reader.texts("sources");
   t.notes = reader.optional_text("notes");

@@ -106,9 +106,9 @@ inline bool loaded_after(const std::vector<table_text>& texts, const std::string
 inline table load_tables(const std::vector<table_text>& texts) {
   table out;
   std::vector<std::string> source_origins, arch_origins, unlisted_origins, gpu_origins, amd_origins, amd_gpu_origins,
-      layout_origins;
+      layout_origins, unlisted_amd_origins;
   std::unordered_map<std::string, std::size_t> source_ids, arch_ids, unlisted_ids, gpu_ids, amd_ids, amd_gpu_ids,
-      layout_ids;
+      layout_ids, unlisted_amd_ids;
   for (const auto& text : texts) {
     const nlohmann::json document = detail::parse_strict(text);
     detail::entry_reader top(document, text.origin);
@@ -120,11 +120,15 @@ inline table load_tables(const std::vector<table_text>& texts) {
     auto gpus = detail::read_entries<gpu>(top, text.origin, "gpus", detail::read_gpu);
     auto amd = detail::read_entries<amd_target>(top, text.origin, "amd_targets", detail::read_amd_target);
     auto amd_gpus = detail::read_entries<amd_gpu>(top, text.origin, "amd_gpus", detail::read_amd_gpu);
+    auto unlisted_amd = detail::read_entries<unlisted_amd_target>(top, text.origin, "unlisted_amd_targets",
+                                                                  detail::read_unlisted_amd_target);
     auto layouts =
         detail::read_entries<cluster_layout>(top, text.origin, "cluster_layouts", detail::read_cluster_layout);
     top.finish();
     detail::append_unique(out.amd_gpus, amd_gpu_origins, amd_gpu_ids, std::move(amd_gpus), text.origin, "AMD GPU");
     detail::append_unique(out.amd_targets, amd_origins, amd_ids, std::move(amd), text.origin, "AMD target");
+    detail::append_unique(out.unlisted_amd_targets, unlisted_amd_origins, unlisted_amd_ids, std::move(unlisted_amd),
+                          text.origin, "unlisted AMD target");
     detail::append_unique(out.sources, source_origins, source_ids, std::move(sources), text.origin, "source");
     detail::append_unique(out.architectures, arch_origins, arch_ids, std::move(archs), text.origin, "architecture");
     detail::append_unique(out.unlisted_architectures, unlisted_origins, unlisted_ids, std::move(unlisted), text.origin,
@@ -159,6 +163,20 @@ inline table load_tables(const std::vector<table_text>& texts) {
     }
   }
   out.unlisted_architectures = std::move(unlisted);
+  // Likewise an AMD target a later file gives figures for (a --table entry).
+  std::vector<unlisted_amd_target> unlisted_amd;
+  for (std::size_t i = 0; i < out.unlisted_amd_targets.size(); ++i) {
+    auto& u = out.unlisted_amd_targets[i];
+    const std::string where = unlisted_amd_origins[i] + ": unlisted AMD target '" + u.id + "'";
+    check_sources(u.sources, where);
+    const auto target = amd_ids.find(u.id);
+    if (target == amd_ids.end()) {
+      unlisted_amd.push_back(std::move(u));
+    } else if (!detail::loaded_after(texts, amd_origins[target->second], unlisted_amd_origins[i])) {
+      throw table_error(where + ": is also in amd_targets");
+    }
+  }
+  out.unlisted_amd_targets = std::move(unlisted_amd);
   for (std::size_t i = 0; i < out.amd_targets.size(); ++i) {
     const auto& t = out.amd_targets[i];
     const std::string where = amd_origins[i] + ": AMD target '" + t.id + "'";

@@ -39,6 +39,8 @@ struct table {
   std::vector<cluster_layout> cluster_layouts;
   /// AMD targets (`gfx900`), from data/amd-targets.json.
   std::vector<amd_target> amd_targets;
+  /// LLVM processors known to be out of the table, with the reason.
+  std::vector<unlisted_amd_target> unlisted_amd_targets;
   /// Named AMD GPUs, from data/amd-gpus.json.
   std::vector<amd_gpu> amd_gpus;
 
