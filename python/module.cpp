@@ -350,16 +350,31 @@ std::int64_t max_active_blocks(const py::handle& block_size, const py::handle& d
   return occcalc::compute_occupancy(*resolved.arch, resolved.launch).blocks_per_sm;
 }
 
+/// `value` as a count of bytes or threads: an integer, at least 0.
+std::int64_t count_of(const std::string& key, const py::handle& value, std::string_view unit) {
+  const std::int64_t n = integer_of(key, value);
+  if (n < 0) throw occcalc::input_error(key, std::to_string(n) + " is below 0 " + std::string(unit));
+  return n;
+}
+
 /// The block size of most resident threads and the blocks per SM there
 /// (`cudaOccMaxPotentialOccupancyBlockSize`, or its VariableSMem form when
 /// `dynamic` is a function of the block size), and the SMs of the named GPU
-/// (None without one).
-py::tuple potential_block_size(const py::object& dynamic, const py::handle& limit, const py::kwargs& kwargs) {
-  const std::int64_t block_size_limit = integer_of("block_size_limit", limit);
+/// (None without one). The search stops at the smallest of `limit` (0: none),
+/// the kernel's `max_threads` (its `__launch_bounds__`, the runtime's
+/// `maxThreadsPerBlock` attribute; None or 0: none) and the architecture's
+/// maximum, as the runtime's does.
+py::tuple potential_block_size(const py::object& dynamic, const py::handle& limit, const py::handle& max_threads,
+                               const py::kwargs& kwargs) {
+  std::int64_t block_size_limit = count_of("block_size_limit", limit, "threads; 0 takes the kernel's own limit");
+  if (!max_threads.is_none()) {
+    const std::int64_t bound = count_of("max_threads", max_threads, "threads");
+    if (bound > 0) block_size_limit = block_size_limit > 0 ? std::min(block_size_limit, bound) : bound;
+  }
   const occcalc::resolved_request fixed = kernel_request(kwargs);
   const auto sm_count = fixed.sm_count ? py::object(py::int_(*fixed.sm_count)) : py::object(py::none());
   if (!PyCallable_Check(dynamic.ptr())) {
-    const occcalc::dynamic_shared_memory_rule rule{integer_of("dynamic_shared_memory_needed", dynamic), 0};
+    const occcalc::dynamic_shared_memory_rule rule{count_of("dynamic_shared_memory_needed", dynamic, "bytes"), 0};
     const auto c = occcalc::max_potential_block_size(*fixed.arch, fixed.launch, rule, block_size_limit);
     return py::make_tuple(c.block_size, c.blocks_per_sm, sm_count);
   }
@@ -367,7 +382,7 @@ py::tuple potential_block_size(const py::object& dynamic, const py::handle& limi
   struct python_function {
     const py::object& f;
     std::int64_t at(std::int64_t threads) const {
-      return integer_of("dynamic_shared_memory_needed(" + std::to_string(threads) + ")", f(threads));
+      return count_of("dynamic_shared_memory_needed(" + std::to_string(threads) + ")", f(threads), "bytes");
     }
   };
   const auto c = occcalc::max_potential_block_size(*fixed.arch, fixed.launch, python_function{dynamic},
@@ -676,7 +691,8 @@ type.)doc");
   m.def("_inspect_json", &inspect_json, py::arg("paths"), py::arg("kernel") = "", py::arg("arch") = "");
   m.def("_image_kernels", &image_kernels, py::arg("data"));
   m.def("_max_active_blocks", &max_active_blocks, py::arg("block_size"), py::arg("dynamic_bytes"));
-  m.def("_potential_block_size", &potential_block_size, py::arg("dynamic"), py::arg("block_size_limit"));
+  m.def("_potential_block_size", &potential_block_size, py::arg("dynamic"), py::arg("block_size_limit"),
+        py::arg("max_threads"));
   m.def("_available_dynamic_smem", &available_dynamic_smem, py::arg("blocks"), py::arg("block_size"));
   m.def("_cluster_figures", &cluster_figures, py::arg("cluster"), py::arg("block_size"), py::arg("dynamic_bytes"),
         py::arg("non_portable"));

@@ -73,7 +73,7 @@ def _volume(config, name, required=True):
 def _cluster_answer(fewest, most, basis):
     return fewest if fewest == most else ClusterRange(fewest, most, basis)
 
-_KERNEL_KEYS = ("cc", "gpu", "regs", "smem", "barriers", "carveout", "cache", "sm_count")
+_KERNEL_KEYS = ("cc", "gpu", "regs", "smem", "barriers", "carveout", "cache", "sm_count", "max_threads")
 
 
 def _target_of(request):
@@ -84,10 +84,11 @@ def _target_of(request):
 class KernelOccupancy:
     """cuda.core's ``KernelOccupancy`` calls for one :class:`Kernel`, answered offline."""
 
-    __slots__ = ("_request",)
+    __slots__ = ("_request", "_max_threads")
 
-    def __init__(self, request):
+    def __init__(self, request, max_threads=None):
         self._request = request
+        self._max_threads = max_threads
 
     def max_active_blocks_per_multiprocessor(self, block_size, dynamic_shared_memory_size):
         """The most blocks of ``block_size`` threads resident on one SM, each with
@@ -98,9 +99,12 @@ class KernelOccupancy:
         """The largest block size of the most resident threads (``max_block_size``) and
         the grid that fills the GPU with it (``min_grid_size``; ``None`` without an
         SM count). ``dynamic_shared_memory_needed``: bytes, or a function of the
-        block size; ``block_size_limit``: 0 for the kernel's own limit."""
+        block size; ``block_size_limit``: 0 for the kernel's own limit, its
+        ``max_threads`` (``__launch_bounds__``) where it has one, as the runtime's
+        ``maxThreadsPerBlock`` attribute limits the search."""
         block, blocks_per_sm, sm_count = _occcalc._potential_block_size(dynamic_shared_memory_needed,
-                                                                         block_size_limit, **self._request)
+                                                                         block_size_limit, self._max_threads,
+                                                                         **self._request)
         min_grid = blocks_per_sm * sm_count if sm_count is not None else None
         return MaxPotentialBlockSizeOccupancyResult(min_grid_size=min_grid, max_block_size=block)
 
@@ -138,24 +142,39 @@ class Kernel:
     once the driver has loaded it.
 
     ``Kernel(regs=..., cc=... or gpu=..., smem=0, barriers=1, carveout=None,
-    cache=None, sm_count=None)``, or :meth:`from_cubin` and :meth:`from_triton`.
+    cache=None, sm_count=None, max_threads=None)``, or :meth:`from_cubin` and
+    :meth:`from_triton`. ``max_threads``: the most threads per block the kernel
+    takes (``__launch_bounds__``, the runtime's ``maxThreadsPerBlock``
+    attribute), which ``max_potential_block_size`` does not search past.
     """
 
-    __slots__ = ("_request", "name")
+    __slots__ = ("_request", "_max_threads", "name")
 
-    def __init__(self, *, name=None, **figures):
+    def __init__(self, *, name=None, max_threads=None, **figures):
         unknown = sorted(set(figures) - set(_KERNEL_KEYS))
         if unknown:
             raise TypeError(f"Kernel() does not take {', '.join(unknown)}; it takes {', '.join(_KERNEL_KEYS)}")
+        if max_threads is not None:
+            if isinstance(max_threads, bool) or not hasattr(max_threads, "__index__"):
+                raise TypeError(f"max_threads is {_a(max_threads)}; it takes an integer")
+            if max_threads.__index__() < 1:
+                raise Error(f"max_threads {max_threads!r} is below 1 thread")
+            max_threads = max_threads.__index__()
         self._request = {key: value for key, value in figures.items() if value is not None}
+        self._max_threads = max_threads
         self.name = name
         # Checked now, as cuda.core checks a kernel when it loads it.
         _occcalc._max_active_blocks(32, 0, **self._request)
 
     @property
+    def max_threads(self):
+        """The most threads per block the kernel takes (its launch bounds), or None."""
+        return self._max_threads
+
+    @property
     def occupancy(self):
         """The occupancy calls, as ``cuda.core.Kernel.occupancy``."""
-        return KernelOccupancy(self._request)
+        return KernelOccupancy(self._request, self._max_threads)
 
     @classmethod
     def from_cubin(cls, cubin, name=None, **gpu):
@@ -180,7 +199,8 @@ class Kernel:
             wanted = f"no kernel named {name!r}" if name is not None else "several kernels; name one"
             raise Error(f"the cubin holds {wanted} (it holds {names})")
         k = matching[0]
-        request = dict(regs=k["registers"], smem=k["static_smem"], barriers=k["barriers"])
+        request = dict(regs=k["registers"], smem=k["static_smem"], barriers=k["barriers"],
+                       max_threads=triton.max_threads_of(k))
         if not any(gpu.get(key) is not None for key in ("gpu", "cc")):
             request["cc"] = k["arch"]
         request.update(gpu)
@@ -203,7 +223,8 @@ class Kernel:
         return kernel
 
     def __repr__(self):
-        figures = ", ".join(f"{k}={v!r}" for k, v in self._request.items())
+        figures = ", ".join(f"{k}={v!r}" for k, v in
+                            [*self._request.items(), *([("max_threads", self._max_threads)] if self._max_threads else [])])
         return f"<occcalc.Kernel {self.name or ''} {figures}>".replace("  ", " ")
 
 

@@ -135,6 +135,20 @@ def _check_target(name, image, result):
                     f"(ask for a GPU that runs {image}, or compile the kernel for {result.arch})")
 
 
+def max_threads_of(figures):
+    """The most threads per block a kernel read from a cubin takes, as the runtime's
+    ``maxThreadsPerBlock`` attribute gives it: its launch bounds (``.maxntid``) or
+    required size (``.reqntid``), the smaller; None without either."""
+    bounds = []
+    for key in ("max_threads", "required_threads"):
+        if figures.get(key):
+            product = 1
+            for d in figures[key]:
+                product *= d
+            bounds.append(product)
+    return min(bounds) if bounds else None
+
+
 def _own_request(kernel, launch):
     """The compiled kernel's backend, warp size, and its own figures as request keys: its
     target (unless ``launch`` names a GPU or architecture), registers, static shared memory
@@ -149,6 +163,10 @@ def _own_request(kernel, launch):
     else:
         request = dict(cc=arch, regs=figures["registers"], smem=figures.get("static_smem"),
                        barriers=figures.get("barriers"))
+        # The cubin's .maxntid (Triton writes num_warps x 32): the runtime's maxThreadsPerBlock.
+        bounds = max_threads_of(figures)
+        if bounds is not None:
+            request["max_threads"] = bounds
     if any(launch.get(key) is not None for key in ("gpu", "cc", "gfx")):
         request.pop("cc", None)
         request.pop("gfx", None)
@@ -175,6 +193,7 @@ def occupancy(kernel, **launch):
     from . import occupancy as _occupancy
     meta = kernel.metadata
     backend, warp_size, request = _own_request(kernel, launch)
+    request.pop("max_threads", None)  # Triton launches num_warps x the warp size, which its bounds are
     request["threads"] = _integer(meta, "num_warps") * warp_size
     shared = _integer(meta, "shared", 0)
     if backend == "hip":

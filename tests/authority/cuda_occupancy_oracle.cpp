@@ -3,12 +3,16 @@
 // module's cuda.core twin to it). Each line: a call, a compute capability
 // (`9.0`), registers per thread, static shared memory, then the call's own:
 //   blocks CC REGS SMEM THREADS DYN           cudaOccMaxActiveBlocksPerMultiprocessor
-//   potential CC REGS SMEM DYN LIMIT          cudaOccMaxPotentialOccupancyBlockSize (one SM)
-//   per_thread CC REGS SMEM BYTES LIMIT       ...VariableSMem, BYTES per thread of the block
+//   potential CC REGS SMEM DYN LIMIT [BOUNDS] cudaOccMaxPotentialOccupancyBlockSize (one SM)
+//   per_thread CC REGS SMEM BYTES LIMIT [BOUNDS] ...VariableSMem, BYTES per thread of the block
+// BOUNDS: the kernel's maxThreadsPerBlock attribute (its __launch_bounds__);
+// a LIMIT above 0 lowers it further, as the runtime's
+// cudaOccupancyMaxPotentialBlockSize does with its blockSizeLimit.
 //   available CC REGS SMEM BLOCKS THREADS     cudaOccAvailableDynamicSMemPerBlock
 // Answers: `blocks`, `min_grid block_size`, or `error` where the header
 // returns an error. The kernel is opted in to the most dynamic shared memory
 // it may use; the architecture is the table's.
+#include <algorithm>
 #include <cuda_occupancy.h>
 
 #include <iostream>
@@ -35,8 +39,8 @@ int main() {
   while (std::getline(std::cin, line)) {
     std::istringstream in(line);
     std::string call, cc;
-    long long regs = 0, smem = 0, a = 0, b = 0;
-    in >> call >> cc >> regs >> smem >> a >> b;
+    long long regs = 0, smem = 0, a = 0, b = 0, bounds = 0;
+    in >> call >> cc >> regs >> smem >> a >> b >> bounds;
     const auto& arch = occcalc::require_arch(tables, "cc", cc);
     occcalc::launch_config launch;
     launch.registers_per_thread = regs;
@@ -52,7 +56,8 @@ int main() {
                                                                   static_cast<int>(a), static_cast<size_t>(b));
       std::cout << (status == CUDA_OCC_SUCCESS ? std::to_string(result.activeBlocksPerMultiprocessor) : "error");
     } else if (call == "potential" || call == "per_thread") {
-      if (b > 0) attributes.maxThreadsPerBlock = static_cast<int>(b);
+      if (bounds > 0) attributes.maxThreadsPerBlock = static_cast<int>(bounds);
+      if (b > 0) attributes.maxThreadsPerBlock = std::min(attributes.maxThreadsPerBlock, static_cast<int>(b));
       int min_grid = 0, block = 0;
       const auto status = call == "potential"
                               ? cudaOccMaxPotentialOccupancyBlockSize(&min_grid, &block, &props, &attributes, &state,

@@ -66,12 +66,16 @@ def test_the_twin_equals_cuda_occupancy_h():
             args = (rng.choice([0, 4, 16, 48, 100]), rng.choice([0, 0, 128, 700]))
         else:
             args = (rng.randrange(1, 9), rng.choice([32, 64, 96, 128, 256, 384, 512, 1024]))
-        cases.append((call, cc, regs, smem) + args)
+        # The kernel's launch bounds, the runtime's maxThreadsPerBlock attribute.
+        bounds = rng.choice([0, 0, 0, 64, 100, 128, 256, 384, 1024]) if call in ("potential", "per_thread") else 0
+        cases.append((call, cc, regs, smem) + args + (bounds,))
     answers = oracle(" ".join(map(str, case)) for case in cases)
-    checked = {"blocks": 0, "potential": 0, "per_thread": 0, "available": 0, "error": 0}
-    for (call, cc, regs, smem, a, b), want in zip(cases, answers):
+    checked = {"blocks": 0, "potential": 0, "per_thread": 0, "available": 0, "error": 0, "bounded": 0}
+    for (call, cc, regs, smem, a, b, bounds), want in zip(cases, answers):
         # One SM, as the oracle's device has: min_grid_size is the blocks per SM.
-        occupancy = occcalc.Kernel(cc=cc, regs=regs, smem=smem, barriers=0, sm_count=1).occupancy
+        occupancy = occcalc.Kernel(cc=cc, regs=regs, smem=smem, barriers=0, sm_count=1,
+                                   max_threads=bounds or None).occupancy
+        checked["bounded"] += bounds > 0 and want != "error"
         try:
             if call == "blocks":
                 got = str(occupancy.max_active_blocks_per_multiprocessor(a, b))
@@ -83,9 +87,9 @@ def test_the_twin_equals_cuda_occupancy_h():
                 got = str(occupancy.available_dynamic_shared_memory_per_block(a, b))
         except occcalc.Error:
             got = "error"
-        assert got == want, (call, cc, regs, smem, a, b)
+        assert got == want, (call, cc, regs, smem, a, b, bounds)
         checked["error" if want == "error" else call] += 1
-    assert sum(checked.values()) == 3000 and min(checked.values()) > 50, checked
+    assert sum(checked.values()) - checked["bounded"] == 3000 and min(checked.values()) > 50, checked
 
 
 @pytest.fixture(scope="module")
@@ -102,8 +106,16 @@ def test_kernels_from_a_cubin_and_from_triton(real_cache, tmp_path):
         assert kernel.name == "add_kernel"
         # 26 registers on sm_90: 16 blocks of 128 threads fill an SM.
         assert kernel.occupancy.max_active_blocks_per_multiprocessor(128, 0) == 16
+    # The cubin's .maxntid 128 (Triton's num_warps 4) is the runtime's maxThreadsPerBlock: cuda_occupancy.h with
+    # it searches no block past 128, and 16 blocks of 128 fill each of the 132 SMs.
+    for kernel in (from_triton, occcalc.Kernel.from_cubin(path)):
+        assert kernel.max_threads == 128
     on_h100 = occcalc.Kernel.from_triton(add, gpu="H100 SXM5 80GB").occupancy.max_potential_block_size(0, 0)
-    assert on_h100 == occcalc.MaxPotentialBlockSizeOccupancyResult(min_grid_size=264, max_block_size=1024)
+    assert on_h100 == occcalc.MaxPotentialBlockSizeOccupancyResult(min_grid_size=2112, max_block_size=128)
+    from_cubin = occcalc.Kernel.from_cubin(path, gpu="H100 SXM5 80GB").occupancy
+    assert from_cubin.max_potential_block_size(0, 0) == on_h100
+    # A limit below the bounds lowers the search further: 32 blocks of 64 threads per SM.
+    assert from_cubin.max_potential_block_size(0, 64) == (4224, 64)
     with pytest.raises(occcalc.Error, match="cannot load"):
         occcalc.Kernel.from_triton(add, gpu="RTX 4090")
     with pytest.raises(occcalc.Error, match="no kernel named 'mul'"):
@@ -112,6 +124,17 @@ def test_kernels_from_a_cubin_and_from_triton(real_cache, tmp_path):
 
 def test_bad_arguments_name_themselves():
     occupancy = occcalc.Kernel(cc="8.0", regs=32).occupancy
+    # Counts below 0 are refused, not taken as no limit or subtracted.
+    with pytest.raises(occcalc.Error, match="^block_size_limit -1 is below 0 threads"):
+        occupancy.max_potential_block_size(0, -1)
+    with pytest.raises(occcalc.Error, match="^dynamic_shared_memory_needed -1024 is below 0 bytes"):
+        occupancy.max_potential_block_size(-1024, 0)
+    with pytest.raises(occcalc.Error, match="dynamic_shared_memory_needed\\(1024\\) -4 is below 0 bytes"):
+        occupancy.max_potential_block_size(lambda threads: -4, 0)
+    with pytest.raises(occcalc.Error, match="^max_threads 0 is below 1 thread"):
+        occcalc.Kernel(cc="8.0", regs=32, max_threads=0)
+    with pytest.raises(TypeError, match="^max_threads is a float"):
+        occcalc.Kernel(cc="8.0", regs=32, max_threads=128.0)
     with pytest.raises(TypeError, match="^block_size is a float"):
         occupancy.max_active_blocks_per_multiprocessor(128.0, 0)
     with pytest.raises(TypeError, match="^dynamic_shared_memory_size is a bool"):
