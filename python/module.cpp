@@ -350,6 +350,20 @@ std::int64_t max_active_blocks(const py::handle& block_size, const py::handle& d
   return occcalc::compute_occupancy(*resolved.arch, resolved.launch).blocks_per_sm;
 }
 
+/// A request's target before any kernel exists: its vendor (`nvidia`,
+/// `amd`) and the wave size its blocks run in, as the query defaults it (an
+/// AMD target's own, or `wave32`/`wave64` where given; NVIDIA's warp).
+py::tuple target_waves(const py::kwargs& kwargs) {
+  occcalc::request req = request_of(kwargs);
+  req.threads = occcalc::field_value::of_integer(1);
+  if (!occcalc::is_amd_request(tables(), req)) {
+    req.regs = occcalc::field_value::of_integer(0);
+    return py::make_tuple("nvidia", occcalc::resolve(tables(), req).arch->warp_size_threads);
+  }
+  req.vgprs = occcalc::field_value::of_integer(0);
+  return py::make_tuple("amd", occcalc::resolve_amd(tables(), req).mode.wave_size);
+}
+
 /// `value` as a count of bytes or threads: an integer, at least 0.
 std::int64_t count_of(const std::string& key, const py::handle& value, std::string_view unit) {
   const std::int64_t n = integer_of(key, value);
@@ -613,6 +627,17 @@ void raise(PyObject* type, const std::string& text) {
   PyErr_SetObject(type, message.ptr());
 }
 
+/// Raises `type` with `text` and a `field` attribute: the request key the
+/// error is about (`threads`, `gpu`), empty where it is about none.
+void raise_input_error(PyObject* type, const std::string& text, const std::string& field) {
+  const py::object message = py::reinterpret_steal<py::object>(
+      PyUnicode_DecodeUTF8(text.data(), static_cast<Py_ssize_t>(text.size()), "backslashreplace"));
+  const py::object instance = py::reinterpret_steal<py::object>(PyObject_CallOneArg(type, message.ptr()));
+  if (!instance) return;  // the call's own error stands
+  PyObject_SetAttrString(instance.ptr(), "field", py::str(field).ptr());
+  PyErr_SetObject(type, instance.ptr());
+}
+
 /// Each table entry as the CLI's `list --json` writes it, JSON text.
 std::vector<std::string> gpu_entries() {
   std::vector<std::string> out;
@@ -645,9 +670,9 @@ PYBIND11_MODULE(_occcalc, m) {
     } catch (const type_error& e) {
       raise(PyExc_TypeError, e.what());
     } catch (const occcalc::input_error& e) {
-      raise(error.ptr(), e.keyed_text());
+      raise_input_error(error.ptr(), e.keyed_text(), e.field());
     } catch (const occcalc::error& e) {
-      raise(error.ptr(), e.what());
+      raise_input_error(error.ptr(), e.what(), "");
     }
   });
   py::class_<result>(m, "Result", "One launch's occupancy: the CLI's answer, attribute by attribute.")
@@ -690,6 +715,7 @@ type.)doc");
   m.def("_sweep_json", &sweep_json);
   m.def("_inspect_json", &inspect_json, py::arg("paths"), py::arg("kernel") = "", py::arg("arch") = "");
   m.def("_image_kernels", &image_kernels, py::arg("data"));
+  m.def("_target_waves", &target_waves);
   m.def("_max_active_blocks", &max_active_blocks, py::arg("block_size"), py::arg("dynamic_bytes"));
   m.def("_potential_block_size", &potential_block_size, py::arg("dynamic"), py::arg("block_size_limit"),
         py::arg("max_threads"));

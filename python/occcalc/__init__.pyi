@@ -5,7 +5,9 @@ from . import triton as triton
 
 __version__: str
 
-class Error(ValueError): ...
+class Error(ValueError):
+    field: str
+    """The request key the error is about (``threads``, ``gpu``); empty where none."""
 
 _Value = Union[int, str, None]
 

@@ -272,6 +272,10 @@ def _current_target():
     return {"gfx": str(target.arch)} if target.backend == "hip" else {"cc": target.arch}
 
 
+# The request keys a config's own figures fill: an error about one of these means the config cannot launch.
+_CONFIG_FIGURES = ("threads", "regs", "vgprs", "dyn_smem", "lds")
+
+
 def early_config_prune(*, min_occupancy=None, registers=None, shared=None, **launch):
     """A function for ``triton.autotune(prune_configs_by={"early_config_prune": ...})``.
 
@@ -302,24 +306,38 @@ def early_config_prune(*, min_occupancy=None, registers=None, shared=None, **lau
                             f"(config, named_args) -> int")
     from . import occupancy as _occupancy
 
-    def estimate(value, config, named_args):
-        return value(config, named_args) if callable(value) else value
+    def estimate(name, value, config, named_args):
+        """An estimate for `config`: None, or a count of at least 0 (else the estimate is wrong, and says so)."""
+        got = value(config, named_args) if callable(value) else value
+        if got is None:
+            return None
+        where = f"{name}({config!r})" if callable(value) else name
+        if isinstance(got, bool) or not hasattr(got, "__index__"):
+            raise TypeError(f"{where} is {_a(got)}; it takes an integer")
+        if got.__index__() < 0:
+            raise Error(f"{where} {got!r} is below 0")
+        return got.__index__()
 
     def prune(configs, named_args, **kwargs):
         request = dict(launch)
         if not any(request.get(key) is not None for key in ("gpu", "cc", "gfx")):
             request.update(_current_target())
+        # The GPU asked about, checked before any config: a typo or an unknown key is raised, never taken as a
+        # config that cannot launch. Blocks run in the target's waves (RDNA: wave32, as Triton launches there).
+        vendor, wave_size = _occcalc._target_waves(**request)
         scored = []
         for config in configs:
-            regs = estimate(registers, config, named_args)
-            smem = estimate(shared, config, named_args)
-            threads = config.num_warps * (64 if request.get("gfx") else 32)
-            figures = dict(vgprs=regs or 0, lds=smem or 0) if request.get("gfx") else dict(regs=regs or 0,
-                                                                                            dyn_smem=smem or 0)
+            regs = estimate("registers", registers, config, named_args)
+            smem = estimate("shared", shared, config, named_args)
+            threads = config.num_warps * wave_size
+            figures = dict(vgprs=regs or 0, lds=smem or 0) if vendor == "amd" else dict(regs=regs or 0,
+                                                                                         dyn_smem=smem or 0)
             try:
                 result = _occupancy(threads=threads, **figures, **request)
-            except Error:
-                scored.append((None, config))  # a block the GPU cannot run at all
+            except Error as error:
+                if getattr(error, "field", "") not in _CONFIG_FIGURES:
+                    raise
+                scored.append((None, config))  # more threads, registers or memory than the GPU gives a block
                 continue
             if result.blocks_per_sm == 0:
                 scored.append((None, config))

@@ -174,6 +174,31 @@ def test_early_config_prune_fits_the_autotuner_and_drops_only_what_cannot_launch
     assert big(configs, {}) == configs[1:]
 
 
+def test_early_config_prune_raises_input_errors_and_launches_in_the_targets_waves():
+    configs = tutorial_configs()
+    # A typo, a bad cc, an unknown key or a negative estimate is the caller's error, never "cannot launch".
+    for launch, match in [({"gpu": "H1000"}, "not a known GPU"), ({"cc": "8.5"}, "not a supported compute capability"),
+                          ({"cc": "8.0", "colour": "red"}, "colour"),
+                          ({"cc": "8.0", "registers": -4}, "registers -4 is below 0"),
+                          ({"cc": "8.0", "registers": lambda c, a: -1}, r"registers\(.*\) -1 is below 0"),
+                          ({"gfx": "gfx90a", "shared": lambda c, a: -1}, r"shared\(.*\) -1 is below 0")]:
+        with pytest.raises(occcalc.Error, match=match):
+            occcalc.triton.early_config_prune(**launch)(configs, {})
+    with pytest.raises(occcalc.Error) as error:
+        occcalc.triton.early_config_prune(gpu="H1000")(configs, {})
+    assert error.value.field == "gpu"
+    # RDNA runs Triton's blocks in wave32: 32 warps are 1,024 work-items there and launch; in wave64 (CDNA) they
+    # would be 2,048, which no AMD target runs.
+    wide = [triton_shapes.Config({}, num_warps=32)] + configs
+    assert occcalc.triton.early_config_prune(gfx="gfx1100")(wide, {}) == wide
+    assert occcalc.triton.early_config_prune(gpu="RX 7900 XTX")(wide, {}) == wide
+    assert occcalc.triton.early_config_prune(gfx="gfx90a")(wide, {}) == configs
+    assert occcalc.triton.early_config_prune(gpu="MI300X")(wide, {}) == configs
+    # LDS past what a work-group may use cannot launch; within it, the config stays.
+    lds = occcalc.triton.early_config_prune(gfx="gfx90a", shared=lambda c, a: 80 * 1024 if c.num_warps == 8 else 0)
+    assert lds(configs, {}) == configs[1:]
+
+
 def test_pruners_never_return_an_empty_list():
     configs = tutorial_configs()
     prune = occcalc.triton.early_config_prune(cc="8.0", shared=lambda c, a: 10**6)
