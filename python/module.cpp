@@ -29,7 +29,9 @@
 #include "cli/compiled_tables.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/error.hpp"
+#include "inspect/demangle.hpp"
 #include "inspect/inspect.hpp"
+#include "inspect/mapped_file.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"
@@ -578,16 +580,14 @@ py::object dimensions(const std::optional<inspect::dim3>& value) {
   return value ? py::object(py::make_tuple((*value)[0], (*value)[1], (*value)[2])) : py::object(py::none());
 }
 
-/// The kernels of one binary held in memory (a cubin, a fat binary, an AMD
-/// code object), each as the figures `inspect` reads from it: what
-/// `triton_occupancy` reads from a compiled kernel's `asm`.
-py::list image_kernels(const py::bytes& data) {
-  const std::string_view bytes = data;
+/// The kernels `inspect_bytes` reads from `bytes`, each a dict of its
+/// figures (static shared memory settled as the CLI settles it) and its
+/// demangled name.
+py::list kernels_of(inspect::byte_view bytes) {
   inspect::inspection found;
   {
     py::gil_scoped_release unlocked;
-    found = inspect::inspect_bytes(
-        inspect::byte_view(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()), {});
+    found = inspect::inspect_bytes(bytes, {});
   }
   py::list out;
   for (auto& k : found.kernels) {
@@ -595,6 +595,7 @@ py::list image_kernels(const py::bytes& data) {
     cli::settle_static_shared_memory(tables(), r);
     py::dict d;
     d["name"] = r.name;
+    d["demangled"] = k.demangled.empty() ? inspect::demangle(r.name) : k.demangled;
     d["arch"] = r.arch.name;
     d["registers"] = figure(r.registers);
     d["static_smem"] = figure(r.static_shared_memory_bytes);
@@ -609,6 +610,19 @@ py::list image_kernels(const py::bytes& data) {
     out.append(d);
   }
   return out;
+}
+
+/// The kernels of an image in memory (a cubin, a fat binary, a code object).
+py::list image_kernels(const py::bytes& data) {
+  const std::string_view bytes = data;
+  return kernels_of(inspect::byte_view(reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size()));
+}
+
+/// The kernels of a file (a cubin, fat binary, executable or library), read
+/// as the CLI reads it: mapped, a pipe or device bounded.
+py::list file_kernels(const py::bytes& path) {
+  const inspect::mapped_file file{std::string(path)};
+  return kernels_of(file.bytes());
 }
 
 /// Whether a GPU of compute capability `gpu` (`8.9`, `sm_89`) loads a cubin
@@ -715,6 +729,7 @@ type.)doc");
   m.def("_sweep_json", &sweep_json);
   m.def("_inspect_json", &inspect_json, py::arg("paths"), py::arg("kernel") = "", py::arg("arch") = "");
   m.def("_image_kernels", &image_kernels, py::arg("data"));
+  m.def("_file_kernels", &file_kernels, py::arg("path"));
   m.def("_target_waves", &target_waves);
   m.def("_max_active_blocks", &max_active_blocks, py::arg("block_size"), py::arg("dynamic_bytes"));
   m.def("_potential_block_size", &potential_block_size, py::arg("dynamic"), py::arg("block_size_limit"),

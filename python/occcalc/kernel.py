@@ -70,6 +70,12 @@ def _volume(config, name, required=True):
     return product
 
 
+def _sm_of(arch):
+    """`sm_90a` as 90, for ordering images by architecture."""
+    digits = "".join(c for c in arch if c.isdigit())
+    return int(digits) if digits else 0
+
+
 def _cluster_answer(fewest, most, basis):
     return fewest if fewest == most else ClusterRange(fewest, most, basis)
 
@@ -178,27 +184,42 @@ class Kernel:
 
     @classmethod
     def from_cubin(cls, cubin, name=None, **gpu):
-        """The kernel ``name`` (the only one where it holds one) of a cubin: bytes, or a
-        path. ``gpu``: ``gpu=``, ``cc=`` or ``sm_count=`` (by default the cubin's own
-        architecture, with no SM count)."""
-        import os
+        """The kernel ``name`` (the only one where it holds one; mangled, or demangled as
+        ``inspect --kernel`` takes it) of a cubin, fat binary, executable or library:
+        bytes, or a path. ``gpu``: ``gpu=``, ``cc=`` or ``sm_count=`` (by default the
+        image's own architecture, with no SM count). Where the file holds the kernel
+        for several architectures, the image the named GPU loads is taken (the newest
+        it can load, as the driver picks SASS); without a GPU, one must be named."""
         if isinstance(cubin, (bytes, bytearray, memoryview)):
-            data = bytes(cubin)
+            kernels = _occcalc._image_kernels(bytes(cubin))
         else:
-            try:
-                with open(os.fspath(cubin), "rb") as f:
-                    data = f.read()
-            except TypeError:
-                raise TypeError(f"cubin is {_a(cubin)}; it takes bytes or a path") from None
-            except OSError as error:
-                raise Error(f"{cubin}: cannot read: {error.strerror}") from None
-        kernels = _occcalc._image_kernels(data)
-        matching = [k for k in kernels if name is None or k["name"] == name]
-        if len(matching) != 1:
-            names = ", ".join(k["name"] for k in kernels) or "none"
+            from . import _path_bytes
+            kernels = _occcalc._file_kernels(_path_bytes(cubin, "cubin"))
+        if name is not None and not isinstance(name, str):
+            raise TypeError(f"name is {_a(name)}; it takes a kernel's name")
+        # Kernels with figures (PTX alone has none until ptxas builds it).
+        built = [k for k in kernels if k["registers"] is not None]
+        names = sorted({k["demangled"] for k in built})
+        matching = [k for k in built if name is None or name in (k["name"], k["demangled"])]
+        if not matching or (name is None and len({k["name"] for k in matching}) > 1):
             wanted = f"no kernel named {name!r}" if name is not None else "several kernels; name one"
-            raise Error(f"the cubin holds {wanted} (it holds {names})")
-        k = matching[0]
+            raise Error(f"the file holds {wanted} (it holds {', '.join(names) or 'none'})")
+        if len({k["name"] for k in matching}) > 1:
+            raise Error(f"{name!r} names {len({k['name'] for k in matching})} kernels (overloads: "
+                        f"{', '.join(sorted({k['name'] for k in matching}))}); give the mangled name")
+        archs = sorted({k["arch"] for k in matching}, key=_sm_of)
+        if len(archs) > 1 and any(gpu.get(key) is not None for key in ("gpu", "cc")):
+            target = _target_of(gpu)
+            loadable = [a for a in archs if _occcalc._loads_cubin(a, target.arch)]
+            if not loadable:
+                asked = f"{target.gpu} ({target.arch})" if target.gpu else target.arch
+                raise Error(f"the file holds {matching[0]['demangled']} for {', '.join(archs)}; {asked} loads none "
+                            "of them (the driver would compile its PTX, whose figures ptxas gives)")
+            archs = loadable[-1:]  # the newest SASS the GPU loads, as the driver picks
+        if len(archs) > 1:
+            raise Error(f"the file holds {matching[0]['demangled']} for {', '.join(archs)}; "
+                        "give gpu= or cc= to pick the image the GPU loads")
+        k = next(k for k in matching if k["arch"] == archs[0])
         request = dict(regs=k["registers"], smem=k["static_smem"], barriers=k["barriers"],
                        max_threads=triton.max_threads_of(k))
         if not any(gpu.get(key) is not None for key in ("gpu", "cc")):

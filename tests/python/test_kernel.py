@@ -147,3 +147,37 @@ def test_bad_arguments_name_themselves():
         occcalc.Kernel(cc="8.0", regs=32, threads=128)
     with pytest.raises(occcalc.Error, match="regs is required"):
         occcalc.Kernel(cc="8.0")
+
+
+FIXTURES = os.path.join(os.path.dirname(__file__), "..", "fixtures", "inspect")
+
+
+def test_a_kernel_from_an_executable_takes_the_image_the_gpu_loads():
+    # tests/fixtures/inspect/app (nvcc 13, sm_80 and sm_120 images): `bounded` is __launch_bounds__(256), named as
+    # inspect --kernel names it, mangled or not.
+    app = os.path.join(FIXTURES, "app")
+    name = "demo::bounded(float const*, float*, int)"
+    on_5090 = occcalc.Kernel.from_cubin(app, name, gpu="RTX 5090")
+    assert (on_5090.name, on_5090.max_threads) == ("_ZN4demo7boundedEPKfPfi", 256)
+    assert repr(on_5090) == ("<occcalc.Kernel _ZN4demo7boundedEPKfPfi regs=12, smem=0, barriers=0, gpu='RTX 5090', "
+                             "max_threads=256>")
+    # 12 registers on sm_120: 6 blocks of 256 threads fill each of the 170 SMs.
+    assert on_5090.occupancy.max_potential_block_size(0, 0) == (1020, 256)
+    on_a100 = occcalc.Kernel.from_cubin(app, "_ZN4demo7boundedEPKfPfi", gpu="A100 SXM4 80GB")
+    assert repr(on_a100).startswith("<occcalc.Kernel _ZN4demo7boundedEPKfPfi regs=10,")
+    assert on_a100.occupancy.max_potential_block_size(0, 0) == (864, 256)
+    with pytest.raises(occcalc.Error, match=r"for sm_80, sm_120; give gpu= or cc= to pick the image"):
+        occcalc.Kernel.from_cubin(app, name)
+    with pytest.raises(occcalc.Error, match=r"for sm_80, sm_120; sm_90 loads none of them"):
+        occcalc.Kernel.from_cubin(app, name, cc="9.0")
+    with pytest.raises(occcalc.Error, match=r"no kernel named 'bound' \(it holds demo::bounded\(float const\*"):
+        occcalc.Kernel.from_cubin(app, "bound", gpu="RTX 5090")
+    # .reqntid 128x2x1: the runtime's maxThreadsPerBlock is its 256 threads.
+    assert occcalc.Kernel.from_cubin(os.path.join(FIXTURES, "reqntid.sm_80.cubin")).max_threads == 256
+
+
+def test_a_kernel_read_from_a_device_is_bounded():
+    with pytest.raises(occcalc.Error, match="^/dev/zero: more than 268435456 bytes from a pipe or device"):
+        occcalc.Kernel.from_cubin("/dev/zero")
+    with pytest.raises(TypeError, match="^cubin is a float"):
+        occcalc.Kernel.from_cubin(1.5)
