@@ -38,39 +38,21 @@ struct answers {
   std::vector<std::pair<std::int64_t, std::string>> below;
 };
 
-/// What a thread keeps from line to line: its line's and writer's buffers.
-struct batch_worker {
-  batch_line line;
-  result_writer writer;
-};
-
 /// Answers line `line_number` (`too_long`: it was cut at the maximum),
 /// appending its output line to `to`.
 void answer_line(const occcalc::table& tables, const std::optional<double>& min_percent, const std::string& line,
-                 bool too_long, std::int64_t line_number, batch_worker& worker, answers& to) {
-  worker.line.id_json.clear();
-  const std::size_t start = to.text.size();
-  try {
-    if (too_long) {
-      throw occcalc::input_error("", fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
-                                                 line_number, max_batch_line_bytes >> 20));
-    }
-    read_batch_line(line, line_number, worker.line);
-    const evaluated e = evaluate_any(tables, worker.line.request);
-    const bool failed = below(occupancy_of(e), min_percent);
-    if (failed) to.below.emplace_back(line_number, worker.line.id_json);
-    const std::string_view gate = !min_percent ? "" : failed ? "failed" : "passed";
-    std::visit([&](const auto& q) { worker.writer.append(to.text, q, worker.line.id_json, gate); }, e);
-  } catch (const occcalc::input_error& e) {
+                 bool too_long, std::int64_t line_number, request_answerer& worker, answers& to) {
+  if (too_long) {
     to.bad = true;
-    to.text.resize(start);
-    to.text += json_text(error_json(e.field(), e.keyed_text(), worker.line.id_json));
-  } catch (const std::exception& e) {
-    // Whatever else a line provokes is its own error: the other lines keep
-    // their answers.
-    to.bad = true;
-    to.text.resize(start);
-    to.text += json_text(error_json("", fmt::format("line {}: {}", line_number, e.what()), worker.line.id_json));
+    to.text += json_text(error_json("",
+                                    fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
+                                                line_number, max_batch_line_bytes >> 20),
+                                    ""));
+  } else {
+    const request_outcome outcome =
+        append_request_answer(tables, line, fmt::format("line {}", line_number), min_percent, worker, to.text);
+    to.bad = to.bad || outcome.error;
+    if (outcome.below) to.below.emplace_back(line_number, worker.line.id_json);
   }
   to.text += '\n';
 }
@@ -124,7 +106,7 @@ exit_status run_batch(const occcalc::table& tables, const std::optional<double>&
     const auto runs = static_cast<std::size_t>(
         occcalc::detail::divide_round_up(static_cast<std::int64_t>(count), static_cast<std::int64_t>(lines_per_run)));
     results.assign(runs, {});
-    inspect::parallel_for<batch_worker>(runs, workers, [&](std::size_t run, batch_worker& worker) {
+    inspect::parallel_for<request_answerer>(runs, workers, [&](std::size_t run, request_answerer& worker) {
       results[run].text.reserve(lines_per_run * answer_bytes_reserved);
       for (std::size_t i = run * lines_per_run; i < std::min(count, (run + 1) * lines_per_run); ++i) {
         answer_line(tables, min_percent, lines[i], too_long[i] != 0, lines_before + static_cast<std::int64_t>(i) + 1,

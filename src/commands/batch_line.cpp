@@ -4,12 +4,16 @@
 #include <cstdint>
 #include <iterator>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string>
+#include <variant>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "analysis/occupancy_floor.hpp"
+#include "analysis/query.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/tables/json_input.hpp"
@@ -79,19 +83,52 @@ occcalc::request request_from_json(const nlohmann::json& line) {
 
 }  // namespace
 
-void read_batch_line(std::string_view line, std::int64_t line_number, batch_line& to) {
+void read_request_text(std::string_view text, std::string_view name, batch_line& to) {
   to = {};
-  if (line.find_first_not_of(" \t\r") == std::string_view::npos) {
-    throw occcalc::input_error("", fmt::format("line {} is empty; every line must hold a request object", line_number));
+  if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
+    const bool in_batch = name.rfind("line ", 0) == 0;
+    throw occcalc::input_error(
+        "", fmt::format("{} is empty; {} must hold a request object", name, in_batch ? "every line" : "it"));
   }
   nlohmann::json parsed;
   try {
-    parsed = occcalc::parse_json_strictly(line);
+    parsed = occcalc::parse_json_strictly(text);
   } catch (const occcalc::error& e) {
-    throw occcalc::input_error("", fmt::format("line {} is not valid JSON: {}", line_number, e.what()));
+    throw occcalc::input_error("", fmt::format("{} is not valid JSON: {}", name, e.what()));
   }
   to.id_json = batch_id(parsed);
   to.request = request_from_json(parsed);
+}
+
+void read_batch_line(std::string_view line, std::int64_t line_number, batch_line& to) {
+  read_request_text(line, fmt::format("line {}", line_number), to);
+}
+
+request_outcome append_request_answer(const occcalc::table& tables, std::string_view text, std::string_view name,
+                                      const std::optional<double>& min_percent, request_answerer& answerer,
+                                      std::string& to) {
+  answerer.line.id_json.clear();
+  const std::size_t start = to.size();
+  request_outcome outcome;
+  try {
+    read_request_text(text, name, answerer.line);
+    const evaluated e = evaluate_any(tables, answerer.line.request);
+    outcome.below = below(occupancy_of(e), min_percent);
+    const std::string_view gate = !min_percent ? "" : outcome.below ? "failed" : "passed";
+    std::visit([&](const auto& q) { answerer.writer.append(to, q, answerer.line.id_json, gate); }, e);
+  } catch (const occcalc::input_error& e) {
+    outcome = {true, false};
+    to.resize(start);
+    to += json_text(error_json(e.field(), e.keyed_text(), answerer.line.id_json));
+  } catch (const std::bad_alloc&) {
+    throw;  // the caller's to handle: no room for an answer either
+  } catch (const std::exception& e) {
+    // Whatever else a request provokes is its own error: other requests keep their answers.
+    outcome = {true, false};
+    to.resize(start);
+    to += json_text(error_json("", fmt::format("{}: {}", name, e.what()), answerer.line.id_json));
+  }
+  return outcome;
 }
 
 }  // namespace occcalc::cli
