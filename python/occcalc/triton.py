@@ -47,13 +47,16 @@ def _field(obj, name, default=None):
     return getattr(obj, name, default)
 
 
-def _integer(meta, name, default=None):
-    """The metadata's integer `name`; a TypeError naming it for another type."""
+def _integer(meta, name, default=None, minimum=0):
+    """The metadata's integer `name`, at least `minimum`; a TypeError naming it for
+    another type, an Error for a value below the minimum."""
     value = _field(meta, name, default)
     if value is None:
         value = default
     if value is None or isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"the kernel's metadata.{name} is {_a(value)}; Triton's is an integer")
+    if value < minimum:
+        raise Error(f"the kernel's metadata.{name} is {value}; Triton's is at least {minimum}")
     return value
 
 
@@ -194,7 +197,7 @@ def occupancy(kernel, **launch):
     meta = kernel.metadata
     backend, warp_size, request = _own_request(kernel, launch)
     request.pop("max_threads", None)  # Triton launches num_warps x the warp size, which its bounds are
-    request["threads"] = _integer(meta, "num_warps") * warp_size
+    request["threads"] = _integer(meta, "num_warps", minimum=1) * warp_size
     shared = _integer(meta, "shared", 0)
     if backend == "hip":
         request["lds"] += shared
@@ -202,7 +205,7 @@ def occupancy(kernel, **launch):
         request["dyn_smem"] = shared
         # num_ctas > 1: Triton's launcher launches clusters of cluster_dims (of num_ctas along x where
         # the metadata holds none): Result.cluster says what a cluster launch keeps per SM.
-        ctas = _integer(meta, "num_ctas", 1)
+        ctas = _integer(meta, "num_ctas", 1, minimum=1)
         if ctas > 1:
             dims = tuple(_field(meta, "cluster_dims", None) or (1, 1, 1))
             if len(dims) != 3 or not all(isinstance(d, int) and not isinstance(d, bool) and d > 0 for d in dims):

@@ -64,6 +64,17 @@ def test_the_cache_fixtures_agree_with_inspect():
     assert checked == 2
 
 
+def test_counts_below_tritons_are_refused():
+    k = kernel(n_regs=32, num_warps=4, shared=0)
+    k.metadata.num_ctas = 0
+    with pytest.raises(occcalc.Error, match="^the kernel's metadata.num_ctas is 0; Triton's is at least 1"):
+        occcalc.triton_occupancy(k)
+    with pytest.raises(occcalc.Error, match="^the kernel's metadata.num_warps is 0; Triton's is at least 1"):
+        occcalc.triton_occupancy(kernel(n_regs=32, num_warps=0, shared=0))
+    with pytest.raises(occcalc.Error, match="^the kernel's metadata.shared is -1; Triton's is at least 0"):
+        occcalc.triton_occupancy(kernel(n_regs=32, num_warps=4, shared=-1))
+
+
 def test_an_unknown_backend_is_refused():
     with pytest.raises(occcalc.Error, match="target backend 'xpu' is not cuda or hip"):
         occcalc.triton_occupancy(kernel(n_regs=32, num_warps=4, shared=0, backend="xpu"))
