@@ -237,12 +237,23 @@ def _kept(scored, min_occupancy, what):
 
 
 def _validated_floor(min_occupancy):
+    """The floor as a fraction: a number in [0, 1] (0.75), or a percent as the CLI's
+    --min-occupancy takes it, written with its sign ("75%"), so neither is mistaken
+    for the other."""
     if min_occupancy is None:
         return None
+    if isinstance(min_occupancy, str) and min_occupancy.strip().endswith("%"):
+        try:
+            percent = float(min_occupancy.strip()[:-1])
+        except ValueError:
+            raise Error(f"min_occupancy {min_occupancy!r} is not a percent such as '75%'") from None
+        if not 0 <= percent <= 100:
+            raise Error(f"min_occupancy {min_occupancy!r} is outside [0%, 100%]")
+        return percent / 100
     if isinstance(min_occupancy, bool) or not isinstance(min_occupancy, (int, float)):
-        raise TypeError(f"min_occupancy is {_a(min_occupancy)}; it takes a number in [0, 1]")
+        raise TypeError(f"min_occupancy is {_a(min_occupancy)}; it takes a number in [0, 1] or a percent such as '75%'")
     if not 0 <= min_occupancy <= 1:
-        raise Error(f"min_occupancy {min_occupancy!r} is outside [0, 1] (0.5 is 50%)")
+        raise Error(f"min_occupancy {min_occupancy!r} is outside [0, 1] (0.5 is 50%; a percent is written '50%')")
     return float(min_occupancy)
 
 
@@ -295,8 +306,8 @@ def early_config_prune(*, min_occupancy=None, registers=None, shared=None, **lau
       ``shared(config, named_args)`` (the matmul tutorial's is about
       ``(BLOCK_SIZE_M + BLOCK_SIZE_N) * BLOCK_SIZE_K * 2 * (num_stages - 1)``).
       A config over the opt-in maximum per block cannot launch.
-    - ``min_occupancy`` (0 to 1): with ``registers``, drop configs whose
-      occupancy is lower.
+    - ``min_occupancy`` (0 to 1, or a percent as the CLI takes it: ``"75%"``): with
+      ``registers``, drop configs whose occupancy is lower.
 
     ``launch`` names the GPU (``gpu``, ``cc`` or ``gfx``; by default the one
     Triton compiles for). Never empty: when every config falls short, the

@@ -225,9 +225,17 @@ def test_pruners_never_return_an_empty_list():
 
 def test_early_config_prune_refuses_bad_arguments():
     with pytest.raises(TypeError, match="min_occupancy is a str"):
-        occcalc.triton.early_config_prune(min_occupancy="50%")
-    with pytest.raises(occcalc.Error, match=r"min_occupancy 50 is outside \[0, 1\]"):
+        occcalc.triton.early_config_prune(min_occupancy="50")
+    with pytest.raises(occcalc.Error, match=r"min_occupancy 50 is outside \[0, 1\] \(0.5 is 50%; a percent is written '50%'\)"):
         occcalc.triton.early_config_prune(min_occupancy=50)
+    with pytest.raises(occcalc.Error, match=r"min_occupancy '150%' is outside \[0%, 100%\]"):
+        occcalc.triton.early_config_prune(min_occupancy="150%")
+    with pytest.raises(occcalc.Error, match=r"min_occupancy 'x%' is not a percent"):
+        occcalc.triton.early_config_prune(min_occupancy="x%")
+    # A percent, as the CLI's --min-occupancy takes it, is the same floor as its fraction.
+    configs = tutorial_configs()
+    by_percent = occcalc.triton.early_config_prune(cc="8.0", registers=64, min_occupancy="50%")(configs, {})
+    assert by_percent == occcalc.triton.early_config_prune(cc="8.0", registers=64, min_occupancy=0.5)(configs, {}) == configs
     with pytest.raises(TypeError, match="registers is a float"):
         occcalc.triton.early_config_prune(registers=32.5)
     # No GPU and no gpu=/cc=: Triton cannot say what it compiles for.
