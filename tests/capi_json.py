@@ -24,6 +24,8 @@ import tempfile
 cli, library, source = sys.argv[1:4]
 compiler = shutil.which(sys.argv[4] if len(sys.argv) > 4 else "cc")
 flags = sys.argv[5].split() if len(sys.argv) > 5 else []
+# A sanitized library calls the sanitizers' C++ runtime, which a C link leaves out.
+link_flags = ["-fsanitize-link-c++-runtime", "-lstdc++"] if any(f.startswith("-fsanitize") for f in flags) else []
 if compiler is None:
     print("no C compiler: skipped")
     sys.exit(77)
@@ -81,7 +83,8 @@ with tempfile.TemporaryDirectory() as work:
     program = os.path.join(work, "json_lines")
     subprocess.run([compiler, "-std=c99", "-Wall", "-Wextra", "-Wpedantic", "-Werror", "-O1", *flags,
                     "-I", os.path.join(source, "include"), os.path.join(source, "tests", "capi", "json_lines.c"),
-                    library, f"-Wl,-rpath,{os.path.dirname(os.path.abspath(library))}", "-lpthread", "-o", program],
+                    library, f"-Wl,-rpath,{os.path.dirname(os.path.abspath(library))}", "-lpthread", *link_flags,
+                    "-o", program],
                    check=True)
     text = "".join(line + "\n" for line in lines)
     batch = subprocess.run([cli, "batch"], input=text, capture_output=True, text=True).stdout.splitlines()
