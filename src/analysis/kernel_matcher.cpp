@@ -2,6 +2,7 @@
 
 #include <re2/re2.h>
 
+#include "occcalc/amd/target.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
 
@@ -37,10 +38,10 @@ kernel_matcher make_kernel_matcher(const std::string& pattern, const std::string
   }
   const std::string lowered = occcalc::detail::lower(occcalc::detail::trim(arch));
   if (lowered.rfind("gfx", 0) == 0) {
-    const bool valid = lowered.size() > 3 && lowered.find_first_not_of("0123456789abcdef", 3) == std::string::npos;
-    if (!valid)
-      throw occcalc::input_error("arch",
-                                 occcalc::detail::quoted(arch) + " is not an AMD target such as gfx90a or gfx1100");
+    // The readers' own rule for a processor name, generic targets included (gfx11-generic).
+    if (!occcalc::is_gfx_name(lowered))
+      throw occcalc::input_error(
+          "arch", occcalc::detail::quoted(arch) + " is not an AMD target such as gfx90a, gfx1100 or gfx11-generic");
     m.amd_target = lowered;
   } else if (!arch.empty()) {
     const auto cc = occcalc::parse_compute_capability("arch", arch);

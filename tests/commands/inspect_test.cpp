@@ -335,6 +335,21 @@ TEST_CASE("cli: AMD compiler remarks take their target from --arch, and say so w
   CHECK(k["block_size_from"] == "suggested");
 }
 
+TEST_CASE("cli: --arch takes every AMD target name the readers give, generic ones included", "[cli][inspect][amd]") {
+  const std::string object = std::string(OCCCALC_AMD_FIXTURE_DIR) + "/kernels22.gfx11-generic.o";
+  const auto all = nlohmann::json::parse(run({"inspect", object, "--json"}).out)["kernels"];
+  REQUIRE_FALSE(all.empty());
+  CHECK(all[0]["arch"] == "gfx11-generic");
+  const auto chosen = run({"inspect", object, "--arch", "gfx11-generic", "--json"});
+  CHECK(chosen.status == exit_status::ok);
+  CHECK(nlohmann::json::parse(chosen.out)["kernels"].size() == all.size());
+  CHECK(nlohmann::json::parse(run({"inspect", object, "--arch", "gfx1100", "--json"}).out)["kernels"].empty());
+  const auto bad = run({"inspect", object, "--arch", "gfx11-gen"});
+  CHECK(bad.status == exit_status::bad_input);
+  CHECK(bad.err ==
+        "occcalc: error: --arch 'gfx11-gen' is not an AMD target such as gfx90a, gfx1100 or gfx11-generic\n");
+}
+
 TEST_CASE("cli: many kernels stream out in order, each format whole", "[cli][inspect]") {
   // More kernels than one run of reports (2,048): the formats written as
   // each run comes hold every kernel in order, and the text table's widths
