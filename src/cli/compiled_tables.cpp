@@ -17,6 +17,7 @@ occcalc::table compiled_tables(table_extent extent) {
   move_into(out.architectures, amd.architectures);
   move_into(out.gpus, amd.gpus);
   move_into(out.amd_targets, amd.amd_targets);
+  move_into(out.unlisted_amd_targets, amd.unlisted_amd_targets);
   move_into(out.amd_gpus, amd.amd_gpus);
   return out;
 }
