@@ -18,6 +18,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -147,36 +148,30 @@ inline table load_tables(const std::vector<table_text>& texts) {
   for (std::size_t i = 0; i < out.architectures.size(); ++i) {
     check_sources(out.architectures[i].sources, arch_origins[i] + ": architecture '" + out.architectures[i].id + "'");
   }
-  // An architecture a later file gives figures for (a day-one table,
-  // tools/day-one) takes the place of an unlisted one; in the same file, or
-  // an earlier one, the two contradict each other.
-  std::vector<unlisted_arch> unlisted;
-  for (std::size_t i = 0; i < out.unlisted_architectures.size(); ++i) {
-    auto& u = out.unlisted_architectures[i];
-    const std::string where = unlisted_origins[i] + ": unlisted architecture '" + u.id + "'";
-    check_sources(u.sources, where);
-    const auto arch = arch_ids.find(u.id);
-    if (arch == arch_ids.end()) {
-      unlisted.push_back(std::move(u));
-    } else if (!detail::loaded_after(texts, arch_origins[arch->second], unlisted_origins[i])) {
-      throw table_error(where + ": is also in architectures");
+  // An entry a later file gives figures for (a day-one table, tools/day-one;
+  // a user's AMD target) takes the place of an unlisted one; in the same
+  // file, or an earlier one, the two contradict each other.
+  const auto settle_unlisted = [&](auto& unlisted, const std::vector<std::string>& origins, const std::string& kind,
+                                   const std::unordered_map<std::string, std::size_t>& listed_ids,
+                                   const std::vector<std::string>& listed_origins, const std::string& listed) {
+    std::decay_t<decltype(unlisted)> kept;
+    for (std::size_t i = 0; i < unlisted.size(); ++i) {
+      auto& u = unlisted[i];
+      const std::string where = origins[i] + ": " + kind + " '" + u.id + "'";
+      check_sources(u.sources, where);
+      const auto found = listed_ids.find(u.id);
+      if (found == listed_ids.end()) {
+        kept.push_back(std::move(u));
+      } else if (!detail::loaded_after(texts, listed_origins[found->second], origins[i])) {
+        throw table_error(where + ": is also in " + listed);
+      }
     }
-  }
-  out.unlisted_architectures = std::move(unlisted);
-  // Likewise an AMD target a later file gives figures for (a --table entry).
-  std::vector<unlisted_amd_target> unlisted_amd;
-  for (std::size_t i = 0; i < out.unlisted_amd_targets.size(); ++i) {
-    auto& u = out.unlisted_amd_targets[i];
-    const std::string where = unlisted_amd_origins[i] + ": unlisted AMD target '" + u.id + "'";
-    check_sources(u.sources, where);
-    const auto target = amd_ids.find(u.id);
-    if (target == amd_ids.end()) {
-      unlisted_amd.push_back(std::move(u));
-    } else if (!detail::loaded_after(texts, amd_origins[target->second], unlisted_amd_origins[i])) {
-      throw table_error(where + ": is also in amd_targets");
-    }
-  }
-  out.unlisted_amd_targets = std::move(unlisted_amd);
+    unlisted = std::move(kept);
+  };
+  settle_unlisted(out.unlisted_architectures, unlisted_origins, "unlisted architecture", arch_ids, arch_origins,
+                  "architectures");
+  settle_unlisted(out.unlisted_amd_targets, unlisted_amd_origins, "unlisted AMD target", amd_ids, amd_origins,
+                  "amd_targets");
   for (std::size_t i = 0; i < out.amd_targets.size(); ++i) {
     const auto& t = out.amd_targets[i];
     const std::string where = amd_origins[i] + ": AMD target '" + t.id + "'";
