@@ -1,7 +1,9 @@
 // Parsing of the values users type, and finding architectures and GPUs.
 #include "catch.hpp"
 
+#include <cctype>
 #include <string>
+#include <vector>
 
 #include "cli/embedded_tables.hpp"
 #include "occcalc/request/lookup.hpp"
@@ -213,6 +215,44 @@ TEST_CASE("a family name covers its products' variants, never another product", 
   CHECK_FALSE(occcalc::is_variant_word("gb"));
   CHECK_FALSE(occcalc::is_variant_word("ti"));
   CHECK_FALSE(occcalc::is_variant_word("8x"));
+}
+
+TEST_CASE("a family lookup read in place answers as the words it replaced", "[request][gpu]") {
+  // is_family_variant_name (no string built) against is_family_variant over gpu_name_words, for every name, id and
+  // alias of every GPU, asked as every leading run of every other name's words, in both cases and with punctuation.
+  const auto& tables = occcalc::test::default_tables();
+  std::vector<std::string> names;
+  const auto add = [&](const auto& g) {
+    names.push_back(g.name);
+    names.push_back(g.id);
+    names.insert(names.end(), g.aliases.begin(), g.aliases.end());
+  };
+  for (const auto& g : tables.gpus) add(g);
+  for (const auto& g : tables.amd_gpus) add(g);
+  std::vector<std::string> queries = {"", "-", "H100", "h100 pcie", "RTX 4060", "GeForce", "MI300", "A100 80GB"};
+  for (const auto& name : names) {
+    const auto words = occcalc::gpu_name_words(name);
+    std::string query;
+    for (const auto& w : words) {
+      query += (query.empty() ? "" : "-") + w;
+      queries.push_back(query);
+      std::string upper = query;
+      for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      queries.push_back("NVIDIA " + upper);
+    }
+  }
+  std::size_t compared = 0, variants = 0;
+  for (const auto& q : queries) {
+    const auto family = occcalc::gpu_name_words(q);
+    for (const auto& name : names) {
+      const bool expected = occcalc::is_family_variant(family, occcalc::gpu_name_words(name));
+      if (occcalc::is_family_variant_name(family, name) != expected) FAIL("'" << q << "' against '" << name << "'");
+      variants += expected;
+      ++compared;
+    }
+  }
+  CHECK(compared > 500'000);
+  CHECK(variants > 100);
 }
 
 TEST_CASE("a family resolves to its architecture, and to its SM count where its products share one",

@@ -202,11 +202,9 @@ bool answers_to(const Gpu& candidate, const std::string& wanted) {
 /// whose words are `family` (`is_family_variant`).
 template <typename Gpu>
 bool in_family(const Gpu& candidate, const std::vector<std::string>& family) {
-  if (is_family_variant(family, gpu_name_words(candidate.name)) ||
-      is_family_variant(family, gpu_name_words(candidate.id)))
-    return true;
+  if (is_family_variant_name(family, candidate.name) || is_family_variant_name(family, candidate.id)) return true;
   return std::any_of(candidate.aliases.begin(), candidate.aliases.end(),
-                     [&](const std::string& alias) { return is_family_variant(family, gpu_name_words(alias)); });
+                     [&](const std::string& alias) { return is_family_variant_name(family, alias); });
 }
 
 /// The GPU `query` names, NVIDIA or AMD: the product it names exactly, else

@@ -50,36 +50,57 @@ inline std::string gpu_name_key(std::string_view name) {
   return key;
 }
 
-/// Whether `name`'s key (`gpu_name_key`) is `key`, compared as the name is
-/// read, without building the key: a lookup compares every GPU's names.
-inline bool gpu_name_key_is(std::string_view name, std::string_view key) {
-  // ASCII, as the C locale's isalnum and tolower that gpu_name_key uses.
-  const auto alnum = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  const auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
-  std::size_t at = 0;  // into key
+namespace detail {
+
+/// ASCII, as the C locale's isalnum and tolower that `gpu_name_words` uses.
+constexpr bool name_alnum(char c) noexcept {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+constexpr char name_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+/// Whether `word`, in any case, is `lowered`.
+inline bool same_word(std::string_view word, std::string_view lowered) noexcept {
+  return word.size() == lowered.size() &&
+         std::equal(word.begin(), word.end(), lowered.begin(), [](char x, char y) { return name_lower(x) == y; });
+}
+
+/// Calls `visit(word)` for each word of `name` that `gpu_name_words` keeps,
+/// as written (any case), read in place; stops where `visit` returns false,
+/// and returns whether it went to the end. A lookup compares every GPU's
+/// names: this builds no string.
+template <typename Visit>
+bool for_each_name_word(std::string_view name, Visit&& visit) {
   std::size_t i = 0;
   while (i < name.size()) {
-    if (!alnum(name[i])) {
+    if (!name_alnum(name[i])) {
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < name.size() && alnum(name[end])) ++end;
+    while (end < name.size() && name_alnum(name[end])) ++end;
     const std::string_view word = name.substr(i, end - i);
     bool brand = false;
-    for (const auto b : optional_brand_words) {
-      brand = brand || (word.size() == b.size() &&
-                        std::equal(word.begin(), word.end(), b.begin(), [&](char x, char y) { return lower(x) == y; }));
-    }
-    if (!brand) {
-      if (key.size() - at < word.size()) return false;
-      for (const char c : word) {
-        if (lower(c) != key[at++]) return false;
-      }
-    }
+    for (const auto b : optional_brand_words) brand = brand || same_word(word, b);
+    if (!brand && !visit(word)) return false;
     i = end;
   }
-  return at == key.size();
+  return true;
+}
+
+}  // namespace detail
+
+/// Whether `name`'s key (`gpu_name_key`) is `key`, compared as the name is
+/// read, without building the key: a lookup compares every GPU's names.
+inline bool gpu_name_key_is(std::string_view name, std::string_view key) {
+  std::size_t at = 0;  // into key
+  const bool whole = detail::for_each_name_word(name, [&](std::string_view word) {
+    if (key.size() - at < word.size()) return false;
+    for (const char c : word) {
+      if (detail::name_lower(c) != key[at++]) return false;
+    }
+    return true;
+  });
+  return whole && at == key.size();
 }
 
 /// Words that tell variants of one product apart, not products: the form
@@ -111,6 +132,24 @@ inline bool is_family_variant(const std::vector<std::string>& family, const std:
     if (i < family.size() ? name[i] != family[i] : !is_variant_word(name[i])) return false;
   }
   return true;
+}
+
+/// `is_family_variant(family, gpu_name_words(name))`, read in place: a
+/// family lookup tries every GPU's names, and this builds no string.
+inline bool is_family_variant_name(const std::vector<std::string>& family, std::string_view name) {
+  if (family.empty()) return false;
+  std::size_t index = 0;  // words of `name` read
+  const bool whole = detail::for_each_name_word(name, [&](std::string_view word) {
+    if (index < family.size()) return detail::same_word(word, family[index++]);
+    ++index;
+    // A variant word, in any case: a form factor, or digits then GB.
+    for (const auto f : form_factor_words) {
+      if (detail::same_word(word, f)) return true;
+    }
+    return word.size() > 2 && detail::same_word(word.substr(word.size() - 2), "gb") &&
+           std::all_of(word.begin(), word.end() - 2, [](char c) { return c >= '0' && c <= '9'; });
+  });
+  return whole && index > family.size();
 }
 
 }  // namespace occcalc
