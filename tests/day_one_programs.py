@@ -65,9 +65,11 @@ def check(exe, command):
                             f"{run.stdout[:200]!r}; expected exit 2 and one line '{name}: error: CALL: WHY'")
         else:
             print(f"{name}: no GPU here: {lines[0]}")
-    wrong = subprocess.run([exe, "--frobnicate"], capture_output=True, text=True, timeout=60)
-    if wrong.returncode != 2 or not wrong.stderr.startswith("usage: "):
-        failures.append(f"{name}: --frobnicate: exit {wrong.returncode}, stderr {wrong.stderr!r}")
+    # A wrong argument, or a device that is not an index (never read as device 0): the usage line.
+    for args in (["--frobnicate"], ["--device", "abc"], ["--device", "-1"], ["--device"], ["--name"]):
+        wrong = subprocess.run([exe, *args], capture_output=True, text=True, timeout=60)
+        if wrong.returncode != 2 or not wrong.stderr.startswith("usage: "):
+            failures.append(f"{name}: {' '.join(args)}: exit {wrong.returncode}, stderr {wrong.stderr!r}")
 
 
 with tempfile.TemporaryDirectory() as work:

@@ -206,3 +206,31 @@ TEST_CASE("a day-one entry's name is escaped and its id is the name's words", "[
   CHECK(tables.gpus.back().name == "Lab \"quoted\" H200");
   CHECK(tables.gpus.back().id == "lab-quoted-h200");
 }
+
+TEST_CASE("both day-one programs read --device and --name alike, a device that is not an index refused", "[day-one]") {
+  using occcalc::day_one::option_read;
+  const auto read = [](std::vector<std::string> args, occcalc::day_one::device_options& o) {
+    args.insert(args.begin(), "program");
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    std::vector<option_read> out;
+    for (int i = 1; i < static_cast<int>(argv.size()); ++i) {
+      out.push_back(occcalc::day_one::read_device_option(static_cast<int>(argv.size()), argv.data(), i, o));
+    }
+    return out;
+  };
+  occcalc::day_one::device_options o;
+  CHECK(read({"--device", "3", "--name", "Lab GPU"}, o) ==
+        std::vector<option_read>{option_read::taken, option_read::taken});
+  CHECK(o.device == 3);
+  CHECK(o.name == "Lab GPU");
+  CHECK(read({"--with-architecture"}, o) == std::vector<option_read>{option_read::not_shared});
+  for (const char* bad : {"abc", "-1", "", "1x", "99999999999"}) {
+    INFO(bad);
+    occcalc::day_one::device_options fresh;
+    CHECK(read({"--device", bad}, fresh) == std::vector<option_read>{option_read::bad_value});
+  }
+  occcalc::day_one::device_options missing;
+  CHECK(read({"--device"}, missing) == std::vector<option_read>{option_read::bad_value});
+  CHECK(read({"--name"}, missing) == std::vector<option_read>{option_read::bad_value});
+}

@@ -16,19 +16,15 @@
 #include "table_entry.hpp"
 
 int main(int argc, char** argv) {
-  int device = 0;
-  std::string name;
+  occcalc::day_one::device_options options;
   for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--device" && i + 1 < argc) {
-      device = std::atoi(argv[++i]);
-    } else if (arg == "--name" && i + 1 < argc) {
-      name = argv[++i];
-    } else {
+    if (occcalc::day_one::read_device_option(argc, argv, i, options) != occcalc::day_one::option_read::taken) {
       std::fprintf(stderr, "usage: %s [--device N] [--name NAME]\n", argv[0]);
       return 2;
     }
   }
+  const int device = options.device;
+  const std::string& name = options.name;
   hipDeviceProp_t prop{};
   if (const hipError_t status = hipGetDeviceProperties(&prop, device); status != hipSuccess) {
     std::fprintf(stderr, "occcalc-table-amd: error: hipGetDeviceProperties: %s\n", hipGetErrorString(status));

@@ -25,22 +25,20 @@ int fail(const char* what, cudaError_t status) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int device = 0;
-  std::string name;
+  occcalc::day_one::device_options options;
   bool with_architecture = false;
   for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    if (arg == "--device" && i + 1 < argc) {
-      device = std::atoi(argv[++i]);
-    } else if (arg == "--name" && i + 1 < argc) {
-      name = argv[++i];
-    } else if (arg == "--with-architecture") {
+    const auto read = occcalc::day_one::read_device_option(argc, argv, i, options);
+    if (read == occcalc::day_one::option_read::taken) continue;
+    if (read == occcalc::day_one::option_read::not_shared && std::string(argv[i]) == "--with-architecture") {
       with_architecture = true;
     } else {
       std::fprintf(stderr, "usage: %s [--device N] [--name NAME] [--with-architecture]\n", argv[0]);
       return 2;
     }
   }
+  const int device = options.device;
+  const std::string& name = options.name;
   cudaDeviceProp prop{};
   if (const cudaError_t status = cudaGetDeviceProperties(&prop, device); status != cudaSuccess) {
     return fail("cudaGetDeviceProperties", status);

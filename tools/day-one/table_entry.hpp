@@ -135,6 +135,36 @@ inline std::int64_t shared_memory_unit_from_occupancy(const nvidia_device& d,
   return 0;
 }
 
+/// The options both programs take: the device to read and the name to
+/// give it.
+struct device_options {
+  int device = 0;
+  std::string name;
+};
+
+/// What `read_device_option` made of `argv[i]`.
+enum class option_read { taken, not_shared, bad_value };
+
+/// Reads `argv[i]` into `o` where it is `--device N` (an index from 0) or
+/// `--name NAME`, moving `i` past its value; `not_shared` for any other
+/// argument, `bad_value` for a missing value or a device that is not an
+/// index (never read as device 0).
+inline option_read read_device_option(int argc, char** argv, int& i, device_options& o) {
+  const std::string arg = argv[i];
+  if (arg != "--device" && arg != "--name") return option_read::not_shared;
+  if (i + 1 >= argc) return option_read::bad_value;
+  const std::string value = argv[++i];
+  if (arg == "--name") {
+    o.name = value;
+    return option_read::taken;
+  }
+  const bool index = !value.empty() && value.size() <= 9 &&
+                     std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (!index) return option_read::bad_value;
+  o.device = std::stoi(value);
+  return option_read::taken;
+}
+
 /// Today's date, `2026-11-29` (UTC): when the runtime was read.
 inline std::string today() {
   char text[16] = {};
