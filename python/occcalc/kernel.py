@@ -221,7 +221,7 @@ class Kernel:
                         "give gpu= or cc= to pick the image the GPU loads")
         k = next(k for k in matching if k["arch"] == archs[0])
         request = dict(regs=k["registers"], smem=k["static_smem"], barriers=k["barriers"],
-                       max_threads=triton.max_threads_of(k))
+                       max_threads=triton._max_threads_of(k))
         if not any(gpu.get(key) is not None for key in ("gpu", "cc")):
             request["cc"] = k["arch"]
         request.update(gpu)

@@ -138,7 +138,7 @@ def _check_target(name, image, result):
                     f"(ask for a GPU that runs {image}, or compile the kernel for {result.arch})")
 
 
-def max_threads_of(figures):
+def _max_threads_of(figures):
     """The most threads per block a kernel read from a cubin takes, as the runtime's
     ``maxThreadsPerBlock`` attribute gives it: its launch bounds (``.maxntid``) or
     required size (``.reqntid``), the smaller; None without either."""
@@ -167,7 +167,7 @@ def _own_request(kernel, launch):
         request = dict(cc=arch, regs=figures["registers"], smem=figures.get("static_smem"),
                        barriers=figures.get("barriers"))
         # The cubin's .maxntid (Triton writes num_warps x 32): the runtime's maxThreadsPerBlock.
-        bounds = max_threads_of(figures)
+        bounds = _max_threads_of(figures)
         if bounds is not None:
             request["max_threads"] = bounds
     if any(launch.get(key) is not None for key in ("gpu", "cc", "gfx")):

@@ -124,18 +124,10 @@ inline bool is_variant_word(std::string_view word) {
   return true;
 }
 
-/// Whether the GPU name `name` is a variant of the family `family` (both as
-/// `gpu_name_words`): the family's words, then variant words only.
-inline bool is_family_variant(const std::vector<std::string>& family, const std::vector<std::string>& name) {
-  if (family.empty() || name.size() <= family.size()) return false;
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    if (i < family.size() ? name[i] != family[i] : !is_variant_word(name[i])) return false;
-  }
-  return true;
-}
-
-/// `is_family_variant(family, gpu_name_words(name))`, read in place: a
-/// family lookup tries every GPU's names, and this builds no string.
+/// Whether the GPU name `name` is a variant of the family whose words are
+/// `family` (`gpu_name_words`): the family's words, then variant words
+/// only (`is_variant_word`), at least one. Read in place: a family lookup
+/// tries every GPU's names, and this builds no string.
 inline bool is_family_variant_name(const std::vector<std::string>& family, std::string_view name) {
   if (family.empty()) return false;
   std::size_t index = 0;  // words of `name` read
