@@ -58,9 +58,7 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
     if (target.max_agprs_per_wave > 0) kernel.agprs = agprs;
     if (target.max_sgprs_per_wave > 0 && k.sgprs) kernel.sgprs = *k.sgprs;
     kernel.lds_bytes = *k.static_shared_memory_bytes + overrides.dyn_smem_bytes.value_or(0);
-    occcalc::amd_mode mode;
-    mode.wave_size = k.wave_size.value_or(target.default_wave_size());
-    mode.wgp_mode = k.wgp_mode.value_or(true);
+    const occcalc::amd_mode mode{k.wave_size.value_or(target.default_wave_size()), k.wgp_mode.value_or(true)};
     const occcalc::amd_model model = overrides.model.value_or(target.models.front());
     if (!r.block_size) {
       // No size declared or given: the one AMD's tools pick, HIP's search

@@ -1,5 +1,7 @@
 // The LLVM AMDGPU occupancy model: hand-checked values from its rules (the
 // clang-19 comparison is tests/amd_llvm_test.cpp).
+#include <type_traits>
+
 #include "catch.hpp"
 
 #include "occcalc/amd/occupancy.hpp"
@@ -15,6 +17,18 @@ occcalc::amd_kernel kernel(std::int64_t vgprs, std::int64_t agprs, std::int64_t 
 }
 
 }  // namespace
+
+TEST_CASE("amd mode: given, or the target's own; never a wave size taken for granted", "[amd]") {
+  // amd_mode{} was wave64 everywhere, so RDNA's wave32 answers were silently wrong through the API.
+  STATIC_REQUIRE_FALSE(std::is_default_constructible_v<occcalc::amd_mode>);
+  const auto rdna = occcalc::amd_mode::defaults_of(amd_target("gfx1100"));
+  CHECK((rdna.wave_size == 32 && rdna.wgp_mode));
+  const auto cdna = occcalc::amd_mode::defaults_of(amd_target("gfx90a"));
+  CHECK((cdna.wave_size == 64 && !cdna.wgp_mode));
+  // The command line's answer for gfx1100 without --wave32 or --wave64 is the defaults' one.
+  const auto k = kernel(96, 0, 32, 0, 256);
+  CHECK(occcalc::amd_llvm_occupancy(amd_target("gfx1100"), k, rdna).vgpr_waves == 16);
+}
 
 TEST_CASE("amd llvm model: VGPRs, in each register file", "[amd]") {
   // gfx900: 256 VGPRs per lane, granule 4: 45 -> 48 -> 5 waves.

@@ -27,10 +27,19 @@ struct amd_kernel {
 };
 
 /// How the kernel runs: its wave size and, on gfx10 and later, WGP or CU
-/// mode.
+/// mode. It has no default: a wave size taken for granted is wrong on half
+/// the targets (RDNA runs wave32 unless told otherwise), so it is given
+/// (`{64, false}`) or the target's (`amd_mode::defaults_of(t)`).
 struct amd_mode {
-  std::int64_t wave_size = 64;
-  bool wgp_mode = true;
+  std::int64_t wave_size;
+  bool wgp_mode;
+
+  constexpr amd_mode(std::int64_t wave_size_items, bool in_wgp_mode) noexcept
+      : wave_size(wave_size_items), wgp_mode(in_wgp_mode) {}
+
+  /// What the command line takes when neither is given: the target's first
+  /// wave size (32 on RDNA) and WGP mode where it has one.
+  static amd_mode defaults_of(const amd_target& t) noexcept { return {t.default_wave_size(), t.has_wgp_mode}; }
 };
 
 namespace detail {

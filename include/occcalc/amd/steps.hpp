@@ -97,7 +97,7 @@ struct amd_launch_changes {
 /// `device_waves_per_simd` as for `compute_amd_occupancy`.
 struct amd_step_question {
   const amd_target* target = nullptr;
-  amd_mode mode;
+  amd_mode mode{0, false};  // the question's, as given
   amd_model model = amd_model::hip;
   amd_launch launch;
   std::optional<double> target_occupancy;

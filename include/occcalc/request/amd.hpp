@@ -22,7 +22,7 @@ struct resolved_amd_request {
   /// The named GPU, when the request gave one.
   const amd_gpu* named_gpu = nullptr;
   amd_model model = amd_model::llvm;
-  amd_mode mode;
+  amd_mode mode{0, false};  // resolve_amd sets it
   /// The kernel; its work-group size range is the launch's size.
   amd_kernel kernel;
   std::int64_t work_group_size = 0;
