@@ -277,6 +277,18 @@ def check_answer(what, shown, doc):
         got = {k: shown["waves"].get(k) for k in want}
         if got != want:
             fail(f"{what}: waves {got}, the CLI {want}")
+    elif any(g["waves"] for g in (doc.get("family") or {}).get("gpus", [])):
+        # A family whose products differ in SMs: each product's waves.
+        products = [g for g in doc["family"]["gpus"] if g["waves"]]
+        want = {}
+        for i, g in enumerate(products):
+            w = g["waves"]
+            want.update({f"grid_blocks:{i}": f"{doc['input']['grid']} blocks on {g['sm_count']} SMs",
+                         f"blocks_per_wave:{i}": str(w["blocks_per_wave"]),
+                         f"waves_per_sm:{i}": f"{w['waves_per_sm']:.2f}", f"full_waves:{i}": str(w["full_waves"]),
+                         f"tail_utilization:{i}": f"{round(w['tail_utilization'] * 100, 2):g}% full"})
+        if shown["waves"] != want:
+            fail(f"{what}: a family's waves {shown['waves']}, the CLI {want}")
     elif shown["waves"]:
         fail(f"{what}: waves shown where the CLI has none")
     check_cluster(what, shown["cluster"], doc.get("cluster"))
@@ -337,25 +349,21 @@ def check_configuration(b, config):
             fail(f"{what}: the CLI refuses ({message}); the page says {shown['cli_messages']}")
         check_words(what, shown)
         return False
-    # A family has no one min grid size or SM count: suggest --json and a
-    # grid with --json are refused, as below.
-    if text.returncode != 0 or not set(shown["messages"]) <= {"grid", "suggest"}:
+    # A family has no one min grid size: suggest answers it as text.
+    if text.returncode != 0 or not set(shown["messages"]) <= {"suggest"}:
         fail(f"{what}: the CLI exits {text.returncode}; the page says {shown['messages']}")
         return False
     if text.stdout != shown["text"]:
         fail(f"{what}: the text differs from the CLI's:\n{text.stdout}\n---\n{shown['text']}")
     query = cli(command[1:] + ["--json"])
     if query.returncode != 0:
-        # A family with a grid: --json needs one SM count. The page says so
-        # beside the grid and shows the answer per SM, which is --json's
-        # without the grid; the text has each product's waves.
-        message = query.stderr.strip().removeprefix("occcalc: error: ")
-        if shown["cli_messages"].get("grid") != message:
-            fail(f"{what}: the CLI's --json refuses ({message}); the page says {shown['messages']}")
-        at = command.index("--grid")
-        query = cli(command[1:at] + command[at + 2:] + ["--json"])
+        fail(f"{what}: the CLI's --json exits {query.returncode} where its text answers")
+        return False
+    doc = json.loads(query.stdout)
+    if any(g["waves"] for g in (doc.get("family") or {}).get("gpus", [])):
+        # A family whose products differ in SMs, with a grid: each product's waves.
         families.append(config["target"])
-    check_answer(what, shown, json.loads(query.stdout))
+    check_answer(what, shown, doc)
     suggest = cli(shlex.split(shown["suggest_command"])[1:] + ["--json"])
     if suggest.returncode == 0 and json.loads(suggest.stdout).get("model") == "llvm":
         # AMD under the compiler's model: its next steps, not a block size.
@@ -513,6 +521,16 @@ def check_logs(b):
     check_answer("a figures line alone", shown,
                  json.loads(cli(["--cc", "8.6", "--threads", "256", "--regs", "72", "--smem", "2048", "--json"]).stdout))
     b.evaluate("driver.paste('')")
+    # A GPU picked before its log, the rest of the form still empty: a log of its architecture keeps it.
+    for target in ("H100", "H100 SXM5 80GB"):
+        b.evaluate(f"driver.set({{target: {json.dumps(target)}}})")
+        b.evaluate("driver.paste(" + json.dumps("ptxas info    : Compiling entry function '_Z4gemmPf' for 'sm_90a'\n"
+                                                "ptxas info    : Used 40 registers, 4096 bytes smem") + ")")
+        shown = b.evaluate("driver.read()")
+        if shown["fields"].get("target") != target or shown["fields"].get("regs") != "40":
+            fail(f"{target} then a log for sm_90a: the target became {shown['fields'].get('target')!r} "
+                 f"(regs {shown['fields'].get('regs')!r})")
+        b.evaluate("driver.paste('')")
     return count
 
 

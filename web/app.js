@@ -182,8 +182,18 @@
     }
     const waves = $("o-waves");
     waves.replaceChildren();
-    waves.hidden = doc.waves_per_sm === null || doc.waves_per_sm === undefined;
-    if (!waves.hidden) {
+    // A family whose products differ in SMs: each product's waves, as --json gives them.
+    const products = (doc.family?.gpus ?? []).filter((g) => g.waves);
+    waves.hidden = (doc.waves_per_sm === null || doc.waves_per_sm === undefined) && !products.length;
+    products.forEach((g, i) => {
+      const w = g.waves;
+      item(waves, `grid_blocks:${i}`, `Grid on ${g.name}`, `${doc.input.grid} ${blocks} on ${g.sm_count} ${unit}s`);
+      item(waves, `blocks_per_wave:${i}`, `${blocks[0].toUpperCase() + blocks.slice(1)} per wave`, w.blocks_per_wave);
+      item(waves, `waves_per_sm:${i}`, `Waves per ${unit}`, w.waves_per_sm.toFixed(2));
+      item(waves, `full_waves:${i}`, "Full waves", w.full_waves);
+      item(waves, `tail_utilization:${i}`, "Last wave", percent(w.tail_utilization) + " full");
+    });
+    if (!waves.hidden && !products.length) {
       item(waves, "grid_blocks", "Grid", `${doc.input.grid} ${blocks} on ${doc.input.sm_count} ${unit}s`);
       item(waves, "blocks_per_wave", `${blocks[0].toUpperCase() + blocks.slice(1)} per wave`, doc.blocks_per_wave);
       item(waves, "waves_per_sm", `Waves per ${unit}`, doc.waves_per_sm.toFixed(2));  // as the CLI's text
@@ -373,9 +383,6 @@
       lastAnswer = answer;
       $("o-text").textContent = answer.text;
       showResult(answer.result);
-      // A family's waves differ by product: the text below has each one's.
-      if (answer.grid_note) say($("m-grid"), answer.grid_note);
-      $("m-grid").classList.toggle("note", Boolean(answer.grid_note));
       $("o-suggest").hidden = $("o-steps").hidden = !answer.suggest;
       if (answer.suggest) showSuggest(answer.suggest);
       // A family's suggestion, per product, as the CLI prints it.
@@ -392,15 +399,26 @@
     saveState();
   }
 
+  /** The architecture (`sm_90`) the target box names now, whatever the
+   * other fields hold (a family's too); null where it names none. */
+  function targetArch() {
+    const request = {target: $("f-target").value, threads: "1", regs: "0"};
+    try {
+      return call(calc, "occcalc_web_answer", JSON.stringify(request)).result?.arch ?? null;
+    } catch (error) {
+      if (error instanceof Stopped) return null;
+      throw error;
+    }
+  }
+
   /** The figures of log kernel `index` into the form. */
   function applyKernel(index) {
     const fields = logKernels[index].fields;
     for (const [key, value] of Object.entries(fields)) {
-      if (key === "target") {
-        // A GPU of the log's architecture stays: it adds waves.
-        const arch = lastAnswer?.result?.arch;
-        if (arch && value.replace(/[af]$/, "") === arch) continue;
-      }
+      // A GPU of the log's architecture stays: it adds waves. Asked of the
+      // box itself, not the last answer, which a form still being filled in
+      // does not have.
+      if (key === "target" && value.replace(/[af]$/, "") === targetArch()) continue;
       $("f-" + key).value = value;
     }
     const amd = "vgprs" in fields;

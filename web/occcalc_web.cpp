@@ -101,8 +101,8 @@ bool cluster_on_one_device(const occcalc::request& req) {
 ///   (`suggest --json`, a family's with each product's min grid size; its
 ///   text, `suggest_text`, where only the text answers) and `svg`
 ///   (`sweep --svg -`), or `suggest_error` and
-///   `sweep_error` where those refuse; `grid_note` (as `error`) for a family with a grid,
-///   whose `result` is then per SM, without the grid;
+///   `sweep_error` where those refuse (a family's grid: `result`'s
+///   `family.gpus[].waves`, as `--json` gives them);
 /// - with a cluster on one device, `cluster_sweep` (`sweep --vary cluster
 ///   --json`) and `cluster_sweep_command`.
 /// Each answer is computed from the fields its command shows: suggest takes
@@ -154,20 +154,11 @@ json answer(const json& page) {
     return out;
   }
   out["text"] = text["output"];
-  if (result.contains("output")) {
-    out["result"] = json::parse(result["output"].get<std::string>());
-  } else if (request.grid) {
-    // A family's products differ in SMs: --json gives the answer per SM
-    // without the grid, and the text gives each product's waves.
-    cli::query_options o{per_sm, {}, true, false, term};
-    std::ostringstream s, err;
-    cli::run_query(tables(), o, s, err);
-    out["result"] = json::parse(s.str());
-    out["grid_note"] = result["error"];
-  } else {
+  if (!result.contains("output")) {
     out["error"] = result["error"];
     return out;
   }
+  out["result"] = json::parse(result["output"].get<std::string>());
   const json suggest =
       run_into(r.amd, [&](std::ostream& s) { cli::run_suggest(tables(), for_suggest, {}, true, s, term); });
   if (suggest.contains("output")) {

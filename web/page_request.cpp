@@ -7,6 +7,7 @@
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/request.hpp"
+#include "occcalc/request/resolve.hpp"
 #include "occcalc/tables/gpu_names.hpp"
 
 namespace occcalc::web {
@@ -16,18 +17,6 @@ namespace {
 using json = nlohmann::ordered_json;
 
 json error_of(std::string_view field, const std::string& message) { return {{"field", field}, {"message", message}}; }
-
-/// Which request key a target names: a compute capability (`8.6`,
-/// `sm_90`), an AMD target (`gfx90a`), else a GPU or family name.
-std::string target_key_of(const occcalc::table& tables, const std::string& text) {
-  try {
-    occcalc::parse_compute_capability("cc", text);
-    return "cc";
-  } catch (const occcalc::input_error&) {
-  }
-  if (occcalc::find_amd_target(tables, occcalc::detail::trim(text)) != nullptr) return "gfx";
-  return "gpu";
-}
 
 }  // namespace
 
@@ -45,7 +34,7 @@ page_request read_page_request(const occcalc::table& tables, const json& page) {
     return r;
   }
   const std::string target_text(occcalc::detail::trim(target->get_ref<const std::string&>()));
-  r.target_key = target_key_of(tables, target_text);
+  r.target_key = occcalc::target_key_of(tables, target_text);
   r.amd = r.target_key == "gfx" || (r.target_key == "gpu" && occcalc::find_named_gpu(tables, target_text).is_amd());
   for (const auto& [key, value] : page.items()) {
     if (key == target_field) continue;

@@ -22,8 +22,10 @@ inline constexpr const char* version_string = "0.1.0";
 /// entry's `max_compiled_registers_per_thread` (the header's 256 registers
 /// from 7.0 in `max_registers_per_thread`) and the AMD target entry's
 /// `members`; 6: `cluster`; 7: each cluster device's `waves_per_sm`, and
-/// the waves of a cluster launch count the blocks in clusters.
-inline constexpr int result_schema_version = 7;
+/// the waves of a cluster launch count the blocks in clusters; 8: a
+/// family's products each with their grid's `waves`, where they differ in
+/// SMs (a family with a grid answers on every surface).
+inline constexpr int result_schema_version = 8;
 /// `inspect --json` (`inspect.schema.json`); 2: an object holding `kernels`;
 /// 3: `block_size_from` may be `suggested`; 4: `min_blocks_per_sm`; 5: `inputs`
 /// (the paths given, so a saved baseline compares by path), `dyn_smem_bytes`,

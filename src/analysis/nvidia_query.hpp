@@ -18,8 +18,8 @@ struct query {
   /// The grid's waves on the named GPU, when the request gave a grid; in
   /// clusters, of the blocks in clusters, where that figure is exact.
   std::optional<occcalc::waves> waves;
-  /// The grid's waves on each product of a family with different SM counts
-  /// (`family_grid::per_product`).
+  /// The grid's waves on each product of a family with different SM counts,
+  /// in the family's order.
   std::vector<std::pair<const occcalc::gpu*, occcalc::waves>> family_waves;
   /// With a cluster: the blocks an SM holds in a cluster launch and their
   /// occupancy, and on each device of `request.cluster_devices`, in its

@@ -16,8 +16,7 @@ using evaluated = std::variant<query, amd_query>;
 
 /// Resolves `req` and computes its occupancy with its vendor's model; throws
 /// `occcalc::input_error` for bad input.
-inline evaluated evaluate_any(const occcalc::table& tables, const occcalc::request& req,
-                              occcalc::family_grid on_family_grid = occcalc::family_grid::refuse) {
+inline evaluated evaluate_any(const occcalc::table& tables, const occcalc::request& req) {
   return std::visit(
       [&](auto&& resolved) -> evaluated {
         using resolution = std::decay_t<decltype(resolved)>;
@@ -27,7 +26,7 @@ inline evaluated evaluate_any(const occcalc::table& tables, const occcalc::reque
           return evaluate_amd(std::move(resolved));
         }
       },
-      occcalc::resolve_any(tables, req, on_family_grid));
+      occcalc::resolve_any(tables, req));
 }
 
 /// What the occupancy a gate judges is of, after its figure: ` in clusters

@@ -22,9 +22,7 @@ exit_status run_query(const occcalc::table& tables, const query_options& options
                       std::ostream& err) {
   const auto min_percent = parse_min_occupancy(options.min_occupancy);
   if (options.json && options.brief) throw occcalc::input_error("brief", "cannot be given together with --json");
-  // Text can show a family's waves per product; JSON has one figure.
-  const evaluated e = evaluate_any(tables, options.request,
-                                   options.json ? occcalc::family_grid::refuse : occcalc::family_grid::per_product);
+  const evaluated e = evaluate_any(tables, options.request);
   std::visit(
       [&](const auto& q) {
         if (options.json)

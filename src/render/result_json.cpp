@@ -21,85 +21,6 @@
 
 namespace occcalc::cli {
 
-nlohmann::ordered_json optional_json(const std::optional<std::int64_t>& value) {
-  return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json(nullptr);
-}
-
-namespace {
-
-std::string_view scope_name(occcalc::register_allocation_scope scope) {
-  return scope == occcalc::register_allocation_scope::block ? "block" : "warp";
-}
-
-std::string_view config_name(occcalc::shared_memory_config config) {
-  switch (config) {
-    case occcalc::shared_memory_config::cache_config: return "cache_config";
-    case occcalc::shared_memory_config::carveout: return "carveout";
-    case occcalc::shared_memory_config::fixed: break;
-  }
-  return "fixed";
-}
-
-}  // namespace
-
-nlohmann::ordered_json arch_json(const occcalc::nvidia_arch& arch) {
-  nlohmann::ordered_json j;
-  j["id"] = arch.id;
-  j["compute_capability"] = arch.compute_capability();
-  j["family"] = arch.family;
-  j["warp_size_threads"] = arch.warp_size_threads;
-  j["max_threads_per_block"] = arch.max_threads_per_block;
-  j["max_warps_per_sm"] = arch.max_warps_per_sm;
-  j["max_threads_per_sm"] = arch.max_threads_per_sm();
-  j["max_blocks_per_sm"] = arch.max_blocks_per_sm;
-  j["registers_per_sm"] = arch.registers_per_sm;
-  j["max_registers_per_block"] = arch.max_registers_per_block;
-  j["max_registers_per_thread"] = arch.max_registers_per_thread;
-  j["max_compiled_registers_per_thread"] = arch.max_compiled_registers_per_thread;
-  j["register_allocation_scope"] = scope_name(arch.register_scope);
-  j["register_allocation_unit_registers"] = arch.register_allocation_unit;
-  if (arch.register_scope == occcalc::register_allocation_scope::block) {
-    j["register_warp_allocation_multiple"] = arch.register_warp_allocation_multiple;
-  } else {
-    j["register_file_partitions"] = arch.register_file_partitions;
-  }
-  j["shared_memory_per_sm_bytes"] = arch.shared_memory_per_sm_bytes;
-  j["shared_memory_per_block_bytes"] = arch.shared_memory_per_block_bytes;
-  j["shared_memory_per_block_optin_bytes"] = optional_json(arch.shared_memory_per_block_optin_bytes);
-  j["shared_memory_reserved_per_block_bytes"] = arch.shared_memory_reserved_per_block_bytes;
-  j["shared_memory_allocation_unit_bytes"] = arch.shared_memory_allocation_unit_bytes;
-  j["shared_memory_config"] = config_name(arch.shared_memory_config_model);
-  if (arch.shared_memory_config_model == occcalc::shared_memory_config::carveout) {
-    j["shared_memory_carveout_sizes_bytes"] = arch.carveout_sizes_bytes;
-  }
-  if (arch.shared_memory_config_model == occcalc::shared_memory_config::cache_config) {
-    auto& by_cache = j["shared_memory_per_sm_by_cache_config_bytes"];
-    for (const auto cache : {occcalc::cache_preference::none, occcalc::cache_preference::shared,
-                             occcalc::cache_preference::l1, occcalc::cache_preference::equal}) {
-      by_cache[std::string(occcalc::to_string(cache))] =
-          arch.shared_memory_per_sm_by_cache_bytes[static_cast<std::size_t>(cache)];
-    }
-  }
-  j["block_barriers_per_sm"] = optional_json(arch.block_barriers_per_sm);
-  j["max_barriers_per_block"] = arch.max_barriers_per_block;
-  j["max_cluster_size_portable"] = optional_json(arch.max_cluster_size_portable);
-  j["max_cluster_size_nonportable"] = optional_json(arch.max_cluster_size_nonportable);
-  j["max_cluster_blocks_per_sm"] = optional_json(arch.max_cluster_blocks_per_sm);
-  j["sources"] = arch.sources;
-  return j;
-}
-
-nlohmann::ordered_json gpu_json(const occcalc::gpu& g) {
-  nlohmann::ordered_json j;
-  j["id"] = g.id;
-  j["name"] = g.name;
-  j["arch"] = g.arch_id;
-  j["sm_count"] = g.sm_count;
-  j["aliases"] = g.aliases;
-  j["sources"] = g.sources;
-  return j;
-}
-
 std::string json_text(const nlohmann::ordered_json& j, int indent) {
   // Through the one writer: one number format and one string escaping for
   // every output, whichever way its document was built.
@@ -135,6 +56,20 @@ void write_waves(json_writer& w, const std::optional<occcalc::waves>& waves) {
   else
     w.null();
   w.member("blocks_per_wave", waves ? std::optional<std::int64_t>(waves->blocks_per_wave) : std::nullopt);
+}
+
+/// `whole_wave_grids`: the whole-wave grid sizes below and above the grid,
+/// null without a grid.
+void write_whole_wave_grids(json_writer& w, const std::optional<occcalc::waves>& waves) {
+  w.key("whole_wave_grids");
+  if (waves) {
+    w.begin_array();
+    w.value(waves->whole_waves_below);
+    w.value(waves->whole_waves_above);
+    w.end_array();
+  } else {
+    w.null();
+  }
 }
 
 /// `"gpu": name` or null.
@@ -235,20 +170,32 @@ void write_limits(json_writer& w, const amd_query& q) {
 
 template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
 void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
-                                   const MakeGpu& make_gpu, const occcalc::resolved_request* family) {
+                                   const MakeGpu& make_gpu, const query* family) {
   w.member("arch", arch.id);
   write_gpu_name(w, gpu);
   // A family name (`H100`): its products, each with its SM count.
   w.key("family");
-  if (family != nullptr && !family->family.empty()) {
+  if (family != nullptr && !family->request.family.empty()) {
     w.begin_object();
-    w.member("name", family->family_name);
+    w.member("name", family->request.family_name);
     w.key("gpus");
     w.begin_array();
-    for (const occcalc::gpu* g : family->family) {
+    for (std::size_t i = 0; i < family->request.family.size(); ++i) {
+      const occcalc::gpu* g = family->request.family[i];
       w.begin_object();
       w.member("name", g->name);
       w.member("sm_count", g->sm_count);
+      // The grid's waves on this product, where the products differ in SMs.
+      w.key("waves");
+      if (i < family->family_waves.size()) {
+        const occcalc::waves& waves = family->family_waves[i].second;
+        w.begin_object();
+        write_waves(w, waves);
+        write_whole_wave_grids(w, waves);
+        w.end_object();
+      } else {
+        w.null();
+      }
       w.end_object();
     }
     w.end_array();
@@ -313,18 +260,10 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
     w.null();
   }
   w.end_object();
-  write_identity(w, arch, q.request.named_gpu, arch_json, gpu_json, &q.request);
+  write_identity(w, arch, q.request.named_gpu, arch_json, gpu_json, &q);
   write_counts(w, occcalc::summarize(result), result.warps_per_block, result.active_threads_per_sm);
   write_waves(w, q.waves);
-  w.key("whole_wave_grids");
-  if (q.waves) {
-    w.begin_array();
-    w.value(q.waves->whole_waves_below);
-    w.value(q.waves->whole_waves_above);
-    w.end_array();
-  } else {
-    w.null();
-  }
+  write_whole_wave_grids(w, q.waves);
   write_cluster(w, q);
   write_limits(w, q);
   w.key("allocated");

@@ -39,7 +39,7 @@ class result_writer {
   /// entries `architecture` and `device`: the same keys for either vendor.
   template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
   void write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
-                      const MakeGpu& make_gpu, const occcalc::resolved_request* family = nullptr);
+                      const MakeGpu& make_gpu, const query* family = nullptr);
 };
 
 /// What an inspect record says of a kernel's occupancy: the result's counts

@@ -296,12 +296,12 @@ TEST_CASE("cli: a family name answers per SM, and per product where the SM count
   CHECK(j["input"]["gpu"] == "A100");
   CHECK(j["family"]["name"] == "A100");
   CHECK(j["family"]["gpus"].size() == 3);
-  CHECK(j["family"]["gpus"][2] == nlohmann::json({{"name", "A100-SXM4-80GB"}, {"sm_count", 108}}));
+  // One SM count: the result's waves are theirs, none per product.
+  CHECK(j["family"]["gpus"][2] == nlohmann::json({{"name", "A100-SXM4-80GB"}, {"sm_count", 108}, {"waves", nullptr}}));
   CHECK(j["blocks_per_wave"] == 432);  // 108 SMs x 4 blocks
   CHECK(j["occupancy"] == 0.5);
 
-  // H100s have 132 or 114 SMs: the text gives each one's waves; JSON, one
-  // figure, names them.
+  // H100s have 132 or 114 SMs: the text and JSON give each one's waves.
   const std::vector<std::string> h100 = {"--gpu", "H100", "--threads", "256", "--regs", "64", "--grid", "1000"};
   const auto text = run(h100);
   CHECK(text.status == exit_status::ok);
@@ -311,11 +311,17 @@ TEST_CASE("cli: a family name answers per SM, and per product where the SM count
                            Contains("  H100 NVL       132         528     1.89          1     89.4%\n"));
   auto json = h100;
   json.push_back("--json");
-  const auto refused = run(json);
-  CHECK(refused.status == exit_status::bad_input);
-  CHECK(refused.err ==
-        "occcalc: error: --gpu 'H100' names several GPUs: H100 SXM5 80GB (132 SMs), H100 PCIe (114 SMs), H100 NVL "
-        "(132 SMs); give one of them, or --sm-count\n");
+  const auto each = run(json);
+  REQUIRE(each.status == exit_status::ok);
+  const auto products = nlohmann::json::parse(each.out);
+  CHECK(products["waves_per_sm"].is_null());
+  CHECK(products["family"]["gpus"][1]["name"] == "H100 PCIe");
+  CHECK(products["family"]["gpus"][1]["waves"] == nlohmann::json({{"waves_per_sm", 1000.0 / 456},
+                                                                  {"full_waves", 2},
+                                                                  {"tail_utilization", 88.0 / 456},
+                                                                  {"blocks_per_wave", 456},
+                                                                  {"whole_wave_grids", {912, 1368}}}));
+  CHECK(products["family"]["gpus"][2]["waves"]["blocks_per_wave"] == 528);
   // Per SM alone, JSON answers too.
   const auto per_sm = run({"--gpu", "H100", "--threads", "256", "--regs", "64", "--json"});
   CHECK(per_sm.status == exit_status::ok);

@@ -128,7 +128,6 @@ def test_ten_thousand_random_requests_answer_as_the_cli():
     (dict(cc="7.0", threads=0, regs=37), "threads 0 is outside [1, 2147483647]"),
     (dict(cc="7.7", threads=128, regs=37), "cc '7.7' is not a supported compute capability"),
     (dict(cc="7.0", regs=37), "threads is required: threads per block"),
-    (dict(gpu="H100", threads=256, regs=64, grid=1000), "gpu 'H100' names several GPUs"),
     (dict(cc="7.0", threads=128, regs=37, colour="red"), "colour is not a known argument; known arguments: cc"),
     (dict(cc="7.0", threads=128.5, regs=37), "threads 128.5 is not an integer"),
     (dict(cc="7.0", threads=float("nan"), regs=37), "threads nan is not an integer"),
@@ -321,3 +320,15 @@ def test_suggest_amd_llvm_next_steps():
     assert d["steps"] == [{"resource": "vgprs", "from": 128, "to": 96}, {"resource": "lds", "from": 16384, "to": 13107}]
     assert occcalc.suggest(gfx="gfx90a", model="llvm", threads=256, vgprs=128, lds=16384, target=75)[
         "goal_waves_per_simd"] == 6
+
+
+def test_a_family_with_a_grid_gives_each_products_waves():
+    # H100s have 132 or 114 SMs: one request, the waves of each product, as the CLI's text and --json give them.
+    family = occcalc.occupancy(gpu="H100", threads=256, regs=64, grid=1000)
+    assert family.waves_per_sm is None
+    products = family.family["gpus"]
+    assert [g["sm_count"] for g in products] == [132, 114, 132]
+    for g in products:
+        one = occcalc.occupancy(gpu=g["name"], threads=256, regs=64, grid=1000)
+        assert g["waves"] == {key: one.to_dict()[key] for key in g["waves"]}, g["name"]
+    assert products[1]["waves"]["blocks_per_wave"] == 114 * 4

@@ -285,9 +285,8 @@ TEST_CASE("a family resolves to its architecture, and to its SM count where its 
   CHECK(a100.sm_count == 108);  // every A100 has 108 SMs: one answer for the grid
 
   req.gpu = " H100 ";
-  // H100s have 132 or 114 SMs: a grid needs one, unless asked per product.
-  REQUIRE_THROWS_WITH(occcalc::resolve(tables, req), StartsWith("'H100' names several GPUs"));
-  const auto h100 = occcalc::resolve(tables, req, occcalc::family_grid::per_product);
+  // H100s have 132 or 114 SMs: the grid's waves are per product.
+  const auto h100 = occcalc::resolve(tables, req);
   CHECK(h100.family_name == "H100");
   CHECK_FALSE(h100.sm_count);
   CHECK(h100.grid_blocks == 1000);

@@ -223,6 +223,17 @@ inline void validate_launch(const nvidia_arch& arch, const launch_config& launch
   }
 }
 
+/// Refuses a launch that gives both a carveout and a cache preference: both
+/// choose the same split of the SM's memory, and neither may be dropped
+/// silently.
+inline void require_one_configuration_choice(const launch_config& launch) {
+  if (launch.carveout_percent && launch.cache != cache_preference::none) {
+    throw input_error("cache", std::string(to_string(launch.cache)) + " and " + field_ref("carveout") + " " +
+                                   std::to_string(*launch.carveout_percent) +
+                                   " both choose the shared memory configuration; give one");
+  }
+}
+
 /// Refuses `what` (a value of `field`) on an architecture without thread
 /// block clusters.
 inline void require_clusters(const nvidia_arch& arch, const std::string& field, const std::string& what) {
@@ -265,17 +276,14 @@ inline resolved_request resolve_launch(const nvidia_arch& arch, const launch_con
   return out;
 }
 
-/// What a grid on a family of GPUs with different SM counts gets: an error
-/// naming them (where one figure is required), or waves per product.
-enum class family_grid : std::uint8_t { refuse, per_product };
-
 /// Resolves a request: exactly one of `cc` and `gpu`, `threads` and `regs`
 /// required; `smem`, `dyn_smem` default to 0, `carveout` to default, `cache`
 /// to none, `barriers` to 1. A family name (`H100`) resolves to its
-/// products' architecture, and to their SM count where they share one.
-/// Throws `input_error` naming the first bad field.
-inline resolved_request resolve(const table& tables, const request& req,
-                                family_grid on_family_grid = family_grid::refuse) {
+/// products' architecture, and to their SM count where they share one; a
+/// grid on products that differ in SMs has waves per product (every surface
+/// gives them: docs/reference.md). Throws `input_error` naming the first bad
+/// field.
+inline resolved_request resolve(const table& tables, const request& req) {
   resolved_request out;
   if (req.cc && req.gpu)
     throw input_error("gpu", "cannot be given together with " + field_ref("cc") + "; give one of them");
@@ -316,13 +324,7 @@ inline resolved_request resolve(const table& tables, const request& req,
   }
   if (req.carveout) launch.carveout_percent = parse_carveout("carveout", *req.carveout);
   if (req.cache) launch.cache = parse_cache("cache", req.cache->text());
-  if (launch.carveout_percent && launch.cache != cache_preference::none) {
-    // Both choose the same split of the SM's memory: neither may be dropped
-    // silently.
-    throw input_error("cache", std::string(to_string(launch.cache)) + " and " + field_ref("carveout") + " " +
-                                   std::to_string(*launch.carveout_percent) +
-                                   " both choose the shared memory configuration; give one");
-  }
+  require_one_configuration_choice(launch);
   if (req.barriers) launch.barriers = parse_count("barriers", *req.barriers, {0, max_request_value});
   validate_launch(*out.arch, launch);
   if (req.cluster) out.cluster = resolve_cluster(*out.arch, *req.cluster);
@@ -343,9 +345,6 @@ inline resolved_request resolve(const table& tables, const request& req,
       throw input_error("grid", std::to_string(*out.grid_blocks) + " is not a multiple of the cluster's " +
                                     std::to_string(out.cluster->blocks()) + " blocks (" + to_string(*out.cluster) +
                                     "): a cluster launch needs each grid dimension a multiple of the cluster's");
-    }
-    if (!out.family.empty() && !out.sm_count && on_family_grid == family_grid::refuse) {
-      require_gpu(tables, "gpu", req.gpu->text());  // throws, naming the products and their SM counts
     }
     if (!out.sm_count && out.family.empty())
       throw input_error("grid", "needs a named GPU (" + field_ref("gpu") + ") or " + field_ref("sm_count") +

@@ -14,13 +14,27 @@ namespace occcalc {
 /// A request resolved for its vendor.
 using resolved_any = std::variant<resolved_request, resolved_amd_request>;
 
+/// The request key a device name given alone stands for (the page's one
+/// box, the C library's device names): `cc` for a compute capability
+/// (`8.6`, `sm_90`), `gfx` for an AMD target (`gfx90a`, or one the table
+/// names without figures: `gfx1310`), else `gpu` (a GPU or family name,
+/// either vendor's).
+inline std::string target_key_of(const table& tables, const std::string& text) {
+  try {
+    parse_compute_capability("cc", text);
+    return "cc";
+  } catch (const input_error&) {
+  }
+  const std::string_view id = detail::trim(text);
+  if (find_amd_target(tables, id) != nullptr || find_unlisted_amd_target(tables, id) != nullptr) return "gfx";
+  return "gpu";
+}
+
 /// Resolves `req` as an AMD request when it names a target, an AMD GPU or
-/// only AMD fields, else as an NVIDIA one (`on_family_grid` as `resolve`
-/// takes it). Throws `input_error`.
-inline resolved_any resolve_any(const table& tables, const request& req,
-                                family_grid on_family_grid = family_grid::refuse) {
+/// only AMD fields, else as an NVIDIA one. Throws `input_error`.
+inline resolved_any resolve_any(const table& tables, const request& req) {
   if (is_amd_request(tables, req)) return resolve_amd(tables, req);
-  return resolve(tables, req, on_family_grid);
+  return resolve(tables, req);
 }
 
 }  // namespace occcalc
