@@ -34,14 +34,19 @@ if(EMSCRIPTEN)
   return()
 endif()
 
-occcalc_require(nlohmann_json nlohmann-json3-dev 3.10)
+# A project that has occcalc as a subproject and brings its own nlohmann/json
+# (FetchContent, add_subdirectory) keeps it: occcalc uses that target.
+if(NOT TARGET nlohmann_json::nlohmann_json)
+  occcalc_require(nlohmann_json nlohmann-json3-dev 3.10)
+endif()
 # True while linking a target that sets the property OCCCALC_STATIC_LINK
 # (cmake/static_link.cmake): the dependencies below then give it archives.
 set(occcalc_static_link "$<BOOL:$<TARGET_PROPERTY:OCCCALC_STATIC_LINK>>")
 set(OCCCALC_CAN_LINK_STATIC ON)
-if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
-  occcalc_require(fmt libfmt-dev 9)
-  occcalc_require(CLI11 libcli11-dev 2.1)
+if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH OR OCCCALC_BUILD_LIBRARY)
+  if(NOT TARGET fmt::fmt)
+    occcalc_require(fmt libfmt-dev 9)
+  endif()
   # fmt as the code links it: the shared library, or for a static link
   # (Debian ships no libfmt.a) fmt's functions compiled once into
   # occcalc_fmt_static (src/cli/fmt_static.cpp). The objects are the same
@@ -49,6 +54,9 @@ if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   add_library(occcalc_dep::fmt INTERFACE IMPORTED)
   set_target_properties(occcalc_dep::fmt PROPERTIES
     INTERFACE_LINK_LIBRARIES "$<IF:${occcalc_static_link},occcalc_fmt_static,fmt::fmt>")
+endif()
+if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
+  occcalc_require(CLI11 libcli11-dev 2.1)
 endif()
 if(OCCCALC_BUILD_TESTS)
   # Catch2 3 (Ubuntu 24.04) or 2.13 (Debian 12): tests/support/catch.hpp

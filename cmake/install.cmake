@@ -10,6 +10,13 @@ install(FILES schema/result.schema.json schema/inspect.schema.json schema/check.
 if(TARGET occcalc_cli)
   install(TARGETS occcalc_cli RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# libocccalc: both libraries, occcalc.h and occcalc.pc (docs/library.md).
+if(TARGET occcalc_c)
+  install(TARGETS occcalc_c occcalc_c_static EXPORT occcalc-targets
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  install(FILES include/occcalc.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+  install(FILES ${PROJECT_BINARY_DIR}/occcalc.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()
 
 set(occcalc_config_dir ${CMAKE_INSTALL_DATADIR}/cmake/occcalc)
 install(EXPORT occcalc-targets NAMESPACE occcalc:: DESTINATION ${occcalc_config_dir})
