@@ -74,7 +74,7 @@ occcalc::field_value field_of(const std::string& key, const occcalc::request_fie
     const double number = PyFloat_AsDouble(value.ptr());
     // A compute capability is written as a number: 7.0, 8.6.
     if (key == "cc" && std::isfinite(number)) return std::string(py::str(value));
-    throw occcalc::input_error(key, std::string(py::str(value)) + " is not an integer");
+    throw occcalc::input_error(key, std::string(py::str(value)) + " is not an integer or a string");
   }
   if (py::isinstance<py::str>(value)) {
     const std::string text = utf8_of(key, value);

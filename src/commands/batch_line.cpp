@@ -1,6 +1,7 @@
 #include "commands/batch_line.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -74,6 +75,9 @@ occcalc::request request_from_json(const nlohmann::json& line) {
       } else {
         req.*(field->member) = occcalc::field_value::of_integer(value.get<std::int64_t>());
       }
+    } else if (value.is_number_float() && field->key == "cc" && std::isfinite(value.get<double>())) {
+      // A compute capability is written as a number too (8.6), as Python's cc=8.6.
+      req.*(field->member) = value.dump();
     } else {
       throw occcalc::input_error(item.key(), shown_value(value) + " is not an integer or a string");
     }

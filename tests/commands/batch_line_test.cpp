@@ -49,6 +49,9 @@ TEST_CASE("batch line: values as given, integers as numbers, the id as JSON text
   read_batch_line(R"({"cc": "7\u002e0", "gpu": "Radeon\u2122"})", 4, line);
   CHECK(line.request.cc->typed() == "7.0");
   CHECK(line.request.gpu->typed() == "Radeon\xe2\x84\xa2");
+  // A compute capability written as a number, as Python's cc=8.6 takes it.
+  read_batch_line(R"({"cc": 8.6, "threads": 1, "regs": 0})", 5, line);
+  CHECK(line.request.cc->typed() == "8.6");
 }
 
 TEST_CASE("batch line: what is not a request of known keys is refused, naming the field", "[batch][batch_line]") {
@@ -60,6 +63,7 @@ TEST_CASE("batch line: what is not a request of known keys is refused, naming th
       {R"({"cc": "7.0", "cc": "7.5"})", ": line 1 is not valid JSON: duplicate key 'cc' in an object"},
       {R"({"cc": "7.0", "wat": 1})", "wat: is not a known field; known fields: "},
       {R"({"cc": "7.0", "regs": 37.0})", "regs: 37.0 is not an integer or a string"},
+      {R"({"gpu": 8.6, "regs": 37})", "gpu: 8.6 is not an integer or a string"},
       {R"({"cc": "7.0", "regs": null})", "regs: null is not an integer or a string"},
       {R"({"cc": "7.0", "regs": [37]})", "regs: [37] is not an integer or a string"},
       {R"({"cc": "7.0", "threads": "  "})", "threads: is empty; give a value, or leave the key out"},
