@@ -99,7 +99,7 @@ template <typename Answer>
 occcalc_status guarded(char* message, std::size_t size, Answer&& answer) noexcept {
   try {
     answer();
-    tell(message, size, "");
+    if (message != nullptr && size > 0) message[0] = '\0';
     return OCCCALC_OK;
   } catch (const occcalc::input_error& e) {
     try {
@@ -152,9 +152,22 @@ occcalc::request nvidia_request(const occcalc_nvidia_device& device, const occca
   return req;
 }
 
+/// Whether `value` lies in `range`.
+constexpr bool within(std::int64_t value, occcalc::int_range range) noexcept {
+  return value >= range.min && value <= range.max;
+}
+
 /// The launch of a typed call when each of its figures is one the command
-/// line takes; empty otherwise (the batch's resolution then says why).
+/// line takes (the ranges `resolve_launch` checks, without building a
+/// message); empty otherwise, and the batch's resolution then says why.
 std::optional<occcalc::launch_config> plain_launch(const occcalc_nvidia_launch& typed) {
+  const occcalc::int_range counts{0, occcalc::max_request_value};
+  if (!within(typed.threads_per_block, {1, occcalc::max_request_value}) ||
+      !within(typed.registers_per_thread, {0, occcalc::max_request_registers}) ||
+      !within(typed.static_shared_memory_bytes, counts) || !within(typed.dynamic_shared_memory_bytes, counts) ||
+      !within(typed.static_shared_memory_bytes + typed.dynamic_shared_memory_bytes, counts) ||
+      !within(typed.barriers, counts))
+    return std::nullopt;
   occcalc::launch_config launch;
   launch.threads_per_block = typed.threads_per_block;
   launch.registers_per_thread = typed.registers_per_thread;
@@ -177,7 +190,7 @@ std::optional<occcalc::launch_config> plain_launch(const occcalc_nvidia_launch& 
 std::int64_t limit_of(const std::optional<std::int64_t>& blocks) { return blocks.value_or(OCCCALC_NO_LIMIT); }
 
 void fill(occcalc_nvidia_result& out, const occcalc_nvidia_device& device, const occcalc::occupancy_result& r) {
-  out = occcalc_nvidia_result{};
+  out.limiters = 0;
   out.blocks_per_sm = r.blocks_per_sm;
   out.warps_per_block = r.warps_per_block;
   out.active_warps_per_sm = r.active_warps_per_sm;
@@ -329,7 +342,8 @@ occcalc_status occcalc_nvidia_occupancy(const occcalc_nvidia_device* device, con
     const std::optional<occcalc::launch_config> plain = plain_launch(*launch);
     try {
       if (plain) {
-        fill(*result, *device, occcalc::compute_occupancy(arch, occcalc::resolve_launch(arch, *plain).launch));
+        occcalc::validate_launch(arch, *plain);  // throws only to refuse
+        fill(*result, *device, occcalc::compute_occupancy(arch, *plain));
         return;
       }
     } catch (const occcalc::input_error&) {
