@@ -17,6 +17,7 @@
 #include "occcalc/common/waves.hpp"
 
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/checked.hpp"
 #include "occcalc/nvidia/cluster.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/explain.hpp"

@@ -13,7 +13,7 @@
 #include "analysis/amd_query.hpp"
 #include "cli/compiled_tables.hpp"
 #include "commands/batch_line.hpp"
-#include "occcalc/nvidia/occupancy.hpp"
+#include "occcalc/nvidia/checked.hpp"
 #include "occcalc/request/resolve.hpp"
 #include "occcalc/version.hpp"
 
@@ -129,60 +129,17 @@ std::string name_of(const char* name) {
 
 occcalc::field_value integer(std::int64_t value) { return occcalc::field_value::of_integer(value); }
 
-/// The request `occcalc batch` reads for a typed NVIDIA launch: where the
-/// typed call refuses, the batch's own resolution says why, so both name the
-/// same field with the same words.
-occcalc::request nvidia_request(const occcalc_nvidia_device& device, const occcalc_nvidia_launch& launch) {
-  occcalc::request req;
-  if (device.gpu != nullptr)
-    req.gpu = device.gpu->name;
-  else
-    req.cc = device.arch->id;
-  req.threads = integer(launch.threads_per_block);
-  req.regs = integer(launch.registers_per_thread);
-  req.smem = integer(launch.static_shared_memory_bytes);
-  req.dyn_smem = integer(launch.dynamic_shared_memory_bytes);
-  req.barriers = integer(launch.barriers);
-  if (launch.carveout_percent != OCCCALC_CARVEOUT_DEFAULT) req.carveout = integer(launch.carveout_percent);
-  if (launch.cache != OCCCALC_CACHE_NONE) {
-    const bool known = launch.cache > OCCCALC_CACHE_NONE && launch.cache <= OCCCALC_CACHE_EQUAL;
-    req.cache = known ? std::string(occcalc::to_string(static_cast<occcalc::cache_preference>(launch.cache)))
-                      : std::to_string(launch.cache);
-  }
-  return req;
-}
-
-/// Whether `value` lies in `range`.
-constexpr bool within(std::int64_t value, occcalc::int_range range) noexcept {
-  return value >= range.min && value <= range.max;
-}
-
-/// The launch of a typed call when each of its figures is one the command
-/// line takes (the ranges `resolve_launch` checks, without building a
-/// message); empty otherwise, and the batch's resolution then says why.
-std::optional<occcalc::launch_config> plain_launch(const occcalc_nvidia_launch& typed) {
-  const occcalc::int_range counts{0, occcalc::max_request_value};
-  if (!within(typed.threads_per_block, {1, occcalc::max_request_value}) ||
-      !within(typed.registers_per_thread, {0, occcalc::max_request_registers}) ||
-      !within(typed.static_shared_memory_bytes, counts) || !within(typed.dynamic_shared_memory_bytes, counts) ||
-      !within(typed.static_shared_memory_bytes + typed.dynamic_shared_memory_bytes, counts) ||
-      !within(typed.barriers, counts))
-    return std::nullopt;
+/// A typed launch as the core takes it: every figure as given, for
+/// `launch_problem` to judge.
+occcalc::launch_config launch_of(const occcalc_nvidia_launch& typed) {
   occcalc::launch_config launch;
   launch.threads_per_block = typed.threads_per_block;
   launch.registers_per_thread = typed.registers_per_thread;
   launch.static_shared_memory_bytes = typed.static_shared_memory_bytes;
   launch.dynamic_shared_memory_bytes = typed.dynamic_shared_memory_bytes;
   launch.barriers = typed.barriers;
-  if (typed.carveout_percent != OCCCALC_CARVEOUT_DEFAULT) {
-    if (typed.carveout_percent < occcalc::carveout_max_l1_percent ||
-        typed.carveout_percent > occcalc::carveout_max_shared_percent)
-      return std::nullopt;
-    launch.carveout_percent = typed.carveout_percent;
-  }
-  if (typed.cache < OCCCALC_CACHE_NONE || typed.cache > OCCCALC_CACHE_EQUAL) return std::nullopt;
-  launch.cache = static_cast<occcalc::cache_preference>(typed.cache);
-  if (launch.carveout_percent && launch.cache != occcalc::cache_preference::none) return std::nullopt;
+  if (typed.carveout_percent != OCCCALC_CARVEOUT_DEFAULT) launch.carveout_percent = typed.carveout_percent;
+  launch.cache = static_cast<occcalc::cache_preference>(typed.cache);  // any int: launch_problem refuses the rest
   return launch;
 }
 
@@ -339,18 +296,10 @@ occcalc_status occcalc_nvidia_occupancy(const occcalc_nvidia_device* device, con
     require(launch, "launch");
     require(result, "result");
     const occcalc::nvidia_arch& arch = *device->arch;
-    const std::optional<occcalc::launch_config> plain = plain_launch(*launch);
-    try {
-      if (plain) {
-        occcalc::validate_launch(arch, *plain);  // throws only to refuse
-        fill(*result, *device, occcalc::compute_occupancy(arch, *plain));
-        return;
-      }
-    } catch (const occcalc::input_error&) {
-    }
-    // Refused: the batch's resolution names the field as batch does.
-    const occcalc::resolved_request r = occcalc::resolve(tables(), nvidia_request(*device, *launch));
-    fill(*result, *device, occcalc::compute_occupancy(*r.arch, r.launch));
+    const occcalc::launch_config l = launch_of(*launch);
+    // The command line's checks, in its order and words (held to batch by tests/capi_typed.py).
+    if (auto problem = occcalc::launch_problem(arch, l)) throw occcalc::input_error(problem->field, problem->message);
+    fill(*result, *device, occcalc::compute_occupancy(arch, l));
   });
 }
 

@@ -18,6 +18,7 @@
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/checked.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/launch.hpp"
 
@@ -25,16 +26,6 @@ namespace occcalc {
 
 /// Bytes per KiB, for the `K` / `KiB` suffix.
 inline constexpr std::int64_t bytes_per_kib = 1024;
-
-/// The largest count or size a request may hold: what `cuda_occupancy.h`'s
-/// `int` fields hold.
-inline constexpr std::int64_t max_request_value = std::numeric_limits<std::int32_t>::max();
-
-/// The largest register count a request may hold (16 bits; ptxas stops at
-/// 255, and anything above an architecture's maximum is a 0-block result).
-inline constexpr std::int64_t max_request_registers = std::numeric_limits<std::uint16_t>::max();
-
-static_assert(int_range{}.max == max_request_value, "a range holds what a request may hold by default");
 
 /// One request field's value as given: the text typed on the command line,
 /// or the integer a JSON batch line holds, kept as the number it is (it is
@@ -87,9 +78,7 @@ inline std::int64_t parse_count(const std::string& field, std::string_view text,
 /// follows the range in the message.
 inline std::int64_t check_count(const std::string& field, std::int64_t value, int_range range,
                                 std::string_view unit = {}) {
-  if (value < range.min || value > range.max) {
-    throw input_error(field, std::to_string(value) + " is outside " + detail::range_text(range) + std::string(unit));
-  }
+  if (auto problem = count_problem(field, value, range, unit)) throw input_error(field, problem->message);
   return value;
 }
 
@@ -147,11 +136,6 @@ std::int64_t parse_bytes(const std::string& field, const Value& value, int_range
   return parse_bytes(field, std::string_view(value.typed()), range);
 }
 
-namespace detail {
-inline constexpr std::string_view carveout_expected =
-    " is not a carveout; expected default, max-shared, max-l1 or a percentage in [0, 100]";
-}  // namespace detail
-
 /// Parses a carveout: `default` (empty result), `max-shared` (100),
 /// `max-l1` (0), or a percentage 0-100 (an optional `%` allowed).
 inline std::optional<int> parse_carveout(const std::string& field, std::string_view text) {
@@ -186,8 +170,7 @@ inline cache_preference parse_cache(const std::string& field, std::string_view t
   if (low == "shared") return cache_preference::shared;
   if (low == "l1") return cache_preference::l1;
   if (low == "equal") return cache_preference::equal;
-  throw input_error(
-      field, detail::quoted(detail::trim(text)) + " is not a cache preference; expected none, shared, l1 or equal");
+  throw input_error(field, detail::quoted(detail::trim(text)) + std::string(detail::cache_expected));
 }
 
 /// Parses a thread block cluster: `N` blocks, or `XxYxZ` (`XxY`, `z` 1)

@@ -202,36 +202,18 @@ inline std::vector<cluster_device> cluster_devices_of(const table& tables, const
   return out;
 }
 
-/// Checks that `launch` is meaningful on `arch`: a carveout only where the
-/// architecture has carveouts, a cache preference only where it has a cache
-/// configuration, and no more barriers than a block may use. Throws
-/// `input_error` naming the field otherwise.
+/// Checks that `launch` is meaningful on `arch` (`configuration_problem`:
+/// a carveout only where the architecture has carveouts, a cache preference
+/// only where it has a cache configuration, no more barriers than a block
+/// may use). Throws `input_error` naming the field otherwise.
 inline void validate_launch(const nvidia_arch& arch, const launch_config& launch) {
-  const auto model = arch.shared_memory_config_model;
-  if (launch.carveout_percent && model != shared_memory_config::carveout) {
-    throw input_error("carveout", std::to_string(*launch.carveout_percent) + " does not apply to " + arch.id +
-                                      ": its shared memory has no carveout (carveouts start with 7.0)");
-  }
-  if (launch.cache != cache_preference::none && model == shared_memory_config::fixed) {
-    throw input_error("cache", std::string(to_string(launch.cache)) + " does not apply to " + arch.id +
-                                   ": its shared memory is a fixed " + std::to_string(arch.shared_memory_per_sm_bytes) +
-                                   " bytes per SM");
-  }
-  if (launch.barriers > arch.max_barriers_per_block) {
-    throw input_error("barriers", std::to_string(launch.barriers) + " is outside [0, " +
-                                      std::to_string(arch.max_barriers_per_block) + "] for " + arch.id);
-  }
+  if (auto problem = configuration_problem(arch, launch)) throw input_error(problem->field, problem->message);
 }
 
-/// Refuses a launch that gives both a carveout and a cache preference: both
-/// choose the same split of the SM's memory, and neither may be dropped
-/// silently.
+/// Refuses a launch that gives both a carveout and a cache preference
+/// (`configuration_choice_problem`).
 inline void require_one_configuration_choice(const launch_config& launch) {
-  if (launch.carveout_percent && launch.cache != cache_preference::none) {
-    throw input_error("cache", std::string(to_string(launch.cache)) + " and " + field_ref("carveout") + " " +
-                                   std::to_string(*launch.carveout_percent) +
-                                   " both choose the shared memory configuration; give one");
-  }
+  if (auto problem = configuration_choice_problem(launch)) throw input_error(problem->field, problem->message);
 }
 
 /// Refuses `what` (a value of `field`) on an architecture without thread
@@ -256,20 +238,10 @@ inline cluster_shape resolve_cluster(const nvidia_arch& arch, const field_value&
 }
 
 /// Resolves a launch whose figures are already numbers (a kernel read from a
-/// binary, with the user's overrides): the ranges `resolve` checks while
-/// parsing, then `validate_launch`. No text round trip. Throws `input_error`.
+/// binary, with the user's overrides): what `resolve` checks while parsing
+/// (`launch_problem`), without a text round trip. Throws `input_error`.
 inline resolved_request resolve_launch(const nvidia_arch& arch, const launch_config& launch) {
-  check_count("threads", launch.threads_per_block, {1, max_request_value});
-  check_count("regs", launch.registers_per_thread, {0, max_request_registers});
-  check_count("smem", launch.static_shared_memory_bytes, {0, max_request_value}, " bytes");
-  check_count("dyn_smem", launch.dynamic_shared_memory_bytes, {0, max_request_value}, " bytes");
-  if (launch.requested_shared_memory_bytes() > max_request_value) {
-    throw input_error("dyn_smem", std::to_string(launch.dynamic_shared_memory_bytes) +
-                                      " makes static + dynamic shared memory exceed " +
-                                      std::to_string(max_request_value) + " bytes");
-  }
-  check_count("barriers", launch.barriers, {0, max_request_value});
-  validate_launch(arch, launch);
+  if (auto problem = launch_problem(arch, launch)) throw input_error(problem->field, problem->message);
   resolved_request out;
   out.arch = &arch;
   out.launch = launch;
@@ -317,11 +289,7 @@ inline resolved_request resolve(const table& tables, const request& req) {
   if (req.dyn_smem) {
     launch.dynamic_shared_memory_bytes = parse_bytes("dyn_smem", *req.dyn_smem, {0, max_request_value});
   }
-  if (launch.requested_shared_memory_bytes() > max_request_value) {
-    throw input_error("dyn_smem", std::to_string(launch.dynamic_shared_memory_bytes) +
-                                      " makes static + dynamic shared memory exceed " +
-                                      std::to_string(max_request_value) + " bytes");
-  }
+  if (auto problem = shared_memory_sum_problem(launch)) throw input_error(problem->field, problem->message);
   if (req.carveout) launch.carveout_percent = parse_carveout("carveout", *req.carveout);
   if (req.cache) launch.cache = parse_cache("cache", req.cache->text());
   require_one_configuration_choice(launch);
