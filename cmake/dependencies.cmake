@@ -48,12 +48,14 @@ if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH OR OCCCALC_BU
     occcalc_require(fmt libfmt-dev 9)
   endif()
   # fmt as the code links it: the shared library, or for a static link
-  # (Debian ships no libfmt.a) fmt's functions compiled once into
-  # occcalc_fmt_static (src/cli/fmt_static.cpp). The objects are the same
-  # either way.
+  # and for a target that sets OCCCALC_FMT_COMPILED_IN (libocccalc, which
+  # needs no libfmt) fmt's functions compiled once into occcalc_fmt_static
+  # (src/cli/fmt_static.cpp; Debian ships no libfmt.a). The objects are the
+  # same either way.
+  set(occcalc_fmt_in "$<OR:${occcalc_static_link},$<BOOL:$<TARGET_PROPERTY:OCCCALC_FMT_COMPILED_IN>>>")
   add_library(occcalc_dep::fmt INTERFACE IMPORTED)
   set_target_properties(occcalc_dep::fmt PROPERTIES
-    INTERFACE_LINK_LIBRARIES "$<IF:${occcalc_static_link},occcalc_fmt_static,fmt::fmt>")
+    INTERFACE_LINK_LIBRARIES "$<IF:${occcalc_fmt_in},occcalc_fmt_static,fmt::fmt>")
 endif()
 if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   occcalc_require(CLI11 libcli11-dev 2.1)
@@ -89,10 +91,12 @@ function(occcalc_require_c_library name header library debian_package)
     INTERFACE_INCLUDE_DIRECTORIES ${OCCCALC_${name}_INCLUDE_DIR})
 endfunction()
 
-if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
+if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH OR OCCCALC_BUILD_LIBRARY)
   occcalc_require_c_library(zstd zstd.h zstd libzstd-dev)
   occcalc_require_c_library(lz4 lz4.h lz4 liblz4-dev)
+  find_package(Threads REQUIRED)
+endif()
+if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   # Kernel name patterns: RE2 matches in linear time, without recursion.
   occcalc_require_c_library(re2 re2/re2.h re2 libre2-dev)
-  find_package(Threads REQUIRED)
 endif()

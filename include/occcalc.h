@@ -33,6 +33,17 @@ OCCCALC_API const char *occcalc_version(void);
  * NULL only when memory runs out. */
 OCCCALC_API char *occcalc_json(const char *request);
 
+/* The document `occcalc inspect --json NAME` prints for a file named `name`
+ * holding the `size` bytes at `bytes` (schema/inspect.schema.json): a cubin,
+ * fat binary, host ELF file or archive, AMD code object, offload bundle or
+ * compiler log, each kernel with its resources and occupancy. No file is
+ * read (none beside it either, such as Triton's metadata); PTX is assembled
+ * by ptxas where it is on PATH, as inspect does. Where inspect would refuse
+ * the input, {"schema_version":N,"error":{"field":null,"message":...}}
+ * naming it. NULL `name` is "input". Returns JSON text to give to
+ * occcalc_free, or NULL only when memory runs out. */
+OCCCALC_API char *occcalc_inspect_json(const unsigned char *bytes, size_t size, const char *name);
+
 /* Gives back a string a call returned; NULL does nothing. */
 OCCCALC_API void occcalc_free(char *text);
 

@@ -2,7 +2,7 @@
 # examples/library against it through pkg-config, as a downstream project
 # would: a C99 program on libocccalc.so, the same program linked statically
 # (libocccalc.a), and C++ without exceptions. Each must print 75.0%; the
-# shared library must need nothing beyond the C and C++ runtimes, and the
+# shared library must need nothing beyond the C and C++ runtimes, zstd and LZ4, and the
 # static program no shared library at all.
 #   -DSOURCE_DIR -DBINARY_DIR -DWORK_DIR [-DCONFIG]
 file(REMOVE_RECURSE "${WORK_DIR}")
@@ -35,8 +35,8 @@ if(readelf)
   step("${readelf}" -d ${shared})
   string(REGEX MATCHALL "\\(NEEDED\\)[^\n]*\\[([^]]+)\\]" needed "${step_output}")
   foreach(entry ${needed})
-    if(NOT entry MATCHES "\\[(libstdc\\+\\+|libm|libgcc_s|libc|ld-linux[-_a-z0-9]*)\\.so")
-      message(FATAL_ERROR "libocccalc.so needs more than the C and C++ runtimes: ${entry}")
+    if(NOT entry MATCHES "\\[(libstdc\\+\\+|libm|libgcc_s|libc|libzstd|liblz4|ld-linux[-_a-z0-9]*)\\.so")
+      message(FATAL_ERROR "libocccalc.so needs more than the C and C++ runtimes, zstd and LZ4: ${entry}")
     endif()
   endforeach()
   step("${readelf}" -l "${WORK_DIR}/build/mission_static")

@@ -1,41 +1,21 @@
 #include "analysis/kernel_matcher.hpp"
 
-#include <re2/re2.h>
-
 #include "occcalc/amd/target.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
 
 namespace occcalc::cli {
 
-namespace {
-
-/// What RE2 may spend on one compiled pattern; a pattern that needs more is an
-/// error, not a slow match (real kernel filters need a few KiB).
-constexpr std::int64_t max_pattern_memory_bytes = 8 << 20;
-
-}  // namespace
-
 bool kernel_matcher::matches(const inspect::inspected_kernel& k) const {
   if (arch_sm && k.resources.arch.sm != *arch_sm) return false;
   if (amd_target && k.resources.arch.name != *amd_target) return false;
-  return pattern.empty() || RE2::PartialMatch(k.demangled, *kernel) || RE2::PartialMatch(k.resources.name, *kernel);
+  return pattern.empty() || kernel->search(k.demangled) || kernel->search(k.resources.name);
 }
 
 kernel_matcher make_kernel_matcher(const std::string& pattern, const std::string& arch) {
   kernel_matcher m;
   m.pattern = pattern;
-  if (!pattern.empty()) {
-    RE2::Options options;
-    options.set_log_errors(false);
-    options.set_max_mem(max_pattern_memory_bytes);
-    auto compiled = std::make_shared<const RE2>(pattern, options);
-    if (!compiled->ok()) {
-      throw occcalc::input_error(
-          "kernel", occcalc::detail::quoted(pattern) + " is not a valid RE2 regular expression: " + compiled->error());
-    }
-    m.kernel = std::move(compiled);
-  }
+  if (!pattern.empty()) m.kernel = compile_name_pattern(pattern);
   const std::string lowered = occcalc::detail::lower(occcalc::detail::trim(arch));
   if (lowered.rfind("gfx", 0) == 0) {
     // The readers' own rule for a processor name, generic targets included (gfx11-generic).

@@ -5,11 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "analysis/kernel_pattern.hpp"
 #include "inspect/inspect.hpp"
-
-namespace re2 {
-class RE2;
-}
 
 namespace occcalc::cli {
 
@@ -20,7 +17,7 @@ struct kernel_matcher {
   std::string pattern;
   /// The compiled pattern (RE2: linear time in the name, no recursion);
   /// shared, as RE2 objects do not copy.
-  std::shared_ptr<const re2::RE2> kernel;
+  std::shared_ptr<const name_pattern> kernel;
   std::optional<int> arch_sm;
   /// An AMD target (`gfx90a`) instead of an SM version.
   std::optional<std::string> amd_target;

@@ -13,6 +13,7 @@
 #include "analysis/amd_query.hpp"
 #include "cli/compiled_tables.hpp"
 #include "commands/batch_line.hpp"
+#include "commands/inspect.hpp"
 #include "occcalc/nvidia/checked.hpp"
 #include "occcalc/request/resolve.hpp"
 #include "occcalc/version.hpp"
@@ -257,6 +258,16 @@ char* occcalc_json(const char* request) {
     return give(out);
   } catch (...) {
     return nullptr;  // memory ran out: append_request_answer answers every other failure
+  }
+}
+
+char* occcalc_inspect_json(const unsigned char* bytes, size_t size, const char* name) {
+  try {
+    static const unsigned char none = 0;
+    return give(occcalc::cli::inspect_json_of(tables(), name == nullptr ? "input" : name,
+                                              {bytes == nullptr ? &none : bytes, bytes == nullptr ? 0 : size}));
+  } catch (...) {
+    return nullptr;  // memory ran out: inspect_json_of answers every other failure
   }
 }
 

@@ -6,6 +6,7 @@
 #include <map>
 #include <numeric>
 #include <ostream>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -15,8 +16,10 @@
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
+#include "occcalc/version.hpp"
 #include "render/check.hpp"
 #include "render/inspect_report.hpp"
+#include "render/json_writer.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
@@ -193,6 +196,39 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   // A filter that matched nothing anywhere is said, as check says it.
   if (sink.kernels_printed == 0) require_matches(command, {});
   return exit_status::ok;
+}
+
+std::string inspect_json_of(const occcalc::table& tables, const std::string& name, inspect::byte_view bytes) {
+  inspect_command command;
+  command.inputs = {name};
+  command.format = output_format::json;
+  command.contents = bytes;
+  std::istringstream in;
+  std::ostringstream out, err;
+  std::string message;
+  try {
+    if (run_inspect(tables, command, in, out, err, terminal{}) == exit_status::ok) return out.str();
+    // The input could not be read: the line inspect printed for it.
+    constexpr std::string_view lead = "occcalc: error: ";
+    std::string said = err.str();
+    const auto at = said.find(lead);
+    message = at == std::string::npos ? said : said.substr(at + lead.size());
+    message = message.substr(0, message.find('\n'));
+  } catch (const occcalc::error& e) {
+    message = e.what();
+  }
+  std::string text;
+  json_writer w(text);
+  w.begin_object();
+  w.member("schema_version", std::int64_t{occcalc::inspect_schema_version});
+  w.key("error");
+  w.begin_object();
+  w.key("field");
+  w.null();
+  w.member("message", message);
+  w.end_object();
+  w.end_object();
+  return text + "\n";
 }
 
 exit_status run_check(const occcalc::table& tables, const inspect_command& command, std::istream& in, std::ostream& out,

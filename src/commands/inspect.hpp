@@ -3,11 +3,13 @@
 #pragma once
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "analysis/kernel_report.hpp"
 #include "commands/exit_status.hpp"
+#include "inspect/bytes.hpp"
 #include "occcalc/nvidia/arch.hpp"
 #include "render/formats.hpp"
 
@@ -43,12 +45,22 @@ struct inspect_command {
   unsigned jobs = 0;
   /// The text table's columns (--wide, --columns).
   inspect_table_options table;
+  /// The one input's contents, held in memory (libocccalc): read as a file
+  /// named `inputs[0]` holding them would be, without opening any file
+  /// (none beside it either, such as Triton's metadata).
+  std::optional<inspect::byte_view> contents;
 };
 
 /// Prints every kernel of every input. Throws `occcalc::error` for an
 /// unreadable input or a bad option.
 exit_status run_inspect(const occcalc::table& tables, const inspect_command& command, std::istream& in,
                         std::ostream& out, std::ostream& err, const terminal& term);
+
+/// The document `occcalc inspect --json NAME` prints for a file named `name`
+/// holding `bytes` (libocccalc's occcalc_inspect_json); where inspect would
+/// refuse the input, `{"schema_version": N, "error": {"field": null,
+/// "message": ...}}` with its message. Throws only when memory runs out.
+std::string inspect_json_of(const occcalc::table& tables, const std::string& name, inspect::byte_view bytes);
 
 /// Checks every kernel of every input against the policy: ok when all pass,
 /// gate_failed on any violation not allowed, bad_input when an input could

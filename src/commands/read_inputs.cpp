@@ -15,15 +15,13 @@
 #include "analysis/baseline.hpp"
 #include "analysis/kernel_matcher.hpp"
 #include "analysis/triton.hpp"
-#include "inspect/compiler_log.hpp"
-#include "inspect/cubin.hpp"
+#include "commands/input_contents.hpp"
 #include "inspect/identify.hpp"
 #include "inspect/mapped_file.hpp"
 #include "inspect/page_advice.hpp"
 #include "inspect/parallel.hpp"
 #include "io/cpus.hpp"
 #include "io/directory.hpp"
-#include "io/process.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 
@@ -38,107 +36,16 @@ constexpr std::size_t min_parallel_kernels = 1024;
 /// never a whole library's tens of thousands.
 constexpr std::size_t report_run_kernels = 2048;
 
-inspect::inspect_options options_for(const kernel_matcher& filter, unsigned jobs) {
-  inspect::inspect_options options;
-  options.only_sm = filter.arch_sm;
-  options.workers = jobs;
-  return options;
-}
-
-/// Reads one input given by name (`-` for standard input). Throws
-/// `occcalc::error` naming it when it cannot be read or is not an input.
-/// The most ptxas output read: its report is a few lines per kernel.
-constexpr std::size_t max_ptxas_output_bytes = std::size_t{64} << 20;
-
-/// PTX leaves registers, shared memory and stack to ptxas: with ptxas on
-/// PATH, its report (`ptxas -v`, read as a compiler log) fills them in;
-/// without it, a note says why the kernels have no occupancy.
-void add_ptxas_figures(const std::string& path, inspect::inspection& in, std::ostream& err) {
-  if (in.ptx_sources.empty()) return;
-  const std::string where = path == "-" ? "standard input" : occcalc::detail::printable(path);
-  const auto ptxas = find_program("ptxas");
-  if (!ptxas) {
-    err << fmt::format("occcalc: note: {}: PTX and ptxas is not on PATH: no register counts, so no occupancy\n", where);
-    return;
-  }
-  for (const auto& source : in.ptx_sources) {
-    if (source.gpu.empty()) {
-      err << fmt::format("occcalc: note: {}: PTX without a target: no register counts, so no occupancy\n", where);
-      continue;
-    }
-    const temporary_file ptx(source.text, ".ptx");
-    const temporary_file cubin("", ".cubin");
-    const auto reported = inspect::read_compiler_log(
-        run_program({*ptxas, "-v", "--gpu-name", source.gpu, ptx.path(), "-o", cubin.path()}, max_ptxas_output_bytes));
-    // The log has no register cap; the cubin has the one ptxas derived
-    // from .minnctapersm or .maxnreg.
-    const inspect::mapped_file assembled(cubin.path());
-    const auto caps = inspect::read_cubin(assembled.bytes());
-    for (std::size_t i = source.first_kernel; i < source.first_kernel + source.kernel_count; ++i) {
-      auto& r = in.kernels[i].resources;
-      const auto p = std::find_if(reported.begin(), reported.end(), [&](const auto& k) { return k.name == r.name; });
-      if (p == reported.end()) continue;
-      r.registers = p->registers;
-      r.static_shared_memory_bytes = p->static_shared_memory_bytes;
-      r.stack_frame_bytes = p->stack_frame_bytes;
-      r.stack_size_bytes = p->stack_size_bytes;
-      r.spill_store_bytes = p->spill_store_bytes;
-      r.spill_load_bytes = p->spill_load_bytes;
-      r.barriers = p->barriers;
-      const auto c = std::find_if(caps.begin(), caps.end(), [&](const auto& k) { return k.name == r.name; });
-      if (c != caps.end() && c->register_cap) r.register_cap = c->register_cap;
-      r.origin += ", registers from ptxas -v";
-    }
-  }
-  if (in.ptx_sources_left_out > 0) {
-    err << fmt::format(
-        "occcalc: note: {}: {} more PTX sources not assembled (at most {} per input): their kernels have no "
-        "occupancy\n",
-        where, in.ptx_sources_left_out, inspect::max_ptx_sources);
-  }
-}
-
-/// Remarks do not name their target: `--arch gfx90a` gives it; without
-/// one, a note says why the kernels have no occupancy.
-void settle_remarks_target(const std::string& path, inspect::inspection& in, const kernel_matcher& filter,
-                           std::ostream& err) {
-  if (in.kind != inspect::to_string(inspect::input_kind::amdgpu_remarks) || in.kernels.empty()) return;
-  if (!filter.amd_target) {
-    err << fmt::format("occcalc: note: {}: compiler remarks do not name their target: give --arch (e.g. gfx90a)\n",
-                       path == "-" ? "standard input" : occcalc::detail::printable(path));
-    return;
-  }
-  for (auto& k : in.kernels) {
-    if (k.resources.arch.name.empty()) k.resources.arch = inspect::parse_gpu_target(*filter.amd_target);
-  }
-}
-
-/// What text inputs leave to be filled in once read, wherever they come
-/// from: PTX's registers (ptxas) and the remarks' target (--arch).
-void complete_text_input(const std::string& path, inspect::inspection& in, const kernel_matcher& filter,
-                         std::ostream& err) {
-  add_ptxas_figures(path, in, err);
-  settle_remarks_target(path, in, filter, err);
-}
-
 inspect::inspection read_input(const std::string& path, std::istream& in, const kernel_matcher& filter, unsigned jobs,
                                std::ostream& err) {
   inspect::inspect_options options = options_for(filter, jobs);
-  try {
-    if (path == "-") {
-      const auto text = inspect::read_stream(in, "standard input");
-      auto inspected = inspect::inspect_bytes({text.data(), text.size()}, options);
-      complete_text_input(path, inspected, filter, err);
-      return inspected;
-    }
-    const inspect::mapped_file file(path);
-    options.done_with = [&file](inspect::byte_view used) { file.release(used); };
-    auto inspected = inspect::inspect_bytes(file.bytes(), options);
-    complete_text_input(path, inspected, filter, err);
-    return inspected;
-  } catch (const inspect::format_error& e) {
-    throw occcalc::error(fmt::format("{}: {}", path == "-" ? "standard input" : path, e.what()));
+  if (path == "-") {
+    const auto text = inspect::read_stream(in, "standard input");
+    return read_contents(path, {text.data(), text.size()}, options, filter, err);
   }
+  const inspect::mapped_file file(path);
+  options.done_with = [&file](inspect::byte_view used) { file.release(used); };
+  return read_contents(path, file.bytes(), options, filter, err);
 }
 
 bool ends_with(const std::string& text, std::string_view suffix) {
@@ -341,6 +248,14 @@ std::size_t read_inputs(const occcalc::table& tables, const inspect_command& com
     ++failed;
   };
   for (const auto& path : command.inputs) {
+    if (command.contents) {  // held in memory: no file opened, none looked for beside it
+      try {
+        report(path, read_contents(path, *command.contents, options_for(filter, jobs), filter, err), false);
+      } catch (const occcalc::error& e) {
+        fail(e.what());
+      }
+      continue;
+    }
     if (path == "-" || !is_directory(path)) {
       try {
         const auto meta = path == "-" ? std::nullopt : triton_metadata_beside(path, fail);
