@@ -44,6 +44,17 @@ def main():
             print(f"FAIL the installed module: {run.stdout}{run.stderr[-1000:]}")
             return 1
         print(f"pip install . into a venv: occcalc {words[1]} imports from {words[2]} and answers 12 blocks")
+    # An interpreter without the wheel package (a pyenv python first on PATH): setup.py names the problem where
+    # pip would only say "invalid command 'bdist_wheel'".
+    hidden = ("import importlib.util as u, sys; real = u.find_spec; "
+              "u.find_spec = lambda n, *a: None if n == 'wheel' else real(n, *a); "
+              "sys.argv = ['setup.py', 'dist_info']; "
+              "exec(compile(open('setup.py').read(), 'setup.py', 'exec'), {'__file__': 'setup.py', '__name__': '__main__'})")
+    told = subprocess.run(["/usr/bin/python3", "-c", hidden], capture_output=True, text=True, cwd=SOURCE)
+    if told.returncode == 0 or "has no 'wheel' package" not in told.stderr or "/usr/bin/python3 -m venv" not in told.stderr:
+        print(f"FAIL without wheel: exit {told.returncode}: {told.stderr[-500:]}")
+        return 1
+    print("without the wheel package: setup.py names the interpreter and what to do")
     return 0
 
 
