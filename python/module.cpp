@@ -17,7 +17,6 @@
 #include <utility>
 #include <sstream>
 #include <string>
-#include <unordered_map>
 #include <variant>
 #include <vector>
 
@@ -54,10 +53,7 @@ using cli::evaluated;
 
 /// Both vendors' tables, built once from the compiled-in values: no JSON is
 /// parsed at import.
-const occcalc::table& tables() {
-  static const occcalc::table all = cli::compiled_tables();
-  return all;
-}
+const occcalc::table& tables() { return cli::resident_tables(); }
 
 /// A keyword argument as the request field it names: an integer as a JSON
 /// integer is, a string as typed, True/False for a switch. Anything else is
@@ -86,27 +82,6 @@ occcalc::field_value field_of(const std::string& key, const occcalc::request_fie
   throw type_error(key, "is " + type_name(value) + "; it takes an integer or a string");
 }
 
-/// The id of the one GPU `name` names (`geforce-rtx-4090` for "RTX 4090"),
-/// which the tables find without normalizing each name; `name` itself for
-/// a family or a name that matches nothing (its resolution then says so).
-/// Names that found a GPU are remembered, so an autotuner's loop looks a
-/// name up once; at most `max_remembered` of them, none longer than a GPU's
-/// name can be.
-std::string gpu_id(const std::string& name) {
-  constexpr std::size_t max_remembered = 1024;
-  constexpr std::size_t max_remembered_bytes = 128;
-  static std::unordered_map<std::string, std::string> ids;
-  if (const auto it = ids.find(name); it != ids.end()) return it->second;
-  const occcalc::named_gpu_match match = occcalc::find_named_gpu(tables(), name);
-  if (!match.nvidia && !match.amd) return name;
-  const std::string id = match.nvidia ? match.nvidia->id : match.amd->id;
-  if (name.size() <= max_remembered_bytes) {
-    if (ids.size() >= max_remembered) ids.clear();
-    ids.emplace(name, id);
-  }
-  return id;
-}
-
 /// The request the keyword arguments give. An unknown key is refused naming
 /// every known one, as a batch line's is.
 occcalc::request request_of(const py::kwargs& kwargs) {
@@ -120,7 +95,6 @@ occcalc::request request_of(const py::kwargs& kwargs) {
     }
     if (value.is_none()) continue;  // None: not given, as the CLI's default
     req.*(field->member) = field_of(key, *field, value);
-    if (field->member == &occcalc::request::gpu) req.gpu = gpu_id(req.gpu->text());
   }
   return req;
 }

@@ -33,10 +33,7 @@ namespace {
 
 using json = nlohmann::ordered_json;
 
-const occcalc::table& tables() {
-  static const occcalc::table all = cli::compiled_tables();
-  return all;
-}
+const occcalc::table& tables() { return cli::resident_tables(); }
 
 /// What the page shows a text answer in: the CLI's layout for a pipe at
 /// 80 columns, with Unicode characters and no colour.

@@ -46,6 +46,7 @@
 #include "occcalc/tables/tables.hpp"
 
 #include "occcalc/request/amd.hpp"
+#include "occcalc/request/gpu_name_index.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/request.hpp"

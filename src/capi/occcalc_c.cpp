@@ -33,10 +33,7 @@ struct occcalc_amd_device {
 namespace {
 
 /// The tables compiled in, made once (a function-local static: thread-safe).
-const occcalc::table& tables() {
-  static const occcalc::table built_in = occcalc::cli::compiled_tables();
-  return built_in;
-}
+const occcalc::table& tables() { return occcalc::cli::resident_tables(); }
 
 /// Every device a typed call may name: each architecture and target, then
 /// each GPU; made once, never moved.

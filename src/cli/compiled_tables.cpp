@@ -2,6 +2,8 @@
 
 #include <iterator>
 
+#include "occcalc/request/lookup.hpp"
+
 namespace occcalc::cli {
 
 occcalc::table compiled_tables(table_extent extent) {
@@ -20,6 +22,16 @@ occcalc::table compiled_tables(table_extent extent) {
   move_into(out.unlisted_amd_targets, amd.unlisted_amd_targets);
   move_into(out.amd_gpus, amd.amd_gpus);
   return out;
+}
+
+const occcalc::table& resident_tables() {
+  struct indexed {
+    occcalc::table table = compiled_tables();
+    occcalc::gpu_name_index names{table};
+    indexed() { table.gpu_names = &names; }
+  };
+  static const indexed all;  // made once, on first use (thread-safe)
+  return all.table;
 }
 
 }  // namespace occcalc::cli

@@ -27,4 +27,10 @@ occcalc::table compiled_tables(table_vendor vendor, table_extent extent = table_
 /// NVIDIA's first; or their architectures alone.
 occcalc::table compiled_tables(table_extent extent = table_extent::full);
 
+/// The compiled tables with an index of their GPU names, made once and kept
+/// for the life of the process: for what answers many requests (the Python
+/// module, libocccalc, the page), where a GPU or family name is then found
+/// in a few hash lookups, not by reading every GPU's names.
+const occcalc::table& resident_tables();
+
 }  // namespace occcalc::cli

@@ -269,6 +269,50 @@ TEST_CASE("a family lookup read in place answers as the words it replaced", "[re
   CHECK(variants > 100);
 }
 
+TEST_CASE("a table's index of GPU names answers every lookup as reading the names does", "[request][gpu]") {
+  // gpu_name_index::find against find_named_gpu's scan (the table has no index) for every name, id and alias of
+  // every GPU, each leading run of its words, in both cases and with punctuation, and names that match nothing.
+  const auto& tables = occcalc::test::default_tables();
+  REQUIRE(tables.gpu_names.get() == nullptr);
+  const occcalc::gpu_name_index index(tables);
+  std::vector<std::string> queries = {"",         " ",       "-",        "nvidia",    "H100",  "h100 pcie",
+                                      "RTX 4060", "GeForce", "MI300",    "A100 80GB", "H1000", "rtx",
+                                      "80GB",     "PCIe",    "\xff\xfe", "4090 RTX"};
+  const auto add = [&](const std::string& name) {
+    queries.push_back(name);
+    std::string query;
+    for (const auto& w : occcalc::gpu_name_words(name)) {
+      query += (query.empty() ? "" : "_") + w;
+      queries.push_back(query);
+      std::string upper = query;
+      for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      queries.push_back("  NVIDIA " + upper + " ");
+    }
+  };
+  const auto add_gpu = [&](const auto& g) {
+    add(g.name);
+    add(g.id);
+    for (const auto& alias : g.aliases) add(alias);
+  };
+  for (const auto& g : tables.gpus) add_gpu(g);
+  for (const auto& g : tables.amd_gpus) add_gpu(g);
+  std::size_t families = 0, products = 0;
+  for (const auto& q : queries) {
+    const auto want = occcalc::find_named_gpu(tables, q);
+    const auto got = index.find(q);
+    INFO("'" << q << "'");
+    REQUIRE(got.nvidia == want.nvidia);
+    REQUIRE(got.amd == want.amd);
+    REQUIRE(got.nvidia_family == want.nvidia_family);
+    REQUIRE(got.amd_family == want.amd_family);
+    families += !want.nvidia_family.empty() || !want.amd_family.empty();
+    products += want.nvidia != nullptr || want.amd != nullptr;
+  }
+  CHECK(queries.size() > 1500);
+  CHECK(families > 50);
+  CHECK(products > 1000);
+}
+
 TEST_CASE("a family resolves to its architecture, and to its SM count where its products share one",
           "[lookup][family]") {
   const auto& tables = occcalc::test::default_tables();

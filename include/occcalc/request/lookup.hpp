@@ -10,10 +10,12 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/request/gpu_name_index.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/tables/gpu_names.hpp"
 #include "occcalc/tables/tables.hpp"
@@ -173,19 +175,6 @@ inline const nvidia_arch& require_arch(const table& tables, const std::string& f
                                " is not a supported compute capability; supported: " + detail::join(supported, ", "));
 }
 
-/// What a typed GPU name names: one product of either vendor (one pointer
-/// set), or a family of products (`H100`: its variants, two or more, all of
-/// one vendor), or nothing.
-struct named_gpu_match {
-  const gpu* nvidia = nullptr;
-  const amd_gpu* amd = nullptr;
-  std::vector<const gpu*> nvidia_family;
-  std::vector<const amd_gpu*> amd_family;
-
-  bool found() const noexcept { return nvidia || amd || !nvidia_family.empty() || !amd_family.empty(); }
-  bool is_amd() const noexcept { return amd || !amd_family.empty(); }
-};
-
 /// The most candidates an unknown GPU name's error lists.
 inline constexpr std::size_t max_gpu_candidates = 5;
 
@@ -211,8 +200,9 @@ bool in_family(const Gpu& candidate, const std::vector<std::string>& family) {
 /// the family it names (a family of one variant is that product); nothing
 /// found when none, or when families of both vendors answer. Never throws:
 /// for questions such as "are the AMD tables needed?" (`require_named_gpu`
-/// explains a miss).
+/// explains a miss). Through the table's index of names where it has one.
 inline named_gpu_match find_named_gpu(const table& tables, std::string_view query) {
+  if (const gpu_name_index* index = tables.gpu_names.get()) return index->find(query);
   // The first GPU, NVIDIA's first, that `answers` (a predicate over either
   // vendor's entry).
   const auto first = [&](const auto& answers) {
@@ -246,16 +236,7 @@ inline named_gpu_match find_named_gpu(const table& tables, std::string_view quer
   for (const auto& candidate : tables.amd_gpus) {
     if (in_family(candidate, family)) match.amd_family.push_back(&candidate);
   }
-  if (!match.nvidia_family.empty() && !match.amd_family.empty()) return {};
-  if (match.nvidia_family.size() == 1) {
-    match.nvidia = match.nvidia_family.front();
-    match.nvidia_family.clear();
-  }
-  if (match.amd_family.size() == 1) {
-    match.amd = match.amd_family.front();
-    match.amd_family.clear();
-  }
-  return match;
+  return detail::settle_family(std::move(match));
 }
 
 /// The GPU `query` names, NVIDIA or AMD: the one entry whose name, id or an

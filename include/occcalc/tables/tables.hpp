@@ -27,6 +27,32 @@ struct source {
 #endif
 };
 
+class gpu_name_index;  // request/lookup.hpp
+
+/// A table's index of its GPUs' names, which a copy of the table does not
+/// keep: the index points into the table it was built from.
+class gpu_name_index_ref {
+ public:
+  gpu_name_index_ref() = default;
+  gpu_name_index_ref(const gpu_name_index_ref&) noexcept {}
+  gpu_name_index_ref& operator=(const gpu_name_index_ref&) noexcept {
+    index_ = nullptr;
+    return *this;
+  }
+  gpu_name_index_ref& operator=(const gpu_name_index* index) noexcept {
+    index_ = index;
+    return *this;
+  }
+  const gpu_name_index* get() const noexcept { return index_; }
+
+#if __cplusplus >= 202002L
+  friend bool operator==(const gpu_name_index_ref&, const gpu_name_index_ref&) noexcept { return true; }
+#endif
+
+ private:
+  const gpu_name_index* index_ = nullptr;
+};
+
 /// Everything the loaded tables describe.
 struct table {
   std::vector<source> sources;
@@ -43,6 +69,10 @@ struct table {
   std::vector<unlisted_amd_target> unlisted_amd_targets;
   /// Named AMD GPUs, from data/amd-gpus.json.
   std::vector<amd_gpu> amd_gpus;
+  /// An index of the GPUs' names, where whoever holds the table for many
+  /// requests built one (`gpu_name_index`): a GPU or family name is then
+  /// found without reading every name. None: each lookup reads them.
+  gpu_name_index_ref gpu_names;
 
 #if __cplusplus >= 202002L
   /// Member by member (C++20; the compiled tables' test uses it).
