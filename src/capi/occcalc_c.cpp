@@ -8,6 +8,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "analysis/amd_query.hpp"
@@ -120,9 +121,15 @@ void require(const void* pointer, const char* argument) {
   if (pointer == nullptr) throw occcalc::input_error(argument, "is NULL");
 }
 
-std::string name_of(const char* name) {
+/// A device lookup's name and the request key it stands for
+/// (`target_key_of`: cc, gfx or gpu), the caller's pointer cleared first.
+template <typename Device>
+std::pair<std::string, std::string> device_name(const char* name, const Device** device) {
+  require(device, "device");
+  *device = nullptr;
   require(name, "name");
-  return name;
+  std::string key = occcalc::target_key_of(tables(), name);
+  return {name, std::move(key)};
 }
 
 occcalc::field_value integer(std::int64_t value) { return occcalc::field_value::of_integer(value); }
@@ -273,11 +280,8 @@ void occcalc_free(char* text) { std::free(text); }
 occcalc_status occcalc_nvidia_device_find(const char* name, const occcalc_nvidia_device** device, char* message,
                                           size_t message_size) {
   return guarded(message, message_size, [&] {
-    require(device, "device");
-    *device = nullptr;
-    const std::string text = name_of(name);
+    const auto [text, key] = device_name(name, device);
     const occcalc::table& t = tables();
-    const std::string key = occcalc::target_key_of(t, text);
     if (key == "gfx") {
       throw occcalc::input_error("gfx",
                                  occcalc::detail::quoted(text) + " is an AMD target; occcalc_amd_device_find takes it");
@@ -314,11 +318,8 @@ occcalc_status occcalc_nvidia_occupancy(const occcalc_nvidia_device* device, con
 occcalc_status occcalc_amd_device_find(const char* name, const occcalc_amd_device** device, char* message,
                                        size_t message_size) {
   return guarded(message, message_size, [&] {
-    require(device, "device");
-    *device = nullptr;
-    const std::string text = name_of(name);
+    const auto [text, key] = device_name(name, device);
     const occcalc::table& t = tables();
-    const std::string key = occcalc::target_key_of(t, text);
     if (key == "cc") {
       throw occcalc::input_error("cc", occcalc::detail::quoted(text) +
                                            " is an NVIDIA compute capability; occcalc_nvidia_device_find takes it");
