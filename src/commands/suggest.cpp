@@ -52,7 +52,7 @@ exit_status run_llvm_suggest(occcalc::resolved_amd_request r, bool threads_given
     throw occcalc::input_error("threads", "is needed: the compiler's next steps start from the work-group size");
   }
   r.model = occcalc::amd_model::llvm;
-  occcalc::detail::require_model(*r.target, r.model);
+  occcalc::detail::throw_if(occcalc::detail::amd_model_problem(*r.target, r.model));
   const auto& t = *r.target;
   amd_llvm_suggestion s;
   s.resolved = r;
@@ -97,7 +97,7 @@ exit_status run_suggest_for(occcalc::resolved_amd_request r, const std::optional
     }
   }
   r.model = model_name == "rcp" ? occcalc::amd_model::rcp : occcalc::amd_model::hip;
-  occcalc::detail::require_model(*r.target, r.model);
+  occcalc::detail::throw_if(occcalc::detail::amd_model_problem(*r.target, r.model));
   const auto& t = *r.target;
   amd_suggestion s;
   s.target = parse_target(options);

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "occcalc/amd/checked.hpp"
 #include "occcalc/amd/kernel.hpp"
 #include "occcalc/amd/target.hpp"
 #include "occcalc/error.hpp"
@@ -76,59 +77,9 @@ inline amd_model parse_amd_model(const std::string& field, std::string_view text
   throw input_error(field, quoted(trim(text)) + " is not a model; expected " + amd_model_choices());
 }
 
-inline std::string model_names(const amd_target& t) {
-  std::string out;
-  for (const auto m : t.models) out += (out.empty() ? "" : ", ") + std::string(to_string(m));
-  return out;
-}
-
-/// What a target accepts for each kernel figure: the one copy both the
-/// parsing path (`resolve_amd`) and the typed one (`resolve_amd_kernel`) use.
-struct amd_input_ranges {
-  int_range threads, vgprs, agprs, sgprs, lds_bytes;
-};
-
-inline amd_input_ranges input_ranges(const amd_target& t, amd_model model) {
-  return {{1, t.max_work_group_size},
-          {0, t.max_vgprs_per_wave},
-          {0, t.max_agprs_per_wave},
-          {0, t.max_sgprs_under(model)},
-          {0, t.max_lds_per_work_group_bytes}};
-}
-
-/// `check_count` naming the target in the message, as the parsing path does.
-inline std::int64_t check_amd_count(const std::string& field, std::int64_t value, int_range range, const amd_target& t,
-                                    std::string_view unit = {}) {
-  return naming_target(t, [&] { return check_count(field, value, range, unit); });
-}
-
-/// Refuses a wave size the target does not run, for the switch `field`;
-/// `asked` prefixes the message (how the size was asked for, if not plainly).
-inline void require_wave_size(const amd_target& t, std::int64_t wave_size, const char* field,
-                              const std::string& asked = {}) {
-  if (!t.supports_wave_size(wave_size)) {
-    throw input_error(field, asked + "does not apply to " + t.id + ": it runs waves of " +
-                                 std::to_string(t.default_wave_size()) + " work-items only");
-  }
-}
-
-inline void require_agprs(const amd_target& t) {
-  if (t.max_agprs_per_wave == 0) {
-    throw input_error("agprs", "does not apply to " + t.id + " (" + t.family + "): AGPRs exist on CDNA only");
-  }
-}
-
-inline void require_sgprs(const amd_target& t) {
-  if (t.max_sgprs_per_wave == 0) {
-    throw input_error("sgprs", "does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
-  }
-}
-
-inline void require_model(const amd_target& t, amd_model model) {
-  if (!t.supports(model)) {
-    throw input_error("model", std::string(to_string(model)) + " does not apply to " + t.id + " (" + t.family +
-                                   "); models for it: " + model_names(t));
-  }
+/// Throws `problem`, if there is one, as the `input_error` it stands for.
+inline void throw_if(const std::optional<input_problem>& problem) {
+  if (problem) throw input_error(problem->field, problem->message);
 }
 
 }  // namespace detail
@@ -139,17 +90,8 @@ inline void require_model(const amd_target& t, amd_model model) {
 /// has no WGP mode. Throws `input_error`.
 inline resolved_amd_request resolve_amd_kernel(const amd_target& t, amd_model model, amd_mode mode,
                                                const amd_kernel& kernel, std::int64_t work_group_size) {
-  detail::require_model(t, model);
-  detail::require_wave_size(t, mode.wave_size, mode.wave_size == 32 ? "wave32" : "wave64");
+  detail::throw_if(amd_launch_problem(t, model, mode, kernel, work_group_size));
   mode.wgp_mode = mode.wgp_mode && t.has_wgp_mode;
-  const auto ranges = detail::input_ranges(t, model);
-  detail::check_amd_count("threads", work_group_size, ranges.threads, t);
-  detail::check_amd_count("vgprs", kernel.vgprs, ranges.vgprs, t);
-  if (kernel.agprs > 0) detail::require_agprs(t);
-  detail::check_amd_count("agprs", kernel.agprs, ranges.agprs, t);
-  if (kernel.sgprs > 0) detail::require_sgprs(t);
-  detail::check_amd_count("sgprs", kernel.sgprs, ranges.sgprs, t);
-  detail::check_amd_count("lds", kernel.lds_bytes, ranges.lds_bytes, t, " bytes");
   resolved_amd_request out;
   out.target = &t;
   out.model = model;
@@ -204,7 +146,7 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   const amd_target& t = *out.target;
 
   out.model = req.model ? detail::parse_amd_model("model", req.model->text()) : t.models.front();
-  detail::require_model(t, out.model);
+  detail::throw_if(detail::amd_model_problem(t, out.model));
 
   // A switch is on (`--wave32`, `"wave32": true`) or explicitly off
   // (`"wave32": false`, which asks for the other wave size).
@@ -219,8 +161,9 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   const auto asked_wave = wave32 ? std::optional<bool>(*wave32) : wave64 ? std::optional<bool>(!*wave64) : std::nullopt;
   out.mode.wave_size = asked_wave ? (*asked_wave ? 32 : 64) : t.default_wave_size();
   const bool switched_off = detail::flag_value(wave32 ? req.wave32 : req.wave64) == false;
-  detail::require_wave_size(t, out.mode.wave_size, wave_field,
-                            switched_off ? "false (waves of " + std::to_string(out.mode.wave_size) + ") " : "");
+  detail::throw_if(detail::amd_wave_size_problem(
+      t, out.mode.wave_size, wave_field,
+      switched_off ? "false (waves of " + std::to_string(out.mode.wave_size) + ") " : ""));
   const auto cu_mode = detail::flag_value(req.cu_mode);
   const auto wgp_mode = detail::flag_value(req.wgp_mode);
   if (cu_mode && wgp_mode && *cu_mode == *wgp_mode) {
@@ -240,7 +183,7 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
 
   if (!req.threads) throw input_error("threads", "is required: work-items per work-group");
   if (!req.vgprs) throw input_error("vgprs", "is required: VGPRs per work-item, as the compiler reports them");
-  const auto ranges = detail::input_ranges(t, out.model);
+  const auto ranges = amd_ranges_of(t, out.model);
   out.work_group_size = detail::parse_amd_count("threads", *req.threads, ranges.threads, t);
   out.kernel.min_work_group_size = out.kernel.max_work_group_size = out.work_group_size;
   try {
@@ -248,22 +191,19 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   } catch (const input_error& e) {
     // A code object's .vgpr_count (inspect's regs) holds the AGPRs too on CDNA.
     if (t.max_agprs_per_wave == 0) throw;
-    throw input_error(e.field(), std::string(e.what()) + "; give the AGPRs apart with " + field_ref("agprs") +
-                                     " (a code object's .vgpr_count, inspect's regs, counts both)");
+    throw input_error(e.field(), std::string(e.what()) + detail::amd_vgprs_hint(t));
   }
   if (req.agprs) {
-    detail::require_agprs(t);
+    detail::throw_if(detail::amd_agprs_problem(t));
     out.kernel.agprs = detail::parse_amd_count("agprs", *req.agprs, ranges.agprs, t);
   }
   if (req.sgprs) {
-    detail::require_sgprs(t);
+    detail::throw_if(detail::amd_sgprs_problem(t));
     try {
       out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, ranges.sgprs, t);
     } catch (const input_error& e) {
       if (t.max_sgprs_under(out.model) == t.max_sgprs_per_wave) throw;
-      throw input_error(e.field(), std::string(e.what()) + " under the compiler's model (its own budget); " +
-                                       field_ref("model") + " hip or rcp takes up to " +
-                                       std::to_string(t.max_sgprs_per_wave));
+      throw input_error(e.field(), std::string(e.what()) + detail::amd_sgprs_hint(t, out.model));
     }
   }
   if (req.lds) {
