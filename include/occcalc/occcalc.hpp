@@ -2,6 +2,10 @@
 /// Umbrella header: the whole occcalc core, layer by layer. `common/` names
 /// no vendor; `nvidia/` and `amd/` build on it; `tables/` loads both;
 /// `request/` turns typed-in text into resolved, validated launches.
+///
+/// No JSON library comes with it: a program that reads table files includes
+/// `occcalc/tables/load.hpp` (nlohmann) itself; the compiled-in figures are
+/// `occcalc/nvidia/builtin_architectures.hpp`.
 #pragma once
 
 #include "occcalc/error.hpp"
@@ -9,16 +13,22 @@
 
 #include "occcalc/common/change_search.hpp"
 #include "occcalc/common/enum_set.hpp"
+#include "occcalc/common/fixed_list.hpp"
+#include "occcalc/common/host_device.hpp"
 #include "occcalc/common/math.hpp"
 #include "occcalc/common/percent.hpp"
+#include "occcalc/common/problem.hpp"
 #include "occcalc/common/summary.hpp"
 #include "occcalc/common/sweep.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/common/waves.hpp"
 
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/arch_figures.hpp"
+#include "occcalc/nvidia/builtin_architectures.hpp"
 #include "occcalc/nvidia/checked.hpp"
 #include "occcalc/nvidia/cluster.hpp"
+#include "occcalc/nvidia/cluster_shape.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/explain.hpp"
 #include "occcalc/nvidia/launch.hpp"
@@ -28,6 +38,7 @@
 #include "occcalc/nvidia/summary.hpp"
 #include "occcalc/nvidia/sweep.hpp"
 
+#include "occcalc/amd/checked.hpp"
 #include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/kernel.hpp"
 #include "occcalc/amd/limits.hpp"
@@ -41,8 +52,6 @@
 #include "occcalc/amd/target.hpp"
 
 #include "occcalc/tables/gpu_names.hpp"
-#include "occcalc/tables/json_input.hpp"
-#include "occcalc/tables/load.hpp"
 #include "occcalc/tables/tables.hpp"
 
 #include "occcalc/request/amd.hpp"

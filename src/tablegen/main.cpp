@@ -92,9 +92,20 @@ std::string lit(const std::array<T, N>& items) {
   return out + "}}";
 }
 
+template <typename T, std::size_t N>
+std::string lit(const occcalc::fixed_list<T, N>& items) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + lit(items[i]);
+  return out + "}";
+}
+
 template <typename T>
 std::string lit(const std::optional<T>& value) {
   return value ? lit(*value) : "std::nullopt";
+}
+
+std::string lit(const occcalc::optional_integer& value) {
+  return value ? "occcalc::optional_integer(" + lit(*value) + ")" : "occcalc::optional_integer()";
 }
 
 std::string lit(const occcalc::register_unit_override& o) {
@@ -130,13 +141,13 @@ void write_entry(std::ostream& out, const occcalc::source& entry) {
   OCCCALC_FIELD(url);
 }
 
-void write_entry(std::ostream& out, const occcalc::nvidia_arch& entry) {
-  OCCCALC_FIELD(id);
-  OCCCALC_FIELD(cc_major);
-  OCCCALC_FIELD(cc_minor);
-  OCCCALC_FIELD(family);
-  OCCCALC_FIELD(sources);
-  OCCCALC_FIELD(notes);
+/// Writes each element of the array `e.FIELD`.
+#define OCCCALC_ARRAY_FIELD(FIELD)                                             \
+  for (std::size_t i = 0; i < std::size(entry.FIELD); ++i) {                   \
+    out << "    e." #FIELD "[" << i << "] = " << lit(entry.FIELD[i]) << ";\n"; \
+  }
+
+void write_entry(std::ostream& out, const occcalc::nvidia_arch_figures& entry) {
   OCCCALC_FIELD(warp_size_threads);
   OCCCALC_FIELD(max_threads_per_block);
   OCCCALC_FIELD(max_warps_per_sm);
@@ -159,12 +170,22 @@ void write_entry(std::ostream& out, const occcalc::nvidia_arch& entry) {
   OCCCALC_FIELD(shared_memory_allocation_unit_bytes);
   OCCCALC_FIELD(shared_memory_config_model);
   OCCCALC_FIELD(carveout_sizes_bytes);
-  OCCCALC_FIELD(shared_memory_per_sm_by_cache_bytes);
+  OCCCALC_ARRAY_FIELD(shared_memory_per_sm_by_cache_bytes);
   OCCCALC_FIELD(block_barriers_per_sm);
   OCCCALC_FIELD(max_barriers_per_block);
   OCCCALC_FIELD(max_cluster_size_portable);
   OCCCALC_FIELD(max_cluster_size_nonportable);
   OCCCALC_FIELD(max_cluster_blocks_per_sm);
+}
+
+void write_entry(std::ostream& out, const occcalc::nvidia_arch& entry) {
+  OCCCALC_FIELD(id);
+  OCCCALC_FIELD(cc_major);
+  OCCCALC_FIELD(cc_minor);
+  OCCCALC_FIELD(family);
+  OCCCALC_FIELD(sources);
+  OCCCALC_FIELD(notes);
+  write_entry(out, static_cast<const occcalc::nvidia_arch_figures&>(entry));
 }
 
 void write_entry(std::ostream& out, const occcalc::gpu& entry) {
@@ -239,6 +260,7 @@ void write_entry(std::ostream& out, const occcalc::amd_gpu& entry) {
 }
 
 #undef OCCCALC_FIELD
+#undef OCCCALC_ARRAY_FIELD
 
 template <typename Entry>
 void write_list(std::ostream& out, std::string_view member, const std::vector<Entry>& entries) {
@@ -266,6 +288,40 @@ void write_table(std::ostream& out, std::string_view function, const table& tabl
   out << "  return t;\n}\n\n";
 }
 
+/// The header-only core's built-in architectures
+/// (include/occcalc/nvidia/builtin_architectures.hpp): each one's figures as
+/// a `constexpr` constant named by its id, and a lookup by compute
+/// capability.
+void write_builtin_header(std::ostream& out, const table& tables) {
+  out << "/// \\file nvidia/builtin_architectures.hpp\n"
+         "/// Every architecture of data/nvidia-architectures.json as `constexpr` figures, for\n"
+         "/// programs that use the header-only calculator without reading a table: the\n"
+         "/// figures the table loader validated, written by occcalc_tablegen\n"
+         "/// (src/tablegen/main.cpp). Do not edit: the builtin_architectures test compares\n"
+         "/// this file with the build's own (build/src/builtin_architectures.hpp).\n"
+         "#pragma once\n\n#include <cstdint>\n\n#include \"occcalc/nvidia/arch_figures.hpp\"\n\n"
+         "// clang-format off\nnamespace occcalc::builtin {\n";
+  for (const auto& entry : tables.architectures) {
+    out << "\n/// " << entry.id << ": " << entry.family << ", compute capability " << entry.compute_capability()
+        << ".\ninline constexpr nvidia_arch_figures " << entry.id << " = [] {\n  nvidia_arch_figures e{};\n";
+    std::ostringstream fields;
+    write_entry(fields, static_cast<const occcalc::nvidia_arch_figures&>(entry));
+    std::string text = fields.str();  // written for a table's entries, two spaces deeper
+    for (std::size_t at = text.find("    e."); at != std::string::npos; at = text.find("    e.", at + 4)) {
+      text.erase(at, 2);
+    }
+    out << text << "  return e;\n}();\n";
+  }
+  out << "\n/// The built-in figures of compute capability `major`.`minor`; null for one the\n"
+         "/// table does not list.\n"
+         "constexpr const nvidia_arch_figures* find_architecture(int major, int minor) noexcept {\n"
+         "  switch (major * 10 + minor) {\n";
+  for (const auto& entry : tables.architectures) {
+    out << "    case " << entry.cc_major * 10 + entry.cc_minor << ": return &" << entry.id << ";\n";
+  }
+  out << "    default: return nullptr;\n  }\n}\n\n}  // namespace occcalc::builtin\n// clang-format on\n";
+}
+
 /// Reads `paths` into `contents` and names them as the embedded tables do.
 std::vector<occcalc::table_text> read_texts(const std::vector<std::string>& paths, std::vector<std::string>& contents) {
   std::vector<occcalc::table_text> texts;
@@ -280,19 +336,31 @@ std::vector<occcalc::table_text> read_texts(const std::vector<std::string>& path
   return texts;
 }
 
+/// Writes `text` to `path`; says so on stderr when it cannot.
+bool write_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  if (file.flush()) return true;
+  std::cerr << "occcalc_tablegen: " << path << ": cannot be written\n";
+  return false;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: occcalc_tablegen OUTPUT.cpp --nvidia FILE... --amd FILE...\n";
+    std::cerr << "usage: occcalc_tablegen OUTPUT.cpp [--builtin-header HEADER.hpp] --nvidia FILE... --amd FILE...\n";
     return 2;
   }
   const std::string output = argv[1];
   std::vector<std::string> nvidia_paths, amd_paths;
+  std::string builtin_header;
   std::vector<std::string>* into = nullptr;
   for (int i = 2; i < argc; ++i) {
     const std::string_view arg = argv[i];
-    if (arg == "--nvidia") {
+    if (arg == "--builtin-header" && i + 1 < argc) {
+      builtin_header = argv[++i];
+    } else if (arg == "--nvidia") {
       into = &nvidia_paths;
     } else if (arg == "--amd") {
       into = &amd_paths;
@@ -317,17 +385,18 @@ int main(int argc, char** argv) {
            "#include \"cli/compiled_tables.hpp\"\n\n"
            "#include <cstdint>\n#include <optional>\n\n"
            "namespace occcalc::cli {\n\nnamespace {\n\n";
-    write_table(out, "nvidia_tables", occcalc::load_tables(nvidia_texts));
+    const table nvidia = occcalc::load_tables(nvidia_texts);
+    write_table(out, "nvidia_tables", nvidia);
     write_table(out, "amd_tables", occcalc::load_tables(amd_texts));
     out << "}  // namespace\n\n"
            "occcalc::table compiled_tables(table_vendor vendor, table_extent extent) {\n"
            "  return vendor == table_vendor::amd ? amd_tables(extent) : nvidia_tables(extent);\n}\n\n"
            "}  // namespace occcalc::cli\n";
-    std::ofstream file(output, std::ios::binary | std::ios::trunc);
-    file << out.str();
-    if (!file.flush()) {
-      std::cerr << "occcalc_tablegen: " << output << ": cannot be written\n";
-      return 2;
+    if (!write_file(output, out.str())) return 2;
+    if (!builtin_header.empty()) {
+      std::ostringstream header;
+      write_builtin_header(header, nvidia);
+      if (!write_file(builtin_header, header.str())) return 2;
     }
   } catch (const std::exception& e) {
     std::cerr << "occcalc_tablegen: " << e.what() << "\n";

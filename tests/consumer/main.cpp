@@ -6,6 +6,7 @@
 #include <string>
 
 #include <occcalc/occcalc.hpp>
+#include <occcalc/tables/load.hpp>  // the umbrella holds no JSON reader
 
 static std::string read(const std::string& path) {
   std::ifstream file(path);

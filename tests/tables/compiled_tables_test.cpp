@@ -2,6 +2,9 @@
 // data/*.json, member by member: C++20's defaulted equality compares every
 // field, so a field the generator does not write fails here.
 //
+// The header-only core's built-in architectures
+// (occcalc/nvidia/builtin_architectures.hpp) are held to the same loader.
+//
 // Usage: occcalc_compiled_tables_test --nvidia FILE... --amd FILE...
 // Built as its own C++20 program (the library is C++17), with the generated
 // source compiled into it.
@@ -14,6 +17,7 @@
 #include <vector>
 
 #include "cli/compiled_tables.hpp"
+#include "occcalc/nvidia/builtin_architectures.hpp"
 #include "occcalc/tables/load.hpp"
 
 namespace {
@@ -58,6 +62,27 @@ void expect_a_change_is_seen(const occcalc::table& compiled) {
   if (changed == compiled) {
     std::cout << "a changed field is not seen by the comparison\n";
     ++failures;
+  }
+}
+
+/// Each loaded architecture's figures equal the built-in constant of its
+/// compute capability, and the built-ins answer nothing else.
+void expect_builtin_equal(const occcalc::table& loaded) {
+  std::size_t found = 0;
+  for (int major = 0; major <= 99; ++major) {
+    for (int minor = 0; minor <= 9; ++minor) found += occcalc::builtin::find_architecture(major, minor) != nullptr;
+  }
+  if (found != loaded.architectures.size()) {
+    std::cout << "builtin_architectures.hpp: " << found << " architectures, the table " << loaded.architectures.size()
+              << "\n";
+    ++failures;
+  }
+  for (const auto& arch : loaded.architectures) {
+    const occcalc::nvidia_arch_figures* builtin = occcalc::builtin::find_architecture(arch.cc_major, arch.cc_minor);
+    if (builtin == nullptr || !(*builtin == static_cast<const occcalc::nvidia_arch_figures&>(arch))) {
+      std::cout << "builtin_architectures.hpp: " << arch.id << " differs from the loader's\n";
+      ++failures;
+    }
   }
 }
 
@@ -111,6 +136,7 @@ int main(int argc, char** argv) {
   expect_equal("both vendors' architectures", occcalc::cli::compiled_tables(occcalc::cli::table_extent::architectures),
                architectures_only);
   expect_a_change_is_seen(compiled_nvidia);
+  expect_builtin_equal(occcalc::load_tables(nvidia_texts));
   // The range the README promises, so an empty pair of tables cannot pass.
   const auto& archs = compiled_nvidia.architectures;
   if (archs.empty() || archs.front().id != "sm_10" || archs.back().id != "sm_121") {

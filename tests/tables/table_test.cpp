@@ -158,6 +158,15 @@ TEST_CASE("the loader rejects bad tables, naming file, entry and field", "[table
     REQUIRE_THROWS_WITH(load(carveout),
                         Contains("field 'shared_memory_carveout_sizes_bytes': must be strictly ascending"));
   }
+  SECTION("more carveouts than an architecture holds") {
+    // nvidia_arch_figures is a literal type: its lists have a capacity (16 carveouts; Hopper has 10).
+    const std::string carveout = replace(good, R"("shared_memory_config": "fixed")",
+                                         R"("shared_memory_config": "carveout", "shared_memory_carveout_sizes_bytes": )"
+                                         R"([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 102400])");
+    REQUIRE_THROWS_WITH(
+        load(carveout),
+        Contains("field 'shared_memory_carveout_sizes_bytes': holds 17 values; at most 16 are allowed"));
+  }
   SECTION("unknown source") {
     REQUIRE_THROWS_WITH(load(replace(good, R"("sources": ["S"])", R"("sources": ["NOPE"])")),
                         "test.json: architecture 'sm_99': field 'sources': 'NOPE' is not a known source id");

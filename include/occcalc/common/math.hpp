@@ -5,18 +5,22 @@
 
 #include <cstdint>
 
+#include "occcalc/common/host_device.hpp"
+
 namespace occcalc::detail {
 
 /// `x / y` rounded up; `x >= 0`, `y > 0`.
-constexpr std::int64_t divide_round_up(std::int64_t x, std::int64_t y) noexcept { return (x + y - 1) / y; }
+OCCCALC_HOST_DEVICE constexpr std::int64_t divide_round_up(std::int64_t x, std::int64_t y) noexcept {
+  return (x + y - 1) / y;
+}
 
 /// `x` rounded up to a multiple of `multiple`; `x >= 0`, `multiple > 0`.
-constexpr std::int64_t round_up(std::int64_t x, std::int64_t multiple) noexcept {
+OCCCALC_HOST_DEVICE constexpr std::int64_t round_up(std::int64_t x, std::int64_t multiple) noexcept {
   return divide_round_up(x, multiple) * multiple;
 }
 
 /// The same for unsigned sizes (file offsets, section sizes).
-constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t multiple) noexcept {
+OCCCALC_HOST_DEVICE constexpr std::uint64_t round_up(std::uint64_t x, std::uint64_t multiple) noexcept {
   return (x + multiple - 1) / multiple * multiple;
 }
 

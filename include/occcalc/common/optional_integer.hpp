@@ -10,6 +10,8 @@
 #include <limits>
 #include <optional>
 
+#include "occcalc/common/host_device.hpp"
+
 namespace occcalc {
 
 /// An integer or none. It holds every `std::int64_t` but the largest,
@@ -20,33 +22,47 @@ namespace occcalc {
 class optional_integer {
  public:
   constexpr optional_integer() noexcept = default;
-  constexpr optional_integer(std::nullopt_t) noexcept {}                         // NOLINT: implicit, as std::optional's
-  constexpr optional_integer(std::int64_t value) noexcept : value_(value) {}     // NOLINT
-  constexpr optional_integer(const std::optional<std::int64_t>& value) noexcept  // NOLINT
-      : value_(value.value_or(none)) {}
+  constexpr optional_integer(std::nullopt_t) noexcept {}  // NOLINT: implicit, as std::optional's
+  OCCCALC_HOST_DEVICE constexpr optional_integer(std::int64_t value) noexcept : value_(value) {}  // NOLINT
+  /// A `std::optional` of any integer type (`std::optional<int>` too).
+  template <typename Integer>
+  constexpr optional_integer(const std::optional<Integer>& value) noexcept  // NOLINT
+      : value_(value ? static_cast<std::int64_t>(*value) : none) {}
 
-  constexpr bool has_value() const noexcept { return value_ != none; }
-  constexpr explicit operator bool() const noexcept { return has_value(); }
+  OCCCALC_HOST_DEVICE constexpr bool has_value() const noexcept { return value_ != none; }
+  OCCCALC_HOST_DEVICE constexpr explicit operator bool() const noexcept { return has_value(); }
   /// The value; `has_value()` is a precondition, as for `std::optional`.
-  constexpr std::int64_t operator*() const noexcept { return value_; }
-  constexpr std::int64_t value_or(std::int64_t fallback) const noexcept { return has_value() ? value_ : fallback; }
+  OCCCALC_HOST_DEVICE constexpr std::int64_t operator*() const noexcept { return value_; }
+  OCCCALC_HOST_DEVICE constexpr std::int64_t value_or(std::int64_t fallback) const noexcept {
+    return has_value() ? value_ : fallback;
+  }
   /// The value, or the largest `std::int64_t` when none: as a limit, none
   /// bounds nothing, so the smallest of several limits is the smallest
   /// `bound()`, with no test.
-  constexpr std::int64_t bound() const noexcept { return value_; }
+  OCCCALC_HOST_DEVICE constexpr std::int64_t bound() const noexcept { return value_; }
   /// The same value as a `std::optional` (implicit, so that code written for
   /// a `std::optional` reads it as one).
   constexpr operator std::optional<std::int64_t>() const noexcept {  // NOLINT(google-explicit-constructor)
     return has_value() ? std::optional<std::int64_t>(value_) : std::nullopt;
   }
 
-  friend constexpr bool operator==(optional_integer a, optional_integer b) noexcept { return a.value_ == b.value_; }
-  friend constexpr bool operator!=(optional_integer a, optional_integer b) noexcept { return !(a == b); }
+  OCCCALC_HOST_DEVICE friend constexpr bool operator==(optional_integer a, optional_integer b) noexcept {
+    return a.value_ == b.value_;
+  }
+  OCCCALC_HOST_DEVICE friend constexpr bool operator!=(optional_integer a, optional_integer b) noexcept {
+    return !(a == b);
+  }
   /// Like `std::optional`: equal to a value only when it holds that value.
-  friend constexpr bool operator==(optional_integer a, std::int64_t b) noexcept { return a.value_ == b && b != none; }
-  friend constexpr bool operator==(std::int64_t a, optional_integer b) noexcept { return b == a; }
-  friend constexpr bool operator!=(optional_integer a, std::int64_t b) noexcept { return !(a == b); }
-  friend constexpr bool operator!=(std::int64_t a, optional_integer b) noexcept { return !(b == a); }
+  OCCCALC_HOST_DEVICE friend constexpr bool operator==(optional_integer a, std::int64_t b) noexcept {
+    return a.value_ == b && b != none;
+  }
+  OCCCALC_HOST_DEVICE friend constexpr bool operator==(std::int64_t a, optional_integer b) noexcept { return b == a; }
+  OCCCALC_HOST_DEVICE friend constexpr bool operator!=(optional_integer a, std::int64_t b) noexcept {
+    return !(a == b);
+  }
+  OCCCALC_HOST_DEVICE friend constexpr bool operator!=(std::int64_t a, optional_integer b) noexcept {
+    return !(b == a);
+  }
 
  private:
   /// The value that stands for none.

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/cluster_shape.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 
 namespace occcalc {

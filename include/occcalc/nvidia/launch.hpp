@@ -3,10 +3,10 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
-#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/common/host_device.hpp"
+#include "occcalc/common/optional_integer.hpp"
+#include "occcalc/nvidia/arch_figures.hpp"
 
 namespace occcalc {
 
@@ -33,7 +33,7 @@ struct launch_config {
   std::int64_t dynamic_shared_memory_bytes = 0;
   /// Preferred shared-memory carveout in percent of the maximum (0-100), as
   /// `cudaFuncAttributePreferredSharedMemoryCarveout`; empty for the default.
-  std::optional<int> carveout_percent;
+  optional_integer carveout_percent;
   /// `cudaFuncCache` preference; on carveout architectures it stands for a
   /// carveout when `carveout_percent` is empty.
   cache_preference cache = cache_preference::none;
@@ -41,24 +41,9 @@ struct launch_config {
   std::int64_t barriers = 1;
 
   /// Static plus dynamic shared memory, in bytes.
-  constexpr std::int64_t requested_shared_memory_bytes() const noexcept {
+  OCCCALC_HOST_DEVICE constexpr std::int64_t requested_shared_memory_bytes() const noexcept {
     return static_shared_memory_bytes + dynamic_shared_memory_bytes;
   }
 };
-
-/// A cluster's shape: blocks along x, y and z.
-struct cluster_shape {
-  std::int64_t x = 1;
-  std::int64_t y = 1;
-  std::int64_t z = 1;
-
-  /// Blocks in a cluster; only the count matters to occupancy.
-  constexpr std::int64_t blocks() const noexcept { return x * y * z; }
-};
-
-/// A cluster's shape as people write it: `2x2x1`.
-inline std::string to_string(const cluster_shape& s) {
-  return std::to_string(s.x) + "x" + std::to_string(s.y) + "x" + std::to_string(s.z);
-}
 
 }  // namespace occcalc

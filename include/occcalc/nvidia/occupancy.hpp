@@ -18,17 +18,15 @@
 /// the arch comes from a loaded table (whose loader checked its invariants).
 #pragma once
 
-#include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string_view>
 
 #include "occcalc/common/enum_set.hpp"
+#include "occcalc/common/host_device.hpp"
 #include "occcalc/common/math.hpp"
 #include "occcalc/common/optional_integer.hpp"
-#include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/arch_figures.hpp"
 #include "occcalc/nvidia/launch.hpp"
 
 namespace occcalc {
@@ -41,14 +39,19 @@ inline constexpr std::size_t resource_count = 5;
 static_assert(static_cast<std::size_t>(resource::barriers) + 1 == resource_count, "resource_count is stale");
 
 /// The resources the NVIDIA model reports, in report order.
-inline constexpr std::array<resource, resource_count> nvidia_resources = {
+inline constexpr resource nvidia_resources[resource_count] = {
     resource::warps, resource::registers, resource::shared_memory, resource::blocks, resource::barriers};
 
 /// The resource's name as used in JSON keys (`shared_memory`).
 constexpr std::string_view to_string(resource r) noexcept {
-  constexpr std::array<std::string_view, resource_count> names = {"warps", "registers", "shared_memory", "blocks",
-                                                                  "barriers"};
-  return names[static_cast<std::size_t>(r)];
+  switch (r) {
+    case resource::warps: return "warps";
+    case resource::registers: return "registers";
+    case resource::shared_memory: return "shared_memory";
+    case resource::blocks: return "blocks";
+    case resource::barriers: break;
+  }
+  return "barriers";
 }
 
 /// A set of resources.
@@ -119,7 +122,7 @@ struct shared_memory_usage {
 /// What the calculator says about one launch on one architecture.
 struct occupancy_result {
   /// The block limit of each resource, indexed by `resource`.
-  std::array<block_limit, resource_count> limits{};
+  block_limit limits[resource_count]{};
   /// The resources whose limit equals `blocks_per_sm` (several when tied).
   resource_set limiters;
   /// Resident blocks per SM: the smallest limit.
@@ -138,9 +141,11 @@ struct occupancy_result {
   shared_memory_usage shared_memory;
 
   /// The limit of resource `r`.
-  constexpr const block_limit& limit(resource r) const noexcept { return limits[static_cast<std::size_t>(r)]; }
+  OCCCALC_HOST_DEVICE constexpr const block_limit& limit(resource r) const noexcept {
+    return limits[static_cast<std::size_t>(r)];
+  }
   /// Theoretical occupancy: active warps / maximum warps, in [0, 1].
-  double occupancy() const noexcept {
+  OCCCALC_HOST_DEVICE constexpr double occupancy() const noexcept {
     return max_warps_per_sm > 0 ? static_cast<double>(active_warps_per_sm) / static_cast<double>(max_warps_per_sm)
                                 : 0.0;
   }
@@ -149,25 +154,26 @@ struct occupancy_result {
 namespace detail {
 
 /// No block fits, for `why`.
-constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
+OCCCALC_HOST_DEVICE constexpr block_limit infeasible(infeasibility why) noexcept { return {std::int64_t{0}, why}; }
 
 /// A limit of `blocks` or, at 0, none fits for `why`.
-constexpr block_limit at_least_one_or(std::int64_t blocks, infeasibility why) noexcept {
+OCCCALC_HOST_DEVICE constexpr block_limit at_least_one_or(std::int64_t blocks, infeasibility why) noexcept {
   return {blocks, blocks > 0 ? infeasibility::none : why};
 }
 
 /// The smallest supported carveout that holds `bytes`; empty if none does.
-inline optional_integer carveout_at_least(const nvidia_arch& arch, std::int64_t bytes) noexcept {
-  const auto& sizes = arch.carveout_sizes_bytes;  // sorted by the table loader
-  const auto it = std::lower_bound(sizes.begin(), sizes.end(), bytes);
-  if (it == sizes.end()) return std::nullopt;
-  return *it;
+OCCCALC_HOST_DEVICE constexpr optional_integer carveout_at_least(const nvidia_arch_figures& arch,
+                                                                 std::int64_t bytes) noexcept {
+  for (const std::int64_t size : arch.carveout_sizes_bytes) {  // ascending, as the table loader checks
+    if (size >= bytes) return size;
+  }
+  return {};
 }
 
 /// The carveout percentage a launch asks for; empty for the default (the
 /// largest configuration). A cache preference stands for a carveout when
 /// no carveout is given, as `cudaFuncSetCacheConfig` does on Volta and later.
-constexpr std::optional<int> effective_carveout_percent(const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr optional_integer effective_carveout_percent(const launch_config& launch) noexcept {
   if (launch.carveout_percent) return launch.carveout_percent;
   switch (launch.cache) {
     case cache_preference::none: break;
@@ -175,7 +181,7 @@ constexpr std::optional<int> effective_carveout_percent(const launch_config& lau
     case cache_preference::l1: return carveout_max_l1_percent;
     case cache_preference::equal: return carveout_equal_percent;
   }
-  return std::nullopt;
+  return {};
 }
 
 /// Warp-scope register limit with the register file split into `partitions`
@@ -183,8 +189,9 @@ constexpr std::optional<int> effective_carveout_percent(const launch_config& lau
 /// warps, and the SM floor(that x partitions / warps) blocks. No block fits
 /// when the block's registers, its warps rounded up to a multiple of the
 /// partitions, exceed the per-block maximum (the hardware's launch check).
-constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::int64_t per_warp, std::int64_t warps,
-                                                 std::int64_t partitions) noexcept {
+OCCCALC_HOST_DEVICE constexpr block_limit partitioned_register_limit(const nvidia_arch_figures& arch,
+                                                                     std::int64_t per_warp, std::int64_t warps,
+                                                                     std::int64_t partitions) noexcept {
   if (per_warp * round_up(warps, partitions) > arch.max_registers_per_block) {
     return infeasible(infeasibility::registers_per_block_partitioned);
   }
@@ -197,11 +204,11 @@ constexpr block_limit partitioned_register_limit(const nvidia_arch& arch, std::i
 
 /// Register allocation unit for a register count (the usual unit unless an
 /// override names the count).
-inline std::int64_t register_allocation_unit(const nvidia_arch& arch, std::int64_t registers_per_thread) noexcept {
+OCCCALC_HOST_DEVICE constexpr std::int64_t register_allocation_unit(const nvidia_arch_figures& arch,
+                                                                    std::int64_t registers_per_thread) noexcept {
   for (const auto& override_unit : arch.register_unit_overrides) {
-    const auto& counts = override_unit.registers_per_thread;
-    if (std::find(counts.begin(), counts.end(), registers_per_thread) != counts.end()) {
-      return override_unit.unit_registers;
+    for (const std::int64_t count : override_unit.registers_per_thread) {
+      if (count == registers_per_thread) return override_unit.unit_registers;
     }
   }
   return arch.register_allocation_unit;
@@ -210,8 +217,8 @@ inline std::int64_t register_allocation_unit(const nvidia_arch& arch, std::int64
 /// The SM's shared memory configuration a launch's cache preference or
 /// carveout selects, rounded up to a supported size, before any fix-up for a
 /// block that does not fit in it.
-inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch,
-                                                         const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch_figures& arch,
+                                                                                const launch_config& launch) noexcept {
   switch (arch.shared_memory_config_model) {
     case shared_memory_config::fixed: break;
     case shared_memory_config::cache_config:
@@ -229,13 +236,15 @@ inline std::int64_t preferred_shared_memory_per_sm_bytes(const nvidia_arch& arch
 }
 
 /// Warps a block occupies: threads rounded up to whole warps.
-constexpr std::int64_t warps_per_block(const nvidia_arch& arch, std::int64_t threads) noexcept {
+OCCCALC_HOST_DEVICE constexpr std::int64_t warps_per_block(const nvidia_arch_figures& arch,
+                                                           std::int64_t threads) noexcept {
   return detail::divide_round_up(threads, arch.warp_size_threads);
 }
 
 /// Blocks the SM's warp slots hold: floor(max warps per SM / warps per
 /// block), or 0 when the block exceeds the architecture's maximum block size.
-constexpr block_limit warps_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr block_limit warps_block_limit(const nvidia_arch_figures& arch,
+                                                            const launch_config& launch) noexcept {
   if (launch.threads_per_block > arch.max_threads_per_block) {
     return detail::infeasible(infeasibility::block_too_large);
   }
@@ -256,7 +265,8 @@ constexpr block_limit warps_block_limit(const nvidia_arch& arch, const launch_co
 /// registers the per-block maximum (also with its warps rounded up to a
 /// multiple of the partitions), or a block needs more than the SM has. A
 /// kernel with no registers is not limited by them.
-inline register_usage registers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr register_usage registers_block_limit(const nvidia_arch_figures& arch,
+                                                                   const launch_config& launch) noexcept {
   const std::int64_t regs = launch.registers_per_thread;
   const std::int64_t warps = warps_per_block(arch, launch.threads_per_block);
   register_usage usage;
@@ -291,8 +301,8 @@ inline register_usage registers_block_limit(const nvidia_arch& arch, const launc
 /// The per-block shared memory maximum for a launch, in bytes, including the
 /// driver's reserve: the opt-in maximum when the architecture has one and the
 /// launch needs more than the default, the default otherwise.
-constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& arch,
-                                                           const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch_figures& arch,
+                                                                               const launch_config& launch) noexcept {
   const std::int64_t reserved = arch.shared_memory_reserved_per_block_bytes;
   const std::int64_t by_default = arch.shared_memory_per_block_bytes;
   const bool opts_in = launch.requested_shared_memory_bytes() + reserved > by_default;
@@ -303,15 +313,15 @@ constexpr std::int64_t shared_memory_per_block_limit_bytes(const nvidia_arch& ar
 /// (`preferred_shared_memory_per_sm_bytes`); if that cannot hold one block,
 /// the smallest carveout that can (carveout model) or the largest
 /// configuration (other models). Empty if no configuration holds the block.
-inline optional_integer shared_memory_per_sm_config_bytes(const nvidia_arch& arch, const launch_config& launch,
-                                                          std::int64_t per_block_bytes) noexcept {
+OCCCALC_HOST_DEVICE constexpr optional_integer shared_memory_per_sm_config_bytes(
+    const nvidia_arch_figures& arch, const launch_config& launch, std::int64_t per_block_bytes) noexcept {
   const std::int64_t preferred = preferred_shared_memory_per_sm_bytes(arch, launch);
   if (preferred >= per_block_bytes) return preferred;
   const optional_integer fallback = arch.shared_memory_config_model == shared_memory_config::carveout
                                         ? detail::carveout_at_least(arch, per_block_bytes)
                                         : optional_integer(arch.shared_memory_per_sm_bytes);
   if (fallback && *fallback >= per_block_bytes) return fallback;
-  return std::nullopt;
+  return {};
 }
 
 /// Shared memory a block is allocated and the blocks the SM holds.
@@ -320,7 +330,8 @@ inline optional_integer shared_memory_per_sm_config_bytes(const nvidia_arch& arc
 /// that exceeds `shared_memory_per_block_limit_bytes`, or no configuration of
 /// the SM holds it. Otherwise the limit is floor(configuration bytes / per
 /// block), unlimited when the block uses none.
-inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr shared_memory_usage shared_memory_block_limit(const nvidia_arch_figures& arch,
+                                                                            const launch_config& launch) noexcept {
   shared_memory_usage usage;
   usage.per_block_bytes =
       detail::round_up(launch.requested_shared_memory_bytes() + arch.shared_memory_reserved_per_block_bytes,
@@ -339,12 +350,15 @@ inline shared_memory_usage shared_memory_block_limit(const nvidia_arch& arch, co
 }
 
 /// The architecture's resident-block maximum.
-constexpr block_limit blocks_block_limit(const nvidia_arch& arch) noexcept { return {arch.max_blocks_per_sm}; }
+OCCCALC_HOST_DEVICE constexpr block_limit blocks_block_limit(const nvidia_arch_figures& arch) noexcept {
+  return {arch.max_blocks_per_sm};
+}
 
 /// Blocks the SM's barriers hold: floor(barriers per SM / barriers per
 /// block), where the architecture's barriers limit occupancy and the kernel
 /// uses any.
-constexpr block_limit barriers_block_limit(const nvidia_arch& arch, const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr block_limit barriers_block_limit(const nvidia_arch_figures& arch,
+                                                               const launch_config& launch) noexcept {
   if (!arch.block_barriers_per_sm || launch.barriers <= 0) return {};
   return {*arch.block_barriers_per_sm / launch.barriers};
 }
@@ -352,19 +366,23 @@ constexpr block_limit barriers_block_limit(const nvidia_arch& arch, const launch
 /// Resident blocks, warps and threads per SM for `launch` on `arch`, with
 /// the limit of every resource and the ones that bind: the smallest limit,
 /// as `cudaOccMaxActiveBlocksPerMultiprocessor` takes it.
-inline occupancy_result compute_occupancy(const nvidia_arch& arch, const launch_config& launch) noexcept {
+OCCCALC_HOST_DEVICE constexpr occupancy_result compute_occupancy(const nvidia_arch_figures& arch,
+                                                                 const launch_config& launch) noexcept {
   occupancy_result result;
   result.registers = registers_block_limit(arch, launch);
   result.shared_memory = shared_memory_block_limit(arch, launch);
-  result.limits = {warps_block_limit(arch, launch), result.registers.limit, result.shared_memory.limit,
-                   blocks_block_limit(arch), barriers_block_limit(arch, launch)};
+  const block_limit limits[resource_count] = {warps_block_limit(arch, launch), result.registers.limit,
+                                              result.shared_memory.limit, blocks_block_limit(arch),
+                                              barriers_block_limit(arch, launch)};
   // The blocks limit always has a value, so the smallest is finite.
-  result.blocks_per_sm = *result.limit(resource::blocks).blocks;
-  for (const auto r : nvidia_resources) {
-    result.blocks_per_sm = std::min(result.blocks_per_sm, result.limit(r).blocks.bound());
+  result.blocks_per_sm = *limits[static_cast<std::size_t>(resource::blocks)].blocks;
+  for (std::size_t i = 0; i < resource_count; ++i) {
+    result.limits[i] = limits[i];
+    const std::int64_t bound = limits[i].blocks.bound();
+    if (bound < result.blocks_per_sm) result.blocks_per_sm = bound;
   }
-  for (const auto r : nvidia_resources) {
-    if (result.limit(r).blocks == result.blocks_per_sm) result.limiters.insert(r);
+  for (std::size_t i = 0; i < resource_count; ++i) {  // nvidia_resources' order, without reading it on a device
+    result.limiters.insert_if(limits[i].blocks == result.blocks_per_sm, static_cast<resource>(i));
   }
   result.warps_per_block = warps_per_block(arch, launch.threads_per_block);
   result.active_warps_per_sm = result.blocks_per_sm * result.warps_per_block;

@@ -19,6 +19,7 @@
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/nvidia/checked.hpp"
+#include "occcalc/nvidia/cluster_shape.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/launch.hpp"
 

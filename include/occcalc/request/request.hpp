@@ -17,6 +17,7 @@
 
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/arch.hpp"
+#include "occcalc/nvidia/cluster_shape.hpp"
 #include "occcalc/nvidia/launch.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/parse.hpp"

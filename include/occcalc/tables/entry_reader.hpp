@@ -17,6 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "occcalc/common/fixed_list.hpp"
 #include "occcalc/common/math.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
@@ -125,6 +126,19 @@ class entry_reader {
       out.push_back(item.get<std::int64_t>());
     }
     if (out.empty()) fail(key, "must not be empty");
+    return out;
+  }
+
+  /// `integers`, held in place: a list longer than `Capacity` is refused.
+  template <std::size_t Capacity>
+  fixed_list<std::int64_t, Capacity> fixed_integers(std::string_view key, int_range range) {
+    const auto values = integers(key, range);
+    if (values.size() > Capacity) {
+      fail(key,
+           "holds " + std::to_string(values.size()) + " values; at most " + std::to_string(Capacity) + " are allowed");
+    }
+    fixed_list<std::int64_t, Capacity> out;
+    for (const std::int64_t value : values) out.push_back(value);
     return out;
   }
 

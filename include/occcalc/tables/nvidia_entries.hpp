@@ -55,14 +55,20 @@ inline void read_register_fields(entry_reader& reader, nvidia_arch& arch) {
     arch.register_compat_partitions = reader.optional_integer("register_compat_partitions", positive);
     if (reader.has("register_allocation_unit_overrides")) {
       const auto& overrides = reader.array("register_allocation_unit_overrides");
+      if (overrides.size() > max_register_overrides) {
+        reader.fail("register_allocation_unit_overrides", "holds " + std::to_string(overrides.size()) +
+                                                              " overrides; at most " +
+                                                              std::to_string(max_register_overrides) + " are allowed");
+      }
       for (std::size_t i = 0; i < overrides.size(); ++i) {
         entry_reader item(overrides[i],
                           reader.where() + ": register_allocation_unit_overrides[" + std::to_string(i) + "]");
         register_unit_override o;
-        o.registers_per_thread = item.integers("registers_per_thread", non_negative);
+        o.registers_per_thread =
+            item.fixed_integers<max_register_override_counts>("registers_per_thread", non_negative);
         o.unit_registers = item.integer("unit_registers", positive);
         item.finish();
-        arch.register_unit_overrides.push_back(std::move(o));
+        arch.register_unit_overrides.push_back(o);
       }
     }
   } else {
@@ -91,7 +97,7 @@ inline void read_shared_memory_fields(entry_reader& reader, nvidia_arch& arch) {
   const std::string_view carveouts_key = "shared_memory_carveout_sizes_bytes";
   const std::string_view cache_key = "shared_memory_per_sm_by_cache_config_bytes";
   if (model == shared_memory_config::carveout) {
-    arch.carveout_sizes_bytes = reader.integers(carveouts_key, non_negative);
+    arch.carveout_sizes_bytes = reader.fixed_integers<max_carveout_sizes>(carveouts_key, non_negative);
     const auto& sizes = arch.carveout_sizes_bytes;
     if (std::adjacent_find(sizes.begin(), sizes.end(), std::greater_equal<>()) != sizes.end()) {
       reader.fail(carveouts_key, "must be strictly ascending");
