@@ -60,7 +60,7 @@ const occcalc::table& tables() { return cli::resident_tables(); }
 /// an `occcalc.Error` naming the key.
 occcalc::field_value field_of(const std::string& key, const occcalc::request_field& field, const py::handle& value) {
   if (is_truth_value(value)) {
-    if (field.kind != occcalc::field_kind::flag) throw type_error(key, "is True or False; it takes a number or a name");
+    if (field.kind != occcalc::field_kind::flag) throw type_error(key, "is True or False; it takes an integer or a string");
     return std::string(PyObject_IsTrue(value.ptr()) == 1 ? occcalc::flag_set_text : occcalc::flag_unset_text);
   }
   if (field.kind == occcalc::field_kind::flag) throw type_error(key, "takes True or False");
@@ -447,7 +447,7 @@ std::int64_t available_dynamic_smem(const py::handle& resident, const py::handle
 /// sweep's `vary`), as the text the CLI would have read.
 std::string option_text(const std::string& key, const py::handle& value) {
   if (value.is_none()) return {};
-  if (is_truth_value(value)) throw type_error(key, "is True or False; it takes a number or a name");
+  if (is_truth_value(value)) throw type_error(key, "is True or False; it takes an integer or a string");
   if (PyIndex_Check(value.ptr())) return std::to_string(integer_of(key, value));
   if (py::isinstance<py::str>(value)) return utf8_of(key, value);
   throw type_error(key, "is " + type_name(value) + "; it takes an integer or a string");

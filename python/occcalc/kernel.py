@@ -237,7 +237,7 @@ class Kernel:
         if backend != "cuda":
             raise Error(f"a {backend} kernel: cuda.core's occupancy calls are CUDA's")
         request.update(gpu)
-        name = triton._field(compiled.metadata, "name")
+        name = triton._field(triton._metadata(compiled), "name")
         kernel = cls(name=name, **request)
         # Refused as triton.occupancy refuses a GPU that cannot load the binary.
         triton._check_target(name, triton.binary_target(compiled), _target_of(request))

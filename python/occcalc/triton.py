@@ -47,6 +47,15 @@ def _field(obj, name, default=None):
     return getattr(obj, name, default)
 
 
+def _metadata(kernel):
+    """``kernel.metadata``; a TypeError naming the argument for anything without it."""
+    meta = getattr(kernel, "metadata", None)
+    if meta is None:
+        raise TypeError(f"kernel is {_a(kernel)} with no 'metadata'; it takes a Triton CompiledKernel "
+                        "(compile(), warmup(), the cache) or anything with its attributes")
+    return meta
+
+
 def _integer(meta, name, default=None, minimum=0):
     """The metadata's integer `name`, at least `minimum`; a TypeError naming it for
     another type, an Error for a value below the minimum."""
@@ -156,7 +165,7 @@ def _own_request(kernel, launch):
     """The compiled kernel's backend, warp size, and its own figures as request keys: its
     target (unless ``launch`` names a GPU or architecture), registers, static shared memory
     and barriers (AMD: VGPRs, SGPRs, LDS and the wave size)."""
-    meta = kernel.metadata
+    meta = _metadata(kernel)
     backend, arch, warp_size = _target(meta)
     figures = _figures(kernel, meta, backend)
     if backend == "hip":
@@ -194,7 +203,7 @@ def occupancy(kernel, **launch):
     :class:`occcalc.Error`.
     """
     from . import occupancy as _occupancy
-    meta = kernel.metadata
+    meta = _metadata(kernel)
     backend, warp_size, request = _own_request(kernel, launch)
     request.pop("max_threads", None)  # Triton launches num_warps x the warp size, which its bounds are
     request["threads"] = _integer(meta, "num_warps", minimum=1) * warp_size
@@ -318,7 +327,11 @@ def early_config_prune(*, min_occupancy=None, registers=None, shared=None, **lau
         if value is not None and not callable(value) and (isinstance(value, bool) or not isinstance(value, int)):
             raise TypeError(f"{name} is {_a(value)}; it takes an integer or a function "
                             f"(config, named_args) -> int")
+        if value is not None and not callable(value) and value < 0:
+            raise Error(f"{name} {value} is below 0")
     from . import occupancy as _occupancy
+    if any(launch.get(key) is not None for key in ("gpu", "cc", "gfx")):
+        _occcalc._target_waves(**launch)  # a typo or an unknown key is raised now, not at the first autotune
 
     def estimate(name, value, config, named_args):
         """An estimate for `config`: None, or a count of at least 0 (else the estimate is wrong, and says so)."""

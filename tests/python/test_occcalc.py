@@ -144,7 +144,7 @@ def test_refusals_raise_with_the_clis_message(request_, message):
 
 @pytest.mark.parametrize("request_, message", [
     (dict(cc="7.0", threads=[128], regs=37), "threads is a list; it takes an integer or a string"),
-    (dict(cc="7.0", threads=True, regs=37), "threads is True or False; it takes a number or a name"),
+    (dict(cc="7.0", threads=True, regs=37), "threads is True or False; it takes an integer or a string"),
     (dict(gfx="gfx90a", threads=256, vgprs=64, wave32="yes"), "wave32 takes True or False"),
     (dict(cc="7.0", threads=b"128", regs=37), "threads is a bytes; it takes an integer or a string"),
 ])

@@ -243,6 +243,22 @@ def test_early_config_prune_refuses_bad_arguments():
         occcalc.triton.early_config_prune()(tutorial_configs(), {})
 
 
+def test_early_config_prune_checks_its_arguments_when_made():
+    # At decoration time, before any autotune: an empty config list never reached the GPU's check.
+    with pytest.raises(occcalc.Error, match="not a known GPU") as error:
+        occcalc.triton.early_config_prune(gpu="H100 typo")
+    assert error.value.field == "gpu"
+    with pytest.raises(occcalc.Error, match="colour is not a known argument"):
+        occcalc.triton.early_config_prune(cc="8.0", colour="red")
+    with pytest.raises(occcalc.Error, match="^shared -1 is below 0$"):
+        occcalc.triton.early_config_prune(shared=-1)
+    # Not a compiled kernel: a TypeError naming the argument, not a bare AttributeError.
+    with pytest.raises(TypeError, match="^kernel is an int with no 'metadata'; it takes a Triton CompiledKernel"):
+        occcalc.triton.occupancy(5)
+    with pytest.raises(TypeError, match="^kernel is an int with no 'metadata'"):
+        occcalc.Kernel.from_triton(5)
+
+
 def test_prune_compiled_on_a_real_cache(real_cache):
     matmul = [k for k in real_cache if k.name == "matmul_kernel" and k.metadata.target.arch == 80]
     assert len(matmul) == 8
