@@ -3,12 +3,12 @@
 set(golden_dir ${CMAKE_CURRENT_SOURCE_DIR}/golden)
 
 function(occcalc_golden name expected rc)
-  cmake_parse_arguments(PARSE_ARGV 3 golden "" "INPUT;STREAM" "ARGS")
+  cmake_parse_arguments(PARSE_ARGV 3 golden "" "INPUT;STREAM;COLUMNS" "ARGS")
   list(JOIN golden_ARGS "@@" joined)
   add_test(NAME golden.${name}
     COMMAND ${CMAKE_COMMAND} -DOCCCALC=$<TARGET_FILE:occcalc_cli> "-DARGS=${joined}"
             -DEXPECTED=${golden_dir}/${expected} -DEXPECT_RC=${rc}
-            -DINPUT=${golden_INPUT} -DSTREAM=${golden_STREAM}
+            -DINPUT=${golden_INPUT} -DSTREAM=${golden_STREAM} -DCOLUMNS=${golden_COLUMNS}
             -P ${CMAKE_CURRENT_SOURCE_DIR}/run_golden.cmake
     WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
   set_tests_properties(golden.${name} PROPERTIES LABELS golden)
@@ -37,6 +37,9 @@ occcalc_golden(bad_gpu bad_gpu.err 2 STREAM stderr ARGS --gpu "RTX 4900" --threa
 set(fx tests/fixtures/inspect)
 occcalc_golden(inspect_text inspect.txt 0 ARGS inspect ${fx}/kernels.sm_90.cubin --threads 256)
 occcalc_golden(inspect_wide inspect_wide.txt 0 ARGS inspect ${fx}/kernels.sm_90.cubin --wide)
+# 60 columns: the spill column stays while a kernel spills (demo::spilling, 952 bytes), and the
+# columns left out are named.
+occcalc_golden(inspect_spills_narrow inspect_spills_narrow.txt 0 COLUMNS 60 ARGS inspect ${fx}/kernels.sm_80.log)
 occcalc_golden(inspect_columns inspect_columns.txt 0
   ARGS inspect ${fx}/kernels.sm_90.cubin ${fx}/../amd/kernels.gfx90a.o --columns occupancy,regs,sgprs,kernel)
 occcalc_golden(diff_text diff.txt 0 ARGS diff ${fx}/diff_old.sm_80.cubin ${fx}/diff_new.sm_80.cubin)

@@ -15,6 +15,7 @@
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
 #include "render/cluster.hpp"
+#include "render/inspect_columns.hpp"
 #include "render/inspect_records.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
@@ -26,30 +27,6 @@ namespace {
 
 using inspect::dim3;
 
-std::string optional_text(const std::optional<std::int64_t>& value) {
-  return value ? std::to_string(*value) : std::string("?");
-}
-
-std::string spill_text(const inspect::kernel_resources& k) {
-  if (k.vgpr_spills || k.sgpr_spills) {
-    // AMD code objects count spilled registers, not bytes.
-    return std::to_string(k.vgpr_spills.value_or(0) + k.sgpr_spills.value_or(0)) + "r";
-  }
-  if (!k.spill_store_bytes && !k.spill_load_bytes) return "?";
-  return std::to_string(k.spill_store_bytes.value_or(0) + k.spill_load_bytes.value_or(0));
-}
-
-std::string block_text(const kernel_report& r) {
-  if (!r.block_size) return "?";
-  if (r.block_size_from == "launch bounds") return fmt::format("{} (bounds)", *r.block_size);
-  if (r.block_size_from == suggested_block_size) return fmt::format("{} (suggest)", *r.block_size);
-  if (r.block_size_from == triton_block_size) return fmt::format("{} (triton)", *r.block_size);
-  if (r.block_size_from == "required") {
-    return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
-  }
-  return std::to_string(*r.block_size);
-}
-
 /// Writes `text` out and clears it once it holds a chunk (64 KiB): a
 /// library's table would otherwise sit whole in memory.
 void flush_chunk(std::ostream& out, std::string& text) {
@@ -59,141 +36,7 @@ void flush_chunk(std::ostream& out, std::string& text) {
   text.clear();
 }
 
-enum class column_vendor { any, nvidia, amd };
-
-/// One column of the inspect table. The array's order is the line's order.
-struct inspect_column {
-  std::string_view id;
-  std::string_view header;
-  bool right_aligned;
-  /// 0: shown by default; else added, lowest first, while the width allows.
-  int priority;
-  /// Columns only one vendor's kernels have.
-  column_vendor vendor;
-  table_cell (*cell)(const kernel_report& r, const std::optional<occcalc::occupancy_summary>& s);
-};
-
-using summary_t = std::optional<occcalc::occupancy_summary>;
-
-table_cell plain(std::string text) { return {std::move(text), std::nullopt}; }
-
-const inspect_column inspect_columns[] = {
-    {"arch", "arch", false, 0, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) { return plain(r.kernel.resources.arch.name); }},
-    {"regs", "regs", true, 0, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.registers)); }},
-    {"sgprs", "sgprs", true, 2, column_vendor::amd,
-     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.sgprs)); }},
-    {"agprs", "agprs", true, 3, column_vendor::amd,
-     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.agprs)); }},
-    {"cap", "cap", true, 4, column_vendor::nvidia,
-     [](const kernel_report& r, const summary_t&) {
-       const auto& cap = r.kernel.resources.register_cap;
-       return plain(cap ? std::to_string(*cap) : "-");
-     }},
-    {"smem", "smem B", true, 0, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) {
-       // Static, plus the dynamic bytes of the launch (a Triton kernel's `shared`, --dyn-smem).
-       const std::string own = optional_text(r.kernel.resources.static_shared_memory_bytes);
-       const auto& dynamic = r.dynamic_shared_memory_bytes;
-       return plain(dynamic && *dynamic > 0 ? fmt::format("{}+{}", own, *dynamic) : own);
-     }},
-    {"stack", "stack", true, 2, column_vendor::nvidia,
-     [](const kernel_report& r, const summary_t&) {
-       const auto& k = r.kernel.resources;
-       return plain(optional_text(inspect::stack_bytes(k.stack_size_bytes, k.stack_frame_bytes)));
-     }},
-    {"scratch", "scratch", true, 1, column_vendor::amd,
-     [](const kernel_report& r, const summary_t&) {
-       return plain(optional_text(r.kernel.resources.stack_size_bytes));
-     }},
-    {"spill", "spill", true, 1, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) { return plain(spill_text(r.kernel.resources)); }},
-    {"bar", "bar", true, 5, column_vendor::nvidia,
-     [](const kernel_report& r, const summary_t&) { return plain(optional_text(r.kernel.resources.barriers)); }},
-    {"block", "block", true, 0, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) { return plain(block_text(r)); }},
-    {"blocks", "blk/SM", true, 3, column_vendor::any,
-     [](const kernel_report&, const summary_t& s) { return plain(s ? std::to_string(s->groups_per_unit) : "-"); }},
-    {"waves", "waves", true, 1, column_vendor::amd,
-     [](const kernel_report& r, const summary_t&) {
-       // The figure AMD's compiler prints (`; Occupancy:`): waves per SIMD
-       // of the most a SIMD holds.
-       const auto* amd = r.amd();
-       return plain(amd ? fmt::format("{:g}/{}", amd->result.waves_per_simd, amd->result.max_waves_per_simd) : "-");
-     }},
-    {"occupancy", "occupancy", true, 0, column_vendor::any,
-     [](const kernel_report&, const summary_t& s) -> table_cell {
-       if (!s) return plain("-");
-       return {occupancy_text(s), occupancy_style(s->groups_per_unit > 0, s->occupancy() * occcalc::percent_per_unit)};
-     }},
-    {"limiter", "limited by", false, 0, column_vendor::any,
-     [](const kernel_report&, const summary_t& s) { return plain(s ? s->limiter_list("+", true) : "-"); }},
-    {"kernel", "kernel", false, 0, column_vendor::any,
-     [](const kernel_report& r, const summary_t&) { return plain(occcalc::detail::printable(r.kernel.demangled)); }},
-};
-
-/// The narrowest a kernel name is cut to before optional columns give way.
-constexpr std::size_t min_kernel_columns = 40;
-
-/// Indices into `candidates` of the columns to show: those `--columns`
-/// names; every one with `--wide`; else the default ones and then the
-/// optional ones by priority while the line fits the terminal with the
-/// kernel name at least `min_kernel_columns` wide (or whole, when shorter).
-std::vector<std::size_t> shown_columns(const std::vector<const inspect_column*>& candidates,
-                                       const std::vector<std::size_t>& widths, const inspect_table_options& view,
-                                       const terminal& term) {
-  std::vector<std::size_t> shown;
-  if (!view.columns.empty()) {
-    for (const auto& id : view.columns) {
-      for (std::size_t c = 0; c < candidates.size(); ++c) {
-        if (candidates[c]->id == id) shown.push_back(c);
-      }
-    }
-    if (shown.empty()) shown.push_back(candidates.size() - 1);  // another vendor's columns only: the names
-    return shown;
-  }
-  std::vector<bool> on(candidates.size());
-  std::size_t used = 2;  // the indent
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    on[c] = view.wide || candidates[c]->priority == 0;
-    if (on[c] && candidates[c]->id != "kernel") used += widths[c] + 1;
-  }
-  const std::size_t kernel = std::min(widths.back(), min_kernel_columns);
-  for (int priority = 1; !view.wide; ++priority) {
-    bool any = false;
-    for (std::size_t c = 0; c < candidates.size(); ++c) {
-      if (candidates[c]->priority != priority) continue;
-      any = true;
-      if (used + widths[c] + 1 + kernel <= term.columns) {
-        on[c] = true;
-        used += widths[c] + 1;
-      }
-    }
-    if (!any) break;
-  }
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (on[c]) shown.push_back(c);
-  }
-  return shown;
-}
-
 }  // namespace
-
-std::string occupancy_text(const std::optional<occcalc::occupancy_summary>& summary) {
-  return summary ? fmt::format("{:.1f}%", summary->occupancy() * occcalc::percent_per_unit) : std::string("-");
-}
-
-std::string inspect_column_ids() {
-  std::string ids;
-  for (const auto& c : inspect_columns) ids += (ids.empty() ? "" : ", ") + std::string(c.id);
-  return ids;
-}
-
-bool is_inspect_column(std::string_view id) {
-  return std::any_of(std::begin(inspect_columns), std::end(inspect_columns),
-                     [&](const inspect_column& c) { return c.id == id; });
-}
 
 namespace {
 
@@ -218,7 +61,8 @@ class text_printer final : public inspect_printer {
     fewer_example_.clear();
     compiler_differs_ = 0;
     compiler_example_.clear();
-    widths_.assign(std::size(inspect_columns), 0);
+    widths_.assign(inspect_column_count, 0);
+    notable_.assign(inspect_column_count, false);
     for (std::size_t c = 0; c < widths_.size(); ++c) widths_[c] = display_width(inspect_columns[c].header);
     pending_ = true;
   }
@@ -230,14 +74,14 @@ class text_printer final : public inspect_printer {
     const std::size_t first = cells_.size();
     cells_.resize(first + run.size());
     std::vector<std::vector<std::size_t>> widths(inspect::slice_count(run.size(), slice_rows),
-                                                 std::vector<std::size_t>(std::size(inspect_columns)));
+                                                 std::vector<std::size_t>(inspect_column_count));
     inspect::parallel_for_slices<std::monostate>(
         run.size(), slice_rows, workers_, [&](std::size_t s, std::size_t from, std::size_t end, std::monostate&) {
           for (std::size_t i = from; i < end; ++i) {
             const auto summary = run[i].summary();
             auto& row = cells_[first + i];
-            row.reserve(std::size(inspect_columns));
-            for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
+            row.reserve(inspect_column_count);
+            for (std::size_t c = 0; c < inspect_column_count; ++c) {
               row.push_back(inspect_columns[c].cell(run[i], summary));
               widths[s][c] = std::max(widths[s][c], display_width(row.back().text));
             }
@@ -247,6 +91,9 @@ class text_printer final : public inspect_printer {
       for (std::size_t c = 0; c < widths_.size(); ++c) widths_[c] = std::max(widths_[c], slice[c]);
     }
     for (const auto& r : run) {
+      for (std::size_t c = 0; c < inspect_column_count; ++c) {
+        if (inspect_columns[c].notable != nullptr && !notable_[c]) notable_[c] = inspect_columns[c].notable(r);
+      }
       if (!r.has_occupancy()) ++unavailable_[r.unavailable];
       // Declared clusters: the blocks a cluster launch keeps, where fewer than the table shows.
       if (const query* q = r.nvidia(); q && cluster_limited(*q)) {
@@ -305,7 +152,7 @@ class text_printer final : public inspect_printer {
     // The columns the input's vendor has, then the ones shown: widths come
     // from the content.
     std::vector<std::size_t> candidates;  // into inspect_columns
-    for (std::size_t c = 0; c < std::size(inspect_columns); ++c) {
+    for (std::size_t c = 0; c < inspect_column_count; ++c) {
       const auto vendor = inspect_columns[c].vendor;
       if (vendor == column_vendor::any || (vendor == column_vendor::amd) == amd_) candidates.push_back(c);
     }
@@ -334,11 +181,17 @@ class text_printer final : public inspect_printer {
     }
     std::vector<const inspect_column*> columns;
     std::vector<std::size_t> widths;
+    std::vector<bool> notable;
     for (const auto c : candidates) {
       columns.push_back(&inspect_columns[c]);
       widths.push_back(widths_[c]);
+      notable.push_back(notable_[c]);
     }
-    const auto shown = shown_columns(columns, widths, view_, term_);
+    const auto shown = shown_columns(columns, widths, notable, view_, term_);
+    std::vector<std::string> left_out;  // for the width, and said so
+    for (std::size_t c = 0; c < columns.size() && view_.columns.empty(); ++c) {
+      if (std::find(shown.begin(), shown.end(), c) == shown.end()) left_out.emplace_back(columns[c]->id);
+    }
     std::vector<table_column> headers;
     for (const auto c : shown) headers.push_back({columns[c]->header, columns[c]->right_aligned});
     std::vector<std::vector<table_cell>> rows(cells_.size());
@@ -352,6 +205,11 @@ class text_printer final : public inspect_printer {
     layout.elide_last = !view_.wide && term_.tty && columns[shown.back()]->id == "kernel";
     text_ += format_table(headers, rows, term_, layout);
     flush_chunk(out_, text_);
+    if (!left_out.empty()) {
+      text_ +=
+          wrap_hanging("not shown for the width: " + occcalc::detail::join(left_out, ", ") + " (--wide shows them)", 2,
+                       4, term_.columns);
+    }
     if (fewer_in_clusters_ > 0) {
       const std::string note = fmt::format(
           "{} kernel{} declare{} thread block clusters, and a cluster launch keeps fewer blocks per SM "
@@ -389,6 +247,7 @@ class text_printer final : public inspect_printer {
   bool amd_ = false;
   std::vector<std::vector<table_cell>> cells_;  // per row, every column of inspect_columns
   std::vector<std::size_t> widths_;             // per column of inspect_columns
+  std::vector<bool> notable_;                   // per column: a kernel's cell is one to act on
   std::map<std::string, std::size_t> unavailable_;
   std::size_t fewer_in_clusters_ = 0;
   std::size_t compiler_differs_ = 0;
