@@ -256,7 +256,8 @@ const char* occcalc_version(void) { return occcalc::version_string; }
 char* occcalc_json(const char* request) {
   try {
     thread_local occcalc::cli::request_answerer answerer;
-    std::string out;
+    thread_local std::string out;  // its capacity kept from call to call: an answer is written without growing it
+    out.clear();
     occcalc::cli::append_request_answer(tables(), request == nullptr ? "" : request, "the request", std::nullopt,
                                         answerer, out);
     return give(out);

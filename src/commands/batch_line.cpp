@@ -8,6 +8,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include <fmt/format.h>
@@ -85,9 +86,85 @@ occcalc::request request_from_json(const nlohmann::json& line) {
   return req;
 }
 
+/// Reads a flat request object (scalar values only: a batch line, a C
+/// call's request) straight into `to` through nlohmann's SAX interface,
+/// with no tree. Whatever else a text holds (a nested value, a repeated or
+/// unknown key, a value its field does not take, a JSON error) stops it,
+/// and the tree's reading answers: every message comes from that one path,
+/// and `read_request_text`'s test holds the two to the same requests.
+class flat_request_reader {
+ public:
+  explicit flat_request_reader(batch_line& to) : to_(to) {}
+
+  bool null() { return false; }
+  bool boolean(bool value) {
+    if (field_ == nullptr || field_->kind != occcalc::field_kind::flag) return false;
+    return take(std::string(value ? occcalc::flag_set_text : occcalc::flag_unset_text));
+  }
+  bool number_integer(std::int64_t value) {
+    if (in_id_) {
+      to_.id_json = std::to_string(value);
+      return true;
+    }
+    if (field_ == nullptr || field_->kind == occcalc::field_kind::flag) return false;
+    return take(occcalc::field_value::of_integer(value));
+  }
+  bool number_unsigned(std::uint64_t value) {
+    if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return false;
+    return number_integer(static_cast<std::int64_t>(value));
+  }
+  bool number_float(double, const std::string&) { return false; }
+  bool string(std::string& value) {
+    if (in_id_) {
+      to_.id_json = json_text(nlohmann::json(value));
+      return true;
+    }
+    if (field_ == nullptr || field_->kind == occcalc::field_kind::flag || occcalc::detail::trim(value).empty()) {
+      return false;
+    }
+    return take(std::move(value));
+  }
+  bool binary(nlohmann::json::binary_t&) { return false; }
+  bool start_object(std::size_t) {
+    if (opened_) return false;  // a nested object
+    opened_ = true;
+    return true;
+  }
+  bool key(std::string& name) {
+    field_ = nullptr;
+    in_id_ = name == batch_id_key;
+    if (!in_id_) field_ = occcalc::find_request_field(name);
+    if (!in_id_ && field_ == nullptr) return false;
+    const std::uint64_t bit = in_id_ ? id_bit : std::uint64_t{1} << (field_ - std::begin(occcalc::request_fields));
+    if ((seen_ & bit) != 0) return false;  // a repeated key
+    seen_ |= bit;
+    return true;
+  }
+  bool end_object() { return true; }
+  bool start_array(std::size_t) { return false; }
+  bool end_array() { return false; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+
+ private:
+  static_assert(std::size(occcalc::request_fields) < 64, "a bit for each field and one for the id");
+  static constexpr std::uint64_t id_bit = std::uint64_t{1} << 63;
+
+  bool take(occcalc::field_value value) {
+    to_.request.*(field_->member) = std::move(value);
+    field_ = nullptr;
+    return true;
+  }
+
+  batch_line& to_;
+  const occcalc::request_field* field_ = nullptr;
+  bool in_id_ = false;
+  bool opened_ = false;
+  std::uint64_t seen_ = 0;
+};
+
 }  // namespace
 
-void read_request_text(std::string_view text, std::string_view name, batch_line& to) {
+void read_request_text_as_tree(std::string_view text, std::string_view name, batch_line& to) {
   to = {};
   if (text.find_first_not_of(" \t\r") == std::string_view::npos) {
     const bool in_batch = name.rfind("line ", 0) == 0;
@@ -102,6 +179,15 @@ void read_request_text(std::string_view text, std::string_view name, batch_line&
   }
   to.id_json = batch_id(parsed);
   to.request = request_from_json(parsed);
+}
+
+void read_request_text(std::string_view text, std::string_view name, batch_line& to) {
+  if (text.find('\0') == std::string_view::npos) {
+    to = {};
+    flat_request_reader reader(to);
+    if (nlohmann::json::sax_parse(text.begin(), text.end(), &reader)) return;
+  }
+  read_request_text_as_tree(text, name, to);
 }
 
 void read_batch_line(std::string_view line, std::int64_t line_number, batch_line& to) {

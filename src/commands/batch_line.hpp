@@ -27,6 +27,10 @@ struct batch_line {
 /// is an object with a valid one, so that the error can carry it.
 void read_request_text(std::string_view text, std::string_view name, batch_line& to);
 
+/// `read_request_text` through a JSON tree alone: the path that words every
+/// refusal, which a flat request object skips (its test compares the two).
+void read_request_text_as_tree(std::string_view text, std::string_view name, batch_line& to);
+
 /// `read_request_text` for line `line_number` of a batch.
 void read_batch_line(std::string_view line, std::int64_t line_number, batch_line& to);
 

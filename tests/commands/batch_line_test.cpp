@@ -3,10 +3,13 @@
 #include "catch.hpp"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "batch_reading.hpp"
 #include "commands/batch_line.hpp"
 #include "occcalc/error.hpp"
+#include "occcalc/request/request.hpp"
 
 using occcalc::cli::batch_line;
 using occcalc::cli::read_batch_line;
@@ -78,4 +81,50 @@ TEST_CASE("batch line: what is not a request of known keys is refused, naming th
   }));
   INFO(c.line);
   CHECK(error_of(c.line).rfind(c.error, 0) == 0);
+}
+
+TEST_CASE("batch line: a flat object read without a tree reads as the tree does", "[batch][batch_line]") {
+  // Flat lines take the SAX path; every other line falls back to the tree,
+  // which words the refusal. Both must agree on every line.
+  std::vector<std::string> lines = {
+      R"({"cc": "8.0", "threads": 256, "regs": 64, "dyn_smem": 1024})",
+      R"({"id": "k\u00e9", "gpu": "H100", "threads": 128, "regs": 32, "cluster": "2x1x1"})",
+      R"({"id": 18446744073709551615, "cc": 70, "threads": 128})",
+      R"({"cc": 8.6, "threads": 128, "regs": 32})",
+      R"({"gfx": "gfx1100", "wave32": true, "wgp_mode": false, "threads": 256, "vgprs": 24})",
+      R"({"cc": "7.0", "threads": 9223372036854775808})",
+      R"({"cc": "7.0", "threads": -1, "regs": 1e3})",
+      R"({"cc": "7.0", "cc": "8.0"})",
+      R"({"id": 1, "id": 2})",
+      R"({"cc": "7.0", "wave32": 1})",
+      R"({"cc": "7.0", "threads": true})",
+      R"({"cc": "7.0", "threads": null})",
+      R"({"cc": "7.0", "threads": "  "})",
+      R"({"cc": "7.0", "threads": [128]})",
+      R"({"cc": {"major": 7}})",
+      R"({"id": {"a": 1}, "cc": "7.0"})",
+      R"({"id": true})",
+      R"({"colour": "red"})",
+      R"({"cc": "7.0",})",
+      R"([{"cc": "7.0"}])",
+      R"("cc")",
+      R"(7)",
+      R"({})",
+      R"({"cc": "7.0"} {"cc": "8.0"})",
+      "{\"cc\": \"7.0\"}\n",
+      "",
+      " \t\r",
+      std::string("{\"cc\": \"7.0\0\"}", 14),
+      "{\"cc\": \"\xff\"}",
+  };
+  for (const auto& field : occcalc::request_fields) {
+    lines.push_back("{\"" + std::string(field.key) + "\": 64}");
+    lines.push_back("{\"" + std::string(field.key) + "\": \"64\"}");
+    lines.push_back("{\"" + std::string(field.key) + "\": true}");
+  }
+  for (const auto& line : lines) {
+    INFO(line);
+    CHECK(occcalc::test::reading_of(occcalc::cli::read_request_text, line) ==
+          occcalc::test::reading_of(occcalc::cli::read_request_text_as_tree, line));
+  }
 }

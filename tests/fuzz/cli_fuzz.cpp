@@ -1,7 +1,9 @@
 // Fuzz target for the command line and batch: the input is split at NUL
 // bytes into arguments, and what follows a second NUL in a row is standard
 // input. occcalc::cli::run must return an exit code (0, 1 or 2) for every
-// input, whatever it prints: it never throws, crashes or hangs.
+// input, whatever it prints: it never throws, crashes or hangs. Each line of
+// that input is also read as a request both ways (the flat reader and the
+// tree), which must agree.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -10,7 +12,9 @@
 #include <string_view>
 #include <vector>
 
+#include "../support/batch_reading.hpp"
 #include "cli/app.hpp"
+#include "commands/batch_line.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);
@@ -28,6 +32,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (a == "inspect" || a == "check" || a.rfind("--table", 0) == 0 || a.rfind("--svg", 0) == 0 ||
         a.rfind("--policy", 0) == 0) {
       return 0;
+    }
+  }
+  if (stdin_at != std::string_view::npos) {
+    const std::string_view input = text.substr(stdin_at + 2);
+    for (std::size_t at = 0; at <= input.size();) {
+      const auto end = std::min(input.find('\n', at), input.size());
+      const std::string_view line = input.substr(at, end - at);
+      if (occcalc::test::reading_of(occcalc::cli::read_request_text, line) !=
+          occcalc::test::reading_of(occcalc::cli::read_request_text_as_tree, line)) {
+        std::abort();  // the flat reader and the tree read a line apart
+      }
+      at = end + 1;
     }
   }
   std::vector<const char*> argv;
