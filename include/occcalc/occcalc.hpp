@@ -33,6 +33,7 @@
 #include "occcalc/nvidia/explain.hpp"
 #include "occcalc/nvidia/launch.hpp"
 #include "occcalc/nvidia/limits.hpp"
+#include "occcalc/nvidia/names.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"

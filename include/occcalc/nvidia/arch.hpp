@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "occcalc/nvidia/arch_figures.hpp"
+#include "occcalc/nvidia/names.hpp"
 
 namespace occcalc {
 

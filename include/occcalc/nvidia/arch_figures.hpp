@@ -8,7 +8,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 #include "occcalc/common/fixed_list.hpp"
 #include "occcalc/common/host_device.hpp"
@@ -41,17 +40,6 @@ enum class shared_memory_config {
 
 /// A `cudaFuncCache` preference.
 enum class cache_preference { none, shared, l1, equal };
-
-/// The name of a cache preference, as `parse_cache` and the tables spell it.
-constexpr std::string_view to_string(cache_preference cache) noexcept {
-  switch (cache) {
-    case cache_preference::shared: return "shared";
-    case cache_preference::l1: return "l1";
-    case cache_preference::equal: return "equal";
-    case cache_preference::none: break;
-  }
-  return "none";
-}
 
 /// Number of `cache_preference` values.
 inline constexpr std::size_t cache_preference_count = 4;

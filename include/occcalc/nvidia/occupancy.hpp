@@ -20,7 +20,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 #include "occcalc/common/enum_set.hpp"
 #include "occcalc/common/host_device.hpp"
@@ -41,18 +40,6 @@ static_assert(static_cast<std::size_t>(resource::barriers) + 1 == resource_count
 /// The resources the NVIDIA model reports, in report order.
 inline constexpr resource nvidia_resources[resource_count] = {
     resource::warps, resource::registers, resource::shared_memory, resource::blocks, resource::barriers};
-
-/// The resource's name as used in JSON keys (`shared_memory`).
-constexpr std::string_view to_string(resource r) noexcept {
-  switch (r) {
-    case resource::warps: return "warps";
-    case resource::registers: return "registers";
-    case resource::shared_memory: return "shared_memory";
-    case resource::blocks: return "blocks";
-    case resource::barriers: break;
-  }
-  return "barriers";
-}
 
 /// A set of resources.
 using resource_set = enum_set<resource>;
