@@ -14,26 +14,24 @@ namespace occcalc::cli {
 
 namespace {
 
-using inspect::dim3;
-
 std::string optional_text(const std::optional<std::int64_t>& value) {
   return value ? std::to_string(*value) : std::string("?");
 }
 
-/// Whether the kernel spills registers (bytes or, on AMD, registers).
-bool spills(const inspect::kernel_resources& k) {
-  return k.vgpr_spills.value_or(0) + k.sgpr_spills.value_or(0) + k.spill_store_bytes.value_or(0) +
-             k.spill_load_bytes.value_or(0) >
-         0;
+/// The spill figure the column shows (`inspect::spill_total`): spilled
+/// registers where an AMD code object records them, else bytes.
+std::optional<std::int64_t> spill_of(const inspect::kernel_resources& k) {
+  return inspect::spill_total(k.vgpr_spills, k.sgpr_spills, k.spill_store_bytes, k.spill_load_bytes);
 }
 
+/// Whether the kernel spills.
+bool spills(const inspect::kernel_resources& k) { return spill_of(k).value_or(0) > 0; }
+
 std::string spill_text(const inspect::kernel_resources& k) {
-  if (k.vgpr_spills || k.sgpr_spills) {
-    // AMD code objects count spilled registers, not bytes.
-    return std::to_string(k.vgpr_spills.value_or(0) + k.sgpr_spills.value_or(0)) + "r";
-  }
-  if (!k.spill_store_bytes && !k.spill_load_bytes) return "?";
-  return std::to_string(k.spill_store_bytes.value_or(0) + k.spill_load_bytes.value_or(0));
+  const auto total = spill_of(k);
+  if (!total) return "?";
+  // AMD code objects count spilled registers, not bytes.
+  return std::to_string(*total) + (k.vgpr_spills || k.sgpr_spills ? "r" : "");
 }
 
 std::string block_text(const kernel_report& r) {

@@ -25,8 +25,6 @@ namespace occcalc::cli {
 
 namespace {
 
-using inspect::dim3;
-
 /// Writes `text` out and clears it once it holds a chunk (64 KiB): a
 /// library's table would otherwise sit whole in memory.
 void flush_chunk(std::ostream& out, std::string& text) {
@@ -35,10 +33,6 @@ void flush_chunk(std::ostream& out, std::string& text) {
   out << text;
   text.clear();
 }
-
-}  // namespace
-
-namespace {
 
 /// The table, an input at a time: each run's rows become cells (of every
 /// column, both vendors': which are candidates is known at the input's
