@@ -189,9 +189,10 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
   try {
     out.kernel.vgprs = detail::parse_amd_count("vgprs", *req.vgprs, ranges.vgprs, t);
   } catch (const input_error& e) {
-    // A code object's .vgpr_count (inspect's regs) holds the AGPRs too on CDNA.
-    if (t.max_agprs_per_wave == 0) throw;
-    throw input_error(e.field(), std::string(e.what()) + detail::amd_vgprs_hint(t));
+    // On CDNA a code object's .vgpr_count (inspect's regs) holds the AGPRs too: the hint says so.
+    const std::string hint = detail::amd_vgprs_hint(t);
+    if (hint.empty()) throw;
+    throw input_error(e.field(), std::string(e.what()) + hint);
   }
   if (req.agprs) {
     detail::throw_if(detail::amd_agprs_problem(t));
@@ -202,8 +203,9 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
     try {
       out.kernel.sgprs = detail::parse_amd_count("sgprs", *req.sgprs, ranges.sgprs, t);
     } catch (const input_error& e) {
-      if (t.max_sgprs_under(out.model) == t.max_sgprs_per_wave) throw;
-      throw input_error(e.field(), std::string(e.what()) + detail::amd_sgprs_hint(t, out.model));
+      const std::string hint = detail::amd_sgprs_hint(t, out.model);
+      if (hint.empty()) throw;
+      throw input_error(e.field(), std::string(e.what()) + hint);
     }
   }
   if (req.lds) {
