@@ -13,14 +13,14 @@ namespace occcalc::cli {
 
 namespace {
 
-struct percent_text {
+struct typed_percent {
   double value = 0.0;
   bool has_percent_sign = false;
 };
 
 /// A number with an optional trailing `%`, in [0, 100].
-percent_text read_percent(const std::string& field, std::string_view text) {
-  percent_text out;
+typed_percent read_percent(const std::string& field, std::string_view text) {
+  typed_percent out;
   std::string digits(text);
   if (!digits.empty() && digits.back() == '%') {
     digits.pop_back();
@@ -49,7 +49,7 @@ percent_text read_percent(const std::string& field, std::string_view text) {
 }  // namespace
 
 double parse_occupancy_floor(const std::string& field, std::string_view text) {
-  const percent_text p = read_percent(field, text);
+  const typed_percent p = read_percent(field, text);
   if (!p.has_percent_sign && p.value > 0.0 && p.value <= 1.0) {
     const double as_fraction = p.value * occcalc::percent_per_unit;
     throw occcalc::input_error(

@@ -24,9 +24,7 @@ namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = occcalc::percent_per_unit;
-
-std::string percent_text(double fraction) { return fmt::format("{:.1f}%", fraction * percent); }
+std::string percent_text(double fraction) { return fmt::format("{:.1f}%", fraction * percent_per_unit); }
 
 /// A limit as a cell: "-" where nothing reaches the level.
 std::string cell(const std::optional<std::int64_t>& value) { return value ? std::to_string(*value) : "-"; }

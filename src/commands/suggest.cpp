@@ -18,8 +18,6 @@ namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = occcalc::percent_per_unit;
-
 /// --target: a whole percent.
 std::optional<std::int64_t> parse_target_percent(const suggest_options& options) {
   if (options.target.empty()) return std::nullopt;
@@ -29,7 +27,7 @@ std::optional<std::int64_t> parse_target_percent(const suggest_options& options)
 /// --target as a fraction.
 std::optional<double> parse_target(const suggest_options& options) {
   const auto hundredths = parse_target_percent(options);
-  return hundredths ? std::optional<double>(static_cast<double>(*hundredths) / percent) : std::nullopt;
+  return hundredths ? std::optional<double>(static_cast<double>(*hundredths) / percent_per_unit) : std::nullopt;
 }
 
 /// `suggest --model llvm` for AMD: the compiler's occupancy of the kernel at
@@ -60,10 +58,10 @@ exit_status run_llvm_suggest(occcalc::resolved_amd_request r, bool threads_given
   const auto waves = static_cast<std::int64_t>(s.now.waves_per_simd);
   std::int64_t goal = waves + 1;
   if (const auto hundredths = parse_target_percent(options)) {
-    s.target = static_cast<double>(*hundredths) / percent;
+    s.target = static_cast<double>(*hundredths) / percent_per_unit;
     // The fewest waves per SIMD that reach the target.
-    goal = (*hundredths * t.max_waves_per_simd + static_cast<std::int64_t>(percent) - 1) /
-           static_cast<std::int64_t>(percent);
+    goal = (*hundredths * t.max_waves_per_simd + static_cast<std::int64_t>(percent_per_unit) - 1) /
+           static_cast<std::int64_t>(percent_per_unit);
     s.target_met = waves >= goal;
   }
   if (!s.target_met && waves < t.max_waves_per_simd) s.plan = occcalc::amd_llvm_plan_for(t, r.kernel, r.mode, goal);

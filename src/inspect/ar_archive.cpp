@@ -13,7 +13,7 @@ namespace {
 // an even offset.
 constexpr std::string_view archive_magic = "!<arch>\n";
 constexpr std::string_view thin_archive_magic = "!<thin>\n";
-constexpr std::uint64_t header_bytes = 60;
+constexpr std::uint64_t member_header_bytes = 60;
 constexpr std::uint64_t name_field_bytes = 16;
 constexpr std::uint64_t size_offset = 48;
 constexpr std::uint64_t size_field_bytes = 10;
@@ -59,16 +59,16 @@ std::vector<ar_member> ar_members(byte_view bytes) {
   while (at < bytes.size()) {
     // A trailing newline pads the last member to an even size.
     if (bytes.size() - at == 1 && text[at] == '\n') break;
-    const byte_view header = bytes.sub(at, header_bytes, "an archive member header");
+    const byte_view header = bytes.sub(at, member_header_bytes, "an archive member header");
     const std::string_view fields = header.as_text();
     if (fields.substr(end_marker_offset, end_marker.size()) != end_marker) {
       throw format_error(fmt::format("the archive member header at {:#x} is corrupt (no end marker)", at));
     }
     const std::uint64_t size = decimal_field(fields.substr(size_offset, size_field_bytes), "size", at);
-    byte_view data = bytes.sub(at + header_bytes, size, "an archive member");
+    byte_view data = bytes.sub(at + member_header_bytes, size, "an archive member");
     std::string_view name = trim_right(fields.substr(0, name_field_bytes));
     const std::uint64_t member_at = at;
-    at += header_bytes + size + (size % 2);
+    at += member_header_bytes + size + (size % 2);
     if (name == "/" || name == "/SYM64/" || name.substr(0, 9) == "__.SYMDEF") continue;  // symbol tables
     if (name == "//") {
       long_names = data.as_text();

@@ -11,15 +11,15 @@ constexpr std::size_t ident_data = 5;
 constexpr std::size_t ident_abi_version = 8;
 constexpr std::uint8_t class_64 = 2;
 constexpr std::uint8_t data_little_endian = 1;
-constexpr std::uint64_t header_bytes = 64;
+constexpr std::uint64_t elf_header_bytes = 64;
 constexpr std::uint64_t section_header_bytes = 64;
-constexpr std::uint64_t symbol_bytes = 24;
+constexpr std::uint64_t symbol_entry_bytes = 24;
 
 }  // namespace
 
 elf_file::elf_file(byte_view bytes) : bytes_(bytes) {
   if (!is_elf(bytes)) throw format_error("not an ELF file");
-  bytes.sub(0, header_bytes, "the ELF header");
+  bytes.sub(0, elf_header_bytes, "the ELF header");
   if (bytes.data()[ident_class] != class_64) throw format_error("a 32-bit ELF file; only 64-bit ELF is supported");
   if (bytes.data()[ident_data] != data_little_endian) {
     throw format_error("a big-endian ELF file; only little-endian ELF is supported");
@@ -87,14 +87,14 @@ byte_view elf_file::contents(const elf_section& s) const {
 std::vector<elf_symbol> elf_file::symbols(const elf_section& symtab) const {
   const byte_view table = contents(symtab);
   const byte_view names = contents(section(symtab.link));
-  const std::uint64_t count = table.size() / symbol_bytes;
+  const std::uint64_t count = table.size() / symbol_entry_bytes;
   if (count > max_elf_symbols) {
     throw format_error(
         fmt::format("a symbol table of {} symbols; more than {} is not a real build", count, max_elf_symbols));
   }
   std::vector<elf_symbol> out(count);
   for (std::size_t i = 0; i < out.size(); ++i) {
-    const std::uint64_t at = i * symbol_bytes;
+    const std::uint64_t at = i * symbol_entry_bytes;
     auto& sym = out[i];
     sym.name = names.c_string(table.read<std::uint32_t>(at, "st_name"), "a symbol name");
     sym.info = table.read<std::uint8_t>(at + 4, "st_info");

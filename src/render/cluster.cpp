@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
 
 #include "occcalc/common/percent.hpp"
 #include "occcalc/version.hpp"

@@ -22,8 +22,6 @@ namespace {
 
 using occcalc::resource;
 
-constexpr double percent = occcalc::percent_per_unit;
-
 /// What a next step's figure counts.
 std::string unit_of(resource r) {
   switch (r) {
@@ -42,7 +40,7 @@ std::string together_text(const nvidia_suggestion& s, const terminal& term) {
   std::vector<together_row> rows;
   for (const auto& found : s.together) {
     rows.push_back({&found.changes, fmt::format("{}, {:.1f}%", counted(found.result.blocks_per_sm, "block", "blocks"),
-                                                found.result.occupancy() * percent)});
+                                                found.result.occupancy() * percent_per_unit)});
   }
   return together_text(
       rows, "the registers, the shared memory or the block size", goal_words(s.target),
@@ -58,7 +56,7 @@ std::string together_text(const nvidia_suggestion& s, const terminal& term) {
 }  // namespace
 
 std::string goal_words(std::optional<double> target) {
-  return target ? fmt::format("reach {:.0f}%", *target * percent) : std::string("raise the occupancy");
+  return target ? fmt::format("reach {:.0f}%", *target * percent_per_unit) : std::string("raise the occupancy");
 }
 
 std::string together_text(const std::vector<together_row>& rows, const std::string& knobs, const std::string& goal,
@@ -177,7 +175,7 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
                 s.max_threads > 0 ? fmt::format("at most {}", s.max_threads) : std::string(), term.columns);
     text += row("blocks per SM", std::to_string(choice.blocks_per_sm),
                 fmt::format("{} of {} warps, {:.1f}%, limited by {}", choice.result.active_warps_per_sm,
-                            choice.result.max_warps_per_sm, choice.result.occupancy() * percent,
+                            choice.result.max_warps_per_sm, choice.result.occupancy() * percent_per_unit,
                             occcalc::summarize(choice.result).limiter_list(", ", true)),
                 term.columns);
     if (s.ties.size() > 1) {
@@ -214,11 +212,12 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
     }
   }
   if (s.threads_given) {
-    text += "\n" + heading(fmt::format("Next steps from {} threads ({}, {:.1f}%, limited by {})",
-                                       launch.threads_per_block, counted(s.now.blocks_per_sm, "block", "blocks"),
-                                       s.now.occupancy() * percent, occcalc::summarize(s.now).limiter_list(", ", true)),
-                           term);
-    if (s.target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
+    text += "\n" +
+            heading(fmt::format("Next steps from {} threads ({}, {:.1f}%, limited by {})", launch.threads_per_block,
+                                counted(s.now.blocks_per_sm, "block", "blocks"), s.now.occupancy() * percent_per_unit,
+                                occcalc::summarize(s.now).limiter_list(", ", true)),
+                    term);
+    if (s.target_met) text += fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent_per_unit);
     // At 100% a step could only trade warps for blocks.
     if (!s.target && s.steps.empty()) text += "  nothing to gain: every warp the SM holds is resident (100%)\n";
     for (std::size_t i = 0; i < s.steps.size(); ++i) {
@@ -226,14 +225,14 @@ std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {
       const std::string name(occcalc::info(step.limiter).label);
       if (!step.reachable) {
         text += row(name, "-",
-                    s.target ? fmt::format("cannot reach {:.0f}% alone", *s.target * percent)
+                    s.target ? fmt::format("cannot reach {:.0f}% alone", *s.target * percent_per_unit)
                              : std::string("cannot gain a block alone"),
                     term.columns);
         continue;
       }
-      std::string note =
-          fmt::format("{} {}: {}, {:.1f}%", step.needed, unit_of(step.limiter),
-                      counted(step.result.blocks_per_sm, "block", "blocks"), step.result.occupancy() * percent);
+      std::string note = fmt::format("{} {}: {}, {:.1f}%", step.needed, unit_of(step.limiter),
+                                     counted(step.result.blocks_per_sm, "block", "blocks"),
+                                     step.result.occupancy() * percent_per_unit);
       if (step.limiter == resource::registers) {
         note += fmt::format("; -maxrregcount={} or __launch_bounds__({}, {}) (ptxas caps at {})", step.needed,
                             launch.threads_per_block, step.result.blocks_per_sm, s.register_caps[i]);

@@ -17,8 +17,6 @@ namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = occcalc::percent_per_unit;
-
 std::string unit_name(const amd_suggestion& s) {
   return (s.searched ? s.choice.result.per_wgp : s.now.per_wgp) ? "WGP" : "CU";
 }
@@ -74,18 +72,20 @@ std::string amd_steps_text(const amd_suggestion& s, const terminal& term) {
   const std::string unit = unit_name(s);
   const auto summary = occcalc::summarize(s.now);
   std::string text =
-      "\n" + heading(fmt::format(
-                         "Next steps from work-groups of {} ({} per {}, {:.1f}%{})", s.resolved.work_group_size,
-                         counted(s.now.work_groups, "work-group", "work-groups"), unit, s.now.occupancy() * percent,
-                         summary.limiter_list(", ", true).empty() ? std::string()
-                                                                  : ", limited by " + summary.limiter_list(", ", true)),
-                     term);
-  if (s.target_met) return text + fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent);
+      "\n" +
+      heading(fmt::format(
+                  "Next steps from work-groups of {} ({} per {}, {:.1f}%{})", s.resolved.work_group_size,
+                  counted(s.now.work_groups, "work-group", "work-groups"), unit, s.now.occupancy() * percent_per_unit,
+                  summary.limiter_list(", ", true).empty() ? std::string()
+                                                           : ", limited by " + summary.limiter_list(", ", true)),
+              term);
+  if (s.target_met)
+    return text + fmt::format("  already at or above the {:.0f}% target\n", *s.target * percent_per_unit);
   if (s.steps.empty()) return text + "  nothing to gain: every wave slot is filled (100%)\n";
   const std::string goal = goal_words(s.target);
   const auto outcome = [&](const occcalc::amd_occupancy_result& result) {
     return fmt::format("{}, {:.1f}%", counted(result.work_groups, "work-group", "work-groups"),
-                       result.occupancy() * percent);
+                       result.occupancy() * percent_per_unit);
   };
   for (const auto& step : s.steps) {
     const std::string name = amd_knob_label(step.knob);
@@ -196,21 +196,21 @@ std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term) {
   const auto summary = occcalc::summarize(s.now);
   text +=
       row("now", fmt::format("{:g} waves per SIMD", s.now.waves_per_simd),
-          fmt::format("{:.1f}%, work-groups of {}{}", s.now.waves_per_simd / max * percent, r.work_group_size,
+          fmt::format("{:.1f}%, work-groups of {}{}", s.now.waves_per_simd / max * percent_per_unit, r.work_group_size,
                       summary.limiter_list(", ", true).empty() ? std::string()
                                                                : ", limited by " + summary.limiter_list(", ", true)),
           term.columns);
   if (!s.plan) {
-    text +=
-        "\n" + wrap(s.target_met ? fmt::format("The target, {:.1f}%, is met: nothing to change.", *s.target * percent)
-                                 : fmt::format("Nothing to gain: {} waves per SIMD is the most a SIMD of {} holds.",
-                                               t.max_waves_per_simd, t.id),
-                    0, term.columns);
+    text += "\n" + wrap(s.target_met ? fmt::format("The target, {:.1f}%, is met: nothing to change.",
+                                                   *s.target * percent_per_unit)
+                                     : fmt::format("Nothing to gain: {} waves per SIMD is the most a SIMD of {} holds.",
+                                                   t.max_waves_per_simd, t.id),
+                        0, term.columns);
     return text;
   }
   const auto& plan = *s.plan;
-  const std::string goal =
-      fmt::format("{} waves per SIMD ({:.1f}%)", plan.goal_waves, static_cast<double>(plan.goal_waves) / max * percent);
+  const std::string goal = fmt::format("{} waves per SIMD ({:.1f}%)", plan.goal_waves,
+                                       static_cast<double>(plan.goal_waves) / max * percent_per_unit);
   if (!plan.reachable) {
     text += "\n" + wrap(fmt::format("No change of VGPRs, SGPRs or LDS reaches {}: work-groups of {} allow at most {} "
                                     "waves per SIMD; a smaller work-group (amdgpu_flat_work_group_size) is the way.",
@@ -248,7 +248,7 @@ std::string suggest_text(const amd_suggestion& s, const terminal& term) {
                                   unit, choice.alu_threads),
                 term.columns);
     text += row(fmt::format("work-groups per {}", unit), std::to_string(choice.blocks_per_unit), {}, term.columns);
-    text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent),
+    text += row("occupancy", fmt::format("{:.1f}%", choice.result.occupancy() * percent_per_unit),
                 fmt::format("{} of {} waves per {}", choice.result.active_waves, choice.result.max_waves, unit),
                 term.columns);
     if (r.compute_units) {

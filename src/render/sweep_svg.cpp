@@ -20,8 +20,6 @@ namespace occcalc::cli {
 
 namespace {
 
-constexpr double percent = occcalc::percent_per_unit;
-
 std::string xml_escape(const std::string& text) {
   std::string out;
   for (const char c : text) {
@@ -168,7 +166,7 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
           regions[r].limiter, from, y0, std::max(0.0, to - from), plot_height, colour_of(regions[r].limiter));
     }
     for (int tick = 0; tick <= 100; tick += 25) {
-      const double y = y_of(tick / percent);
+      const double y = y_of(tick / percent_per_unit);
       svg += fmt::format(
           "<line x1=\"{}\" y1=\"{:.1f}\" x2=\"{}\" y2=\"{:.1f}\" stroke=\"#ddd\"/>"
           "<text x=\"{}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n",
@@ -227,14 +225,14 @@ std::string sweep_svg(const std::string& title, const std::vector<sweep_series>&
       // One unit for the line: 0 KiB and 24704 B read as 0 B and 24704 B.
       const auto labels = next != s.cliffs.end() ? value_labels({s.current, next->after}, s.display_scale)
                                                  : value_labels({s.current}, s.display_scale);
-      std::string words = fmt::format("now: {} ({:.1f}%)", labels[0], nearest->occupancy * percent);
+      std::string words = fmt::format("now: {} ({:.1f}%)", labels[0], nearest->occupancy * percent_per_unit);
       if (next != s.cliffs.end()) {
         svg += fmt::format(
             "<g class=\"next-cliff\" data-before=\"{}\" data-after=\"{}\">"
             "<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"4\" fill=\"none\" stroke=\"#d62728\"/></g>\n",
             next->before, next->after, x_of(static_cast<double>(next->after)), y_of(next->occupancy_after));
-        words += fmt::format("; next cliff: {} ({:.1f}% to {:.1f}%)", labels[1], next->occupancy_before * percent,
-                             next->occupancy_after * percent);
+        words += fmt::format("; next cliff: {} ({:.1f}% to {:.1f}%)", labels[1],
+                             next->occupancy_before * percent_per_unit, next->occupancy_after * percent_per_unit);
       }
       svg += fmt::format("<text class=\"notes\" x=\"{}\" y=\"{:.1f}\" fill=\"#d62728\">{}</text>\n", left, notes_y,
                          xml_escape(words));

@@ -10,18 +10,14 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "files.hpp"
 
 using occcalc::cli::exit_status;
+using occcalc::test::fixture_dir;
+using occcalc::test::new_build;
+using occcalc::test::old_build;
 using occcalc::test::run;
 using occcalc::test::matchers::Contains;
-
-namespace {
-
-const std::string fixtures = OCCCALC_FIXTURE_DIR;
-const std::string old_build = fixtures + "/diff_old.sm_80.cubin";
-const std::string new_build = fixtures + "/diff_new.sm_80.cubin";
-
-}  // namespace
 
 TEST_CASE("diff: each kernel's change, new and removed kernels, and the gate", "[cli][diff]") {
   const auto r = run({"diff", old_build, new_build});
@@ -139,8 +135,8 @@ TEST_CASE("diff: a kernel that starts declaring clusters regresses where its clu
           "[cli][diff][cluster]") {
   // make-fixtures.sh: nvcc 13 builds the same __launch_bounds__(128) kernel, then with __cluster_dims__(4, 1, 1).
   // 16 blocks per SM without clusters (100%); a cluster launch keeps 8 of them on 9.0 (50%).
-  const std::string before = fixtures + "/diff_cluster_old.sm_90.cubin";
-  const std::string after = fixtures + "/diff_cluster_new.sm_90.cubin";
+  const std::string before = fixture_dir + "/diff_cluster_old.sm_90.cubin";
+  const std::string after = fixture_dir + "/diff_cluster_new.sm_90.cubin";
   const auto r = run({"diff", before, after, "--fail-on-regression"});
   CHECK(r.status == exit_status::gate_failed);
   CHECK_THAT(r.out, Contains("REGRESSED sm_90 gemm(float*): occupancy at 128 threads 100.00% -> 50.00%"));

@@ -14,19 +14,19 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "files.hpp"
 
 using occcalc::cli::exit_status;
+using occcalc::test::fixture_dir;
+using occcalc::test::new_build;
+using occcalc::test::old_build;
 using occcalc::test::run;
 using occcalc::test::matchers::Contains;
 
 namespace {
 
-const std::string fixtures = OCCCALC_FIXTURE_DIR;
-
-std::string temp_file(const std::string& name, const std::string& text) {
-  const std::string path = std::string(OCCCALC_TEMP_DIR) + "/gate-" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
+std::string gate_file(const std::string& name, const std::string& text) {
+  return occcalc::test::temp_file("gate-" + name, text);
 }
 
 const std::vector<std::string> query_75 = {"--cc", "7.0", "--threads", "128", "--regs", "37"};
@@ -65,22 +65,22 @@ TEST_CASE("gate units: a floor is percent, 75 or 75%, everywhere a floor is give
 }
 
 TEST_CASE("gate units: a policy's min_occupancy is percent too, and 0.5 is refused", "[cli][gate][units][check]") {
-  const std::string build = fixtures + "/kernels.sm_80.cubin";
+  const std::string build = fixture_dir + "/kernels.sm_80.cubin";
   const auto fraction =
-      temp_file("fraction.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 0.5}})");
+      gate_file("fraction.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 0.5}})");
   const auto r = run({"check", "--policy", fraction, build});
   CHECK(r.status == exit_status::bad_input);
   CHECK_THAT(r.err, Contains(fraction + ": defaults: field 'min_occupancy': 0.5 is ambiguous: 0.5% or, read as a "
                                         "fraction, 50%?"));
   const auto sign =
-      temp_file("sign.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": "50%"}})");
+      gate_file("sign.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": "50%"}})");
   const auto number =
-      temp_file("number.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 50}})");
+      gate_file("number.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 50}})");
   const auto a = run({"check", "--policy", sign, build, "--json"});
   const auto b = run({"check", "--policy", number, build, "--json"});
   CHECK(a.status == b.status);
   CHECK(nlohmann::json::parse(a.out)["violations"] == nlohmann::json::parse(b.out)["violations"]);
-  const auto not_text = temp_file("bool.json", R"({"schema_version": 1, "defaults": {"min_occupancy": true}})");
+  const auto not_text = gate_file("bool.json", R"({"schema_version": 1, "defaults": {"min_occupancy": true}})");
   CHECK_THAT(run({"check", "--policy", not_text, build}).err,
              Contains("field 'min_occupancy': true is not a percentage (75 or \"75%\")"));
 }
@@ -112,9 +112,6 @@ TEST_CASE("gate: --cache with --carveout is refused, not one silently dropped", 
 }
 
 namespace {
-
-const std::string old_build = fixtures + "/diff_old.sm_80.cubin";
-const std::string new_build = fixtures + "/diff_new.sm_80.cubin";
 
 /// A fresh directory under the test build directory holding `files`
 /// (name, source to copy).
@@ -155,10 +152,10 @@ TEST_CASE("ratchet identity: a regression in a second copy of a kernel is never 
   CHECK_THAT(r.out, Contains("REGRESSED sm_80 reduce_live: registers 14 -> 32\n"));
   CHECK_THAT(r.out, Contains("1 regressed, 1 new, 1 removed, 0 improved, 0 changed otherwise, 4 unchanged"));
   // check --baseline over the same two inputs: b's copy is not excused.
-  const auto policy = temp_file("max10.json", R"({"schema_version": 1, "defaults": {"max_registers": 10}})");
+  const auto policy = gate_file("max10.json", R"({"schema_version": 1, "defaults": {"max_registers": 10}})");
   const auto a = (after / "a.cubin").string();
   const auto b = (after / "b.cubin").string();
-  const auto saved = temp_file(
+  const auto saved = gate_file(
       "two-inputs.json", run({"inspect", "--json", (before / "a.cubin").string(), (before / "b.cubin").string()}).out);
   const auto check = run({"check", "--policy", policy, a, b, "--baseline", saved, "--json"});
   CHECK(check.status == exit_status::gate_failed);
@@ -176,11 +173,11 @@ TEST_CASE("ratchet identity: copies no file tells apart pair by their figures, w
   // One log holding the same kernel twice (two builds of one source). In the
   // next build another kernel comes first, so every line moves: the lines
   // tell nothing, the figures pair the copies.
-  const auto before = temp_file("copies-old.log", ptxas_log("_Z1kPf", {{16, 0}, {40, 0}}));
+  const auto before = gate_file("copies-old.log", ptxas_log("_Z1kPf", {{16, 0}, {40, 0}}));
   const auto moved =
-      temp_file("copies-same.log", ptxas_log("_Z5otherv", {{8, 0}}) + ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
+      gate_file("copies-same.log", ptxas_log("_Z5otherv", {{8, 0}}) + ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
   const auto grown =
-      temp_file("copies-new.log", ptxas_log("_Z5otherv", {{8, 0}}) + ptxas_log("_Z1kPf", {{16, 0}, {64, 0}}));
+      gate_file("copies-new.log", ptxas_log("_Z5otherv", {{8, 0}}) + ptxas_log("_Z1kPf", {{16, 0}, {64, 0}}));
   const auto unchanged = run({"diff", before, moved, "--fail-on-regression"});
   CHECK(unchanged.status == exit_status::ok);
   CHECK(unchanged.err ==
@@ -192,7 +189,7 @@ TEST_CASE("ratchet identity: copies no file tells apart pair by their figures, w
   // Where both sides hold the same entries (a library rebuilt with its
   // layout, here the same log), each copy pairs with its own entry: a swap
   // of figures between the copies is two changes, not none.
-  const auto swapped = temp_file("copies-swapped.log", ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
+  const auto swapped = gate_file("copies-swapped.log", ptxas_log("_Z1kPf", {{40, 0}, {16, 0}}));
   const auto by_entry = run({"diff", before, swapped, "--fail-on-regression"});
   CHECK(by_entry.status == exit_status::gate_failed);
   CHECK(by_entry.err.empty());
@@ -205,7 +202,7 @@ TEST_CASE("ratchet identity: copies no file tells apart pair by their figures, w
     if (first_copy.empty()) first_copy = k["origin"];
     k["origin"] = first_copy;
   }
-  const auto named_twice = temp_file("copies-twice.json", twice.dump());
+  const auto named_twice = gate_file("copies-twice.json", twice.dump());
   const auto d = run({"diff", grown, named_twice, "--json"});
   CHECK(d.status == exit_status::ok);
   const auto counts = nlohmann::json::parse(d.out)["counts"];
@@ -216,11 +213,11 @@ TEST_CASE("ratchet identity: copies no file tells apart pair by their figures, w
 
 TEST_CASE("ratchet like with like: both sides' occupancy at the same launch", "[cli][gate][diff]") {
   const auto policy =
-      temp_file("at32.json", R"({"schema_version": 1, "defaults": {"threads": 32, "min_occupancy": 75}})");
+      gate_file("at32.json", R"({"schema_version": 1, "defaults": {"threads": 32, "min_occupancy": 75}})");
   // Unchanged: 8-register kernels at 32 threads are 50% (32 blocks of one
   // warp). A baseline saved at 1024 threads recorded 100%: compared as
   // recorded, the unchanged build failed.
-  const auto at1024 = temp_file("saved-1024.json", run({"inspect", "--json", old_build, "--threads", "1024"}).out);
+  const auto at1024 = gate_file("saved-1024.json", run({"inspect", "--json", old_build, "--threads", "1024"}).out);
   const auto same = run({"check", "--policy", policy, old_build, "--baseline", at1024});
   CHECK(same.status == exit_status::ok);
   CHECK_THAT(same.out, Contains("passed: 3 kernels checked, 0 violations, 3 allowed"));
@@ -229,10 +226,10 @@ TEST_CASE("ratchet like with like: both sides' occupancy at the same launch", "[
   // KiB in 164 KiB: 50%). The baseline saved at 32 threads recorded 50%;
   // compared as recorded it was excused.
   const auto policy256 =
-      temp_file("at256.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 75}})");
-  const auto old_log = temp_file("smem-old.log", ptxas_log("_Z1kPf", {{32, 0}}));
-  const auto new_log = temp_file("smem-new.log", ptxas_log("_Z1kPf", {{32, 32768}}));
-  const auto at32 = temp_file("saved-32.json", run({"inspect", "--json", old_log, "--threads", "32"}).out);
+      gate_file("at256.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 75}})");
+  const auto old_log = gate_file("smem-old.log", ptxas_log("_Z1kPf", {{32, 0}}));
+  const auto new_log = gate_file("smem-new.log", ptxas_log("_Z1kPf", {{32, 32768}}));
+  const auto at32 = gate_file("saved-32.json", run({"inspect", "--json", old_log, "--threads", "32"}).out);
   const auto drop = run({"check", "--policy", policy256, new_log, "--baseline", at32});
   CHECK(drop.status == exit_status::gate_failed);
   CHECK_THAT(drop.out, Contains("occupancy 50.00% at 256 threads is below 75%"));
@@ -242,12 +239,12 @@ TEST_CASE("ratchet like with like: both sides' occupancy at the same launch", "[
 }
 
 TEST_CASE("ratchet: a figure unknown on either side is never excused", "[cli][gate][diff]") {
-  const auto policy = temp_file("max16.json", R"({"schema_version": 1, "defaults": {"max_registers": 16}})");
-  const auto log = temp_file("k32.log", ptxas_log("_Z1kPf", {{32, 0}}));
+  const auto policy = gate_file("max16.json", R"({"schema_version": 1, "defaults": {"max_registers": 16}})");
+  const auto log = gate_file("k32.log", ptxas_log("_Z1kPf", {{32, 0}}));
   // The baseline's record has no register count.
   auto saved = nlohmann::json::parse(run({"inspect", "--json", log}).out);
   saved["kernels"][0]["registers"] = nullptr;
-  const auto unknown_before = temp_file("unknown-regs.json", saved.dump());
+  const auto unknown_before = gate_file("unknown-regs.json", saved.dump());
   const auto r = run({"check", "--policy", policy, log, "--baseline", unknown_before});
   CHECK(r.status == exit_status::gate_failed);
   CHECK_THAT(r.out, Contains("32 registers per thread exceeds 16 [defaults]\nfailed"));
@@ -259,9 +256,9 @@ TEST_CASE("ratchet: a figure unknown on either side is never excused", "[cli][ga
   // not know): an occupancy violation today is not excused.
   auto unknown_arch = nlohmann::json::parse(run({"inspect", "--json", log}).out);
   unknown_arch["kernels"][0]["arch"] = "sm_99";
-  const auto odd = temp_file("unknown-arch.json", unknown_arch.dump());
+  const auto odd = gate_file("unknown-arch.json", unknown_arch.dump());
   const auto floor =
-      temp_file("floor.json", R"({"schema_version": 1, "defaults": {"threads": 32, "min_occupancy": 75}})");
+      gate_file("floor.json", R"({"schema_version": 1, "defaults": {"threads": 32, "min_occupancy": 75}})");
   CHECK(run({"check", "--policy", floor, log, "--baseline", odd}).status == exit_status::gate_failed);
 }
 
@@ -270,7 +267,7 @@ TEST_CASE("ratchet inputs: a baseline or a diff side from standard input or a pi
   const auto from_stdin = run({"diff", "-", new_build, "--fail-on-regression"}, saved);
   CHECK(from_stdin.status == exit_status::gate_failed);
   CHECK_THAT(from_stdin.out, Contains("REGRESSED sm_80 reduce_live: registers 14 -> 32\n"));
-  const auto policy = temp_file("max10-stdin.json", R"({"schema_version": 1, "defaults": {"max_registers": 10}})");
+  const auto policy = gate_file("max10-stdin.json", R"({"schema_version": 1, "defaults": {"max_registers": 10}})");
   const auto check = run({"check", "--policy", policy, old_build, "--baseline", "-"}, saved);
   CHECK(check.status == exit_status::ok);
   // A named pipe, as a process substitution gives: read once.
@@ -296,7 +293,7 @@ TEST_CASE("ratchet inputs: a baseline or a diff side from standard input or a pi
 
 TEST_CASE("ratchet: a saved side honours --kernel, and a filter matching nothing is its own error",
           "[cli][gate][diff]") {
-  const auto saved = temp_file("old-filter.json", run({"inspect", "--json", old_build}).out);
+  const auto saved = gate_file("old-filter.json", run({"inspect", "--json", old_build}).out);
   const auto r = run({"diff", saved, new_build, "--kernel", "reduce"});
   CHECK(r.out == "REGRESSED sm_80 reduce_live: registers 14 -> 32\n" + saved + " -> " + new_build +
                      ": 1 regressed, 0 new, 0 removed, 0 improved, 0 changed otherwise, 0 unchanged\n");
@@ -306,7 +303,7 @@ TEST_CASE("ratchet: a saved side honours --kernel, and a filter matching nothing
 }
 
 TEST_CASE("ratchet directories: a file named as a GPU binary that is not one is an error", "[cli][gate][inspect]") {
-  const auto dir = tree("corrupt", {{"ok.cubin", old_build}, {"notes.txt", fixtures + "/README.md"}});
+  const auto dir = tree("corrupt", {{"ok.cubin", old_build}, {"notes.txt", fixture_dir + "/README.md"}});
   std::ofstream(dir / "empty.cubin");
   std::ofstream(dir / "text.fatbin") << "not a fat binary";
   const auto r = run({"inspect", dir.string()});
@@ -347,8 +344,8 @@ std::size_t count_lines_starting(const std::string& text, const std::string& pre
 
 TEST_CASE("reports fit a pull request: at most GitHub's annotations, worst first; summaries under 64 KB",
           "[cli][gate][check]") {
-  const auto log = temp_file("many.log", many_kernels_log(3000));
-  const auto policy = temp_file("many.json", R"({"schema_version": 1, "defaults": {"threads": 256,
+  const auto log = gate_file("many.log", many_kernels_log(3000));
+  const auto policy = gate_file("many.json", R"({"schema_version": 1, "defaults": {"threads": 256,
     "min_occupancy": 90, "max_registers": 100}, "allow": [{"kernel": "k1[0-9]{3}$", "check": "registers",
     "reason": "known"}]})");
   const std::string summary = std::string(OCCCALC_TEMP_DIR) + "/gate-summary.md";
@@ -379,7 +376,7 @@ TEST_CASE("reports fit a pull request: at most GitHub's annotations, worst first
   const auto sarif = nlohmann::json::parse(run({"check", "--policy", policy, log, "--format", "sarif"}).out);
   CHECK(sarif["runs"][0]["results"].size() == 4950);
   // diff too: the largest regression first, at most 10 of each level.
-  const auto grown = temp_file("many-grown.log", [] {
+  const auto grown = gate_file("many-grown.log", [] {
     std::string text = many_kernels_log(3000);
     for (std::size_t at = 0; (at = text.find("Used 3", at)) != std::string::npos; at += 6) text[at + 5] = '9';
     return text;
@@ -400,7 +397,7 @@ TEST_CASE("no output can be hijacked by a name: control characters as \\xNN, CSV
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "a.log") << "ptxas info    : Compiling entry function '=k\x1b[31mred|x' for 'sm_80'\n"
                                   "ptxas info    : Used 255 registers, used 1 barriers\n";
-  const auto policy = temp_file("escape.json", R"({"schema_version": 1, "defaults": {"min_occupancy": 90}})");
+  const auto policy = gate_file("escape.json", R"({"schema_version": 1, "defaults": {"min_occupancy": 90}})");
   const auto raw = [](const std::string& text) {
     return text.find('\x1b') != std::string::npos || text.find("\n::error::pwned") != std::string::npos;
   };
@@ -429,9 +426,9 @@ TEST_CASE("no output can be hijacked by a name: control characters as \\xNN, CSV
 
 TEST_CASE("a policy's default block size never exceeds a kernel's launch bounds; a rule beyond them is an error",
           "[cli][gate][check]") {
-  const std::string bounds = fixtures + "/launch_bounds.fatbin";
+  const std::string bounds = fixture_dir + "/launch_bounds.fatbin";
   const auto policy =
-      temp_file("bounds.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
+      gate_file("bounds.json", R"({"schema_version": 1, "defaults": {"threads": 256, "min_occupancy": 10}})");
   // k_32_1 declares __launch_bounds__(32, 1): checked at 32 threads, not
   // "256 exceeds the launch bounds" with no occupancy.
   const auto r = run({"check", "--policy", policy, bounds, "--kernel", "^k_32_1\\(", "--arch", "sm_80", "--json"});
@@ -441,7 +438,7 @@ TEST_CASE("a policy's default block size never exceeds a kernel's launch bounds;
   // A rule that names kernels and a size beyond their bounds asks for a
   // launch that cannot happen.
   const auto rule =
-      temp_file("bounds-rule.json",
+      gate_file("bounds-rule.json",
                 R"({"schema_version": 1, "rules": [{"kernel": "^k_32_", "threads": 64, "min_occupancy": 10}]})");
   const auto bad = run({"check", "--policy", rule, bounds, "--arch", "sm_80"});
   CHECK(bad.status == exit_status::bad_input);

@@ -14,24 +14,19 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "files.hpp"
 #include "occcalc/version.hpp"
 
 using occcalc::cli::exit_status;
+using occcalc::test::fixture_dir;
 using occcalc::test::run;
+using occcalc::test::temp_file;
 using occcalc::test::matchers::Contains;
 using occcalc::test::matchers::StartsWith;
 
 namespace {
 
-const std::string fixture_dir = OCCCALC_FIXTURE_DIR;
 const std::string cubin = fixture_dir + "/kernels.sm_80.cubin";
-
-/// Writes `text` to a temporary file and returns its path.
-std::string temp_file(const std::string& name, const std::string& text) {
-  const std::string path = std::string(OCCCALC_TEMP_DIR) + "/" + name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
-}
 
 }  // namespace
 

@@ -10,15 +10,15 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "files.hpp"
 #include "inspect/compiler_log.hpp"
 
 using occcalc::cli::exit_status;
+using occcalc::test::fixture_dir;
 using occcalc::test::run;
 using occcalc::test::matchers::Contains;
 
 namespace {
-
-const std::string fixture_dir = OCCCALC_FIXTURE_DIR;
 
 bool ptxas_on_path() {
   const char* saved = std::getenv("PATH");

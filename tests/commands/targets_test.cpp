@@ -11,14 +11,15 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "files.hpp"
 
 using occcalc::cli::exit_status;
+using occcalc::test::fixture_dir;
 using occcalc::test::run;
 
 namespace {
 
-const std::string fixtures = OCCCALC_FIXTURE_DIR;
-const std::string fatbin = fixtures + "/targets.fatbin";
+const std::string fatbin = fixture_dir + "/targets.fatbin";
 
 /// Each record's arch and origin, for one inspect of targets.fatbin.
 std::set<std::pair<std::string, std::string>> images(const std::string& arch) {
@@ -44,14 +45,14 @@ TEST_CASE("targets: each record keeps its cubin's suffix, from the entry's flags
                                 {"sm_90a", "entry 3 (sm_90a)"},
                                 {"sm_120", "entry 5 (sm_120)"}});
   // A cubin alone: the suffix is in .nv.compat (a family cubin's is not).
-  const auto alone = nlohmann::json::parse(run({"inspect", fixtures + "/diff.sm_90a.cubin", "--json"}).out);
+  const auto alone = nlohmann::json::parse(run({"inspect", fixture_dir + "/diff.sm_90a.cubin", "--json"}).out);
   for (const auto& k : alone["kernels"]) CHECK(k["arch"] == "sm_90a");
   CHECK(alone["kernels"].size() == 3);
 }
 
 TEST_CASE("targets: every suffixed target nvcc 13 accepts keeps its suffix; a family cubin alone too",
           "[cli][inspect][targets]") {
-  const auto r = run({"inspect", fixtures + "/suffixes.fatbin", "--json"});
+  const auto r = run({"inspect", fixture_dir + "/suffixes.fatbin", "--json"});
   REQUIRE(r.status == exit_status::ok);
   std::map<std::string, int> kernels_by_arch;
   const auto doc = nlohmann::json::parse(r.out);
@@ -61,11 +62,11 @@ TEST_CASE("targets: every suffixed target nvcc 13 accepts keeps its suffix; a fa
                                             {"sm_120f", 3}, {"sm_121a", 3}, {"sm_121f", 3}};
   CHECK(kernels_by_arch == every);
   // Alone, an sm_100f cubin is a plain one but for ptxas' options in .note.nv.tkinfo.
-  const auto alone = nlohmann::json::parse(run({"inspect", fixtures + "/diff.sm_100f.cubin", "--json"}).out);
+  const auto alone = nlohmann::json::parse(run({"inspect", fixture_dir + "/diff.sm_100f.cubin", "--json"}).out);
   REQUIRE(alone["kernels"].size() == 3);
   for (const auto& k : alone["kernels"]) CHECK(k["arch"] == "sm_100f");
   // A plain cubin's options name sm_100: it stays plain.
-  const auto plain = nlohmann::json::parse(run({"inspect", fixtures + "/kernels.sm_100.cubin", "--json"}).out);
+  const auto plain = nlohmann::json::parse(run({"inspect", fixture_dir + "/kernels.sm_100.cubin", "--json"}).out);
   CHECK(plain["kernels"][0]["arch"] == "sm_100");
 }
 

@@ -33,7 +33,7 @@ using occcalc::test::amd_target;
 
 namespace {
 
-const std::string fixtures = OCCCALC_AMD_FIXTURE_DIR;
+const std::string amd_fixtures = OCCCALC_AMD_FIXTURE_DIR;
 
 /// What the compiler says about one kernel in its .s output.
 struct compiler_report {
@@ -50,7 +50,7 @@ struct compiler_report {
 /// that keep the occupancy other limits set (gfx1250, 74 VGPRs and LDS for 10
 /// waves: 81), where the metadata keeps the kernel's own count.
 std::map<std::string, compiler_report> read_report(const std::string& name) {
-  std::ifstream file(fixtures + "/" + name);
+  std::ifstream file(amd_fixtures + "/" + name);
   REQUIRE(file);
   std::map<std::string, compiler_report> out;
   const std::regex kernel(R"(^\s*\.amdhsa_kernel (\S+))");
@@ -78,8 +78,8 @@ std::map<std::string, compiler_report> read_report(const std::string& name) {
   return out;
 }
 
-inspection inspect_fixture(const std::string& name) {
-  const mapped_file file(fixtures + "/" + name);
+inspection inspect_amd_fixture(const std::string& name) {
+  const mapped_file file(amd_fixtures + "/" + name);
   inspect_options o;
   return inspect_bytes(file.bytes(), o);
 }
@@ -122,7 +122,7 @@ TEST_CASE("amd inspect: every fixture kernel agrees with the compiler's report",
   const auto& tables = occcalc::test::default_tables();
   std::size_t checked = 0, through_result = 0;
   for (const auto& f : all) {
-    const inspection in = inspect_fixture(f.binary);
+    const inspection in = inspect_amd_fixture(f.binary);
     CHECK(in.kernels.size() == f.kernels);
     for (const auto& kernel : in.kernels) {
       const auto& k = kernel.resources;
@@ -176,7 +176,7 @@ TEST_CASE("amd inspect: hand-checked figures of the fixtures", "[inspect][amd]")
   // lds_tile: 4096 floats of LDS, 256 work-items; two_d: 2 x 130 floats at
   // 128x2; mfma_acc on gfx90a: 32 accumulators in AGPRs, charged on top of
   // the VGPRs (.vgpr_count 64 = 32 + 32).
-  const auto in = inspect_fixture("kernels.gfx90a.o");
+  const auto in = inspect_amd_fixture("kernels.gfx90a.o");
   std::map<std::string, kernel_resources> by_name;
   for (const auto& k : in.kernels) by_name[k.resources.name] = k.resources;
   CHECK(by_name.at("lds_tile").static_shared_memory_bytes == 16384);
@@ -185,17 +185,17 @@ TEST_CASE("amd inspect: hand-checked figures of the fixtures", "[inspect][amd]")
   CHECK(by_name.at("two_d").required_threads == dim3{128, 2, 1});
   CHECK(by_name.at("any_size").max_threads == dim3{256, 1, 1});  // OpenCL's default flat range
   CHECK(!by_name.at("any_size").required_threads);
-  const auto mfma = inspect_fixture("mfma.gfx90a.o").kernels.at(0).resources;
+  const auto mfma = inspect_amd_fixture("mfma.gfx90a.o").kernels.at(0).resources;
   CHECK(mfma.agprs == 32);
   CHECK(mfma.registers == 56);  // the compiler's 22 VGPRs rounded up to 24, + 32
-  CHECK(inspect_fixture("kernels.gfx90a.o").kind == "AMD code object");
-  CHECK(inspect_fixture("kernels.hipfb").kind == "offload bundle");
-  const auto app = inspect_fixture("app.o");
+  CHECK(inspect_amd_fixture("kernels.gfx90a.o").kind == "AMD code object");
+  CHECK(inspect_amd_fixture("kernels.hipfb").kind == "offload bundle");
+  const auto app = inspect_amd_fixture("app.o");
   CHECK(app.kind == "host ELF");
   CHECK_THAT(app.kernels.at(0).resources.origin, Contains(".hip_fatbin bundle at 0x0, hipv4-amdgcn-amd-amdhsa--gfx"));
   CHECK(app.kernels.at(1).demangled == "void tmpl<3>(float*)");
   // Two translation units linked: two bundles in one .hip_fatbin.
-  const auto lib = inspect_fixture("libhip.so");
+  const auto lib = inspect_amd_fixture("libhip.so");
   REQUIRE(lib.kernels.size() == 6);
   CHECK_THAT(lib.kernels.at(5).resources.origin, Contains(".hip_fatbin bundle at 0x"));
   CHECK_THAT(lib.kernels.at(5).resources.origin, !Contains("bundle at 0x0,"));
@@ -254,7 +254,7 @@ TEST_CASE("msgpack: every type, and hostile counts", "[inspect][amd]") {
 
 TEST_CASE("amd inspect: truncated and corrupt inputs are one error, never a crash", "[inspect][amd]") {
   for (const char* name : {"kernels.gfx90a.o", "kernels_compressed.hipfb", "kernels.hipfb", "app_compressed.o"}) {
-    const mapped_file file(fixtures + "/" + name);
+    const mapped_file file(amd_fixtures + "/" + name);
     const std::vector<unsigned char> bytes(file.bytes().data(), file.bytes().data() + file.bytes().size());
     inspect_options o;
     std::size_t errors = 0, cuts = 0;
@@ -280,7 +280,7 @@ TEST_CASE("amd inspect: truncated and corrupt inputs are one error, never a cras
   }
   // A compressed bundle that declares more than the limit is refused before
   // decompressing.
-  const mapped_file file(fixtures + "/kernels_compressed.hipfb");
+  const mapped_file file(amd_fixtures + "/kernels_compressed.hipfb");
   std::vector<unsigned char> bomb(file.bytes().data(), file.bytes().data() + file.bytes().size());
   bomb[12] = 0xff;
   bomb[13] = 0xff;
@@ -296,8 +296,8 @@ TEST_CASE("amd assembly: clang -S output reads as its code object does", "[amd][
   for (const std::string stem : {"kernels.gfx906", "kernels.gfx90a", "kernels.gfx1030-cu-w64", "kernels.gfx1100",
                                  "kernels.gfx1201", "mfma.gfx908", "mfma.gfx90a"}) {
     INFO(stem);
-    const auto object = inspect_fixture(stem + ".o");
-    const occcalc::inspect::mapped_file file(fixtures + "/" + stem + ".s");
+    const auto object = inspect_amd_fixture(stem + ".o");
+    const occcalc::inspect::mapped_file file(amd_fixtures + "/" + stem + ".s");
     const auto assembly = occcalc::inspect::inspect_bytes(file.bytes(), {});
     CHECK(assembly.kind == "AMD assembly");
     REQUIRE(assembly.kernels.size() == object.kernels.size());
@@ -323,7 +323,7 @@ TEST_CASE("amd assembly: clang -S output reads as its code object does", "[amd][
 TEST_CASE("amd code objects for an LLVM processor the table cannot answer for are read, named and say why",
           "[amd][inspect]") {
   // kernels.gfx90a.s as clang would write it for gfx1310: the metadata's target is the only change.
-  std::ifstream in(fixtures + "/kernels.gfx90a.s");
+  std::ifstream in(amd_fixtures + "/kernels.gfx90a.s");
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (auto at = text.find("gfx90a"); at != std::string::npos; at = text.find("gfx90a", at))
     text.replace(at, 6, "gfx1310");
@@ -344,7 +344,7 @@ TEST_CASE("amd remarks: every line clang-19 and clang-22 print is read; any othe
           "[amd][inspect]") {
   // Every remarks fixture, from clang-19 and clang-22 (make-fixtures.sh), reads whole.
   std::size_t logs = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(fixtures)) {
+  for (const auto& entry : std::filesystem::directory_iterator(amd_fixtures)) {
     if (entry.path().extension() != ".remarks" || entry.path().filename() == "call22.gfx90a.remarks") continue;
     INFO(entry.path().filename().string());
     const occcalc::inspect::mapped_file file(entry.path().string());
@@ -357,7 +357,7 @@ TEST_CASE("amd remarks: every line clang-19 and clang-22 print is read; any othe
 
   // clang-22 on a kernel that calls a function defined elsewhere: its registers and occupancy are expressions,
   // unknown here (never 0) and named; the rest of its figures and the other kernel read as usual.
-  const occcalc::inspect::mapped_file call(fixtures + "/call22.gfx90a.remarks");
+  const occcalc::inspect::mapped_file call(amd_fixtures + "/call22.gfx90a.remarks");
   const auto read = occcalc::inspect::inspect_bytes(call.bytes(), {});
   CHECK(read.unread.lines == 4);  // TotalSGPRs, VGPRs, AGPRs and Occupancy of `scale`
   CHECK(read.unread.first == "line 4: TotalSGPRs: scale.numbered_sgpr+6");
@@ -408,8 +408,8 @@ TEST_CASE("amd remarks: -Rpass-analysis=kernel-resource-usage reads as the code 
   for (const auto& [stem, target] : std::vector<std::pair<std::string, std::string>>{
            {"mfma.gfx90a", "gfx90a"}, {"mfma.gfx908", "gfx908"}, {"kernels.gfx1100", "gfx1100"}}) {
     INFO(stem);
-    const auto object = inspect_fixture(stem + ".o");
-    const occcalc::inspect::mapped_file file(fixtures + "/" + stem + ".remarks");
+    const auto object = inspect_amd_fixture(stem + ".o");
+    const occcalc::inspect::mapped_file file(amd_fixtures + "/" + stem + ".remarks");
     auto remarks = occcalc::inspect::inspect_bytes(file.bytes(), {});
     CHECK(remarks.kind == "AMD remarks");
     REQUIRE(remarks.kernels.size() == object.kernels.size());
@@ -450,8 +450,8 @@ TEST_CASE(
       if (compiler == "19" && target == "gfx1250") continue;
       const std::string stem = "remarks" + compiler + "." + target;
       INFO(stem);
-      const auto object = inspect_fixture(stem + ".o");
-      const occcalc::inspect::mapped_file file(fixtures + "/" + stem + ".remarks");
+      const auto object = inspect_amd_fixture(stem + ".o");
+      const occcalc::inspect::mapped_file file(amd_fixtures + "/" + stem + ".remarks");
       auto remarks = occcalc::inspect::inspect_bytes(file.bytes(), {});
       REQUIRE(remarks.kernels.size() == object.kernels.size());
       for (std::size_t i = 0; i < object.kernels.size(); ++i) {

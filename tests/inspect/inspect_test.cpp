@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "analysis/kernel_report.hpp"
+#include "files.hpp"
 #include "inspect/compiler_log.hpp"
 #include "inspect/decompress.hpp"
 #include "inspect/demangle.hpp"
@@ -23,6 +24,7 @@
 #include "inspect/mapped_file.hpp"
 #include "test_tables.hpp"
 
+using occcalc::test::fixture_dir;
 using namespace occcalc::inspect;
 using occcalc::test::matchers::Contains;
 
@@ -35,10 +37,8 @@ occcalc::cli::launch_overrides threads_override(std::int64_t threads) {
   return o;
 }
 
-const std::string fixtures = OCCCALC_FIXTURE_DIR;
-
 std::vector<unsigned char> file_bytes(const std::string& name) {
-  const mapped_file file(fixtures + "/" + name);
+  const mapped_file file(fixture_dir + "/" + name);
   return {file.bytes().data(), file.bytes().data() + file.bytes().size()};
 }
 
