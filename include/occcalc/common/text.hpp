@@ -4,7 +4,6 @@
 #pragma once
 
 #include <algorithm>
-#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -28,15 +27,25 @@ inline std::string range_text(int_range range) {
   return "[" + std::to_string(range.min) + ", " + std::to_string(range.max) + "]";
 }
 
+// ASCII's case, white space and letters, as the C locale's tolower, isspace
+// and isalnum: the
+// same in every program that embeds occcalc (Python sets the user's locale,
+// where a byte above 127 may be a letter), and no call per character.
+constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+constexpr bool ascii_space(char c) noexcept { return c == ' ' || (c >= '\t' && c <= '\r'); }
+constexpr bool ascii_alnum(char c) noexcept {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 inline std::string lower(std::string_view text) {
   std::string out(text);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char& c : out) c = ascii_lower(c);
   return out;
 }
 
 inline std::string_view trim(std::string_view text) noexcept {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  while (!text.empty() && ascii_space(text.front())) text.remove_prefix(1);
+  while (!text.empty() && ascii_space(text.back())) text.remove_suffix(1);
   return text;
 }
 

@@ -107,7 +107,8 @@ inline resolved_amd_request resolve_amd_kernel(const amd_target& t, amd_model mo
 /// mode and model to the target's defaults (wave32 and WGP mode on RDNA;
 /// the first model in its table entry). NVIDIA-only fields are refused.
 /// Throws `input_error` naming the first bad field.
-inline resolved_amd_request resolve_amd(const table& tables, const request& req) {
+inline resolved_amd_request resolve_amd(const table& tables, const request& req,
+                                        std::optional<named_gpu_match> looked_up_gpu = std::nullopt) {
   resolved_amd_request out;
   if (req.gfx && req.gpu)
     throw input_error("gpu", "cannot be given together with " + field_ref("gfx") + "; give one of them");
@@ -125,7 +126,8 @@ inline resolved_amd_request resolve_amd(const table& tables, const request& req)
     }
   }
   if (req.gpu) {
-    const named_gpu_match match = require_named_gpu(tables, "gpu", req.gpu->text());
+    const named_gpu_match match =
+        looked_up_gpu ? std::move(*looked_up_gpu) : require_named_gpu(tables, "gpu", req.gpu->text());
     if (!match.amd_family.empty()) {
       // No AMD product line has variants the family rule covers; a user
       // table's would each need its own answer, so it names them.

@@ -275,11 +275,9 @@ inline named_gpu_match require_named_gpu(const table& tables, const std::string&
   throw input_error(field, message);
 }
 
-/// The NVIDIA GPU or family `query` names (see `require_named_gpu`): the
-/// product, or a family whose products share one architecture. An AMD GPU,
-/// or a family of several architectures, is an error here.
-inline named_gpu_match require_nvidia_gpu(const table& tables, const std::string& field, std::string_view query) {
-  named_gpu_match match = require_named_gpu(tables, field, query);
+/// `match`, what `require_named_gpu` found for `query`, as an NVIDIA GPU or
+/// family (see `require_nvidia_gpu`).
+inline named_gpu_match require_nvidia_match(named_gpu_match match, const std::string& field, std::string_view query) {
   if (match.is_amd())
     throw input_error(field, detail::quoted(detail::trim(query)) + " is an AMD GPU; this needs an NVIDIA one");
   const auto& family = match.nvidia_family;
@@ -292,6 +290,13 @@ inline named_gpu_match require_nvidia_gpu(const table& tables, const std::string
                                  detail::join(named, ", ") + "; give one of them");
   }
   return match;
+}
+
+/// The NVIDIA GPU or family `query` names (see `require_named_gpu`): the
+/// product, or a family whose products share one architecture. An AMD GPU,
+/// or a family of several architectures, is an error here.
+inline named_gpu_match require_nvidia_gpu(const table& tables, const std::string& field, std::string_view query) {
+  return require_nvidia_match(require_named_gpu(tables, field, query), field, query);
 }
 
 /// The NVIDIA GPU `query` names, one product (see `require_nvidia_gpu`): a

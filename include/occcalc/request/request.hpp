@@ -256,7 +256,8 @@ inline resolved_request resolve_launch(const nvidia_arch& arch, const launch_con
 /// grid on products that differ in SMs has waves per product (every surface
 /// gives them: docs/reference.md). Throws `input_error` naming the first bad
 /// field.
-inline resolved_request resolve(const table& tables, const request& req) {
+inline resolved_request resolve(const table& tables, const request& req,
+                                std::optional<named_gpu_match> looked_up_gpu = std::nullopt) {
   resolved_request out;
   if (req.cc && req.gpu)
     throw input_error("gpu", "cannot be given together with " + field_ref("cc") + "; give one of them");
@@ -270,7 +271,8 @@ inline resolved_request resolve(const table& tables, const request& req) {
     }
   }
   if (req.gpu) {
-    named_gpu_match match = require_nvidia_gpu(tables, "gpu", req.gpu->text());
+    named_gpu_match match = looked_up_gpu ? require_nvidia_match(std::move(*looked_up_gpu), "gpu", req.gpu->text())
+                                          : require_nvidia_gpu(tables, "gpu", req.gpu->text());
     out.named_gpu = match.nvidia;
     out.family = std::move(match.nvidia_family);
     if (!out.family.empty()) out.family_name = detail::trim(req.gpu->text());

@@ -6,10 +6,11 @@
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "occcalc/common/text.hpp"
 
 namespace occcalc {
 
@@ -32,8 +33,8 @@ inline std::vector<std::string> gpu_name_words(std::string_view name) {
     word.clear();
   };
   for (const char c : name) {
-    if (std::isalnum(static_cast<unsigned char>(c))) {
-      word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (detail::ascii_alnum(c)) {
+      word += detail::ascii_lower(c);
     } else {
       end_word();
     }
@@ -52,16 +53,10 @@ inline std::string gpu_name_key(std::string_view name) {
 
 namespace detail {
 
-/// ASCII, as the C locale's isalnum and tolower that `gpu_name_words` uses.
-constexpr bool name_alnum(char c) noexcept {
-  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-constexpr char name_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
-
 /// Whether `word`, in any case, is `lowered`.
 inline bool same_word(std::string_view word, std::string_view lowered) noexcept {
   return word.size() == lowered.size() &&
-         std::equal(word.begin(), word.end(), lowered.begin(), [](char x, char y) { return name_lower(x) == y; });
+         std::equal(word.begin(), word.end(), lowered.begin(), [](char x, char y) { return ascii_lower(x) == y; });
 }
 
 /// Calls `visit(word)` for each word of `name` that `gpu_name_words` keeps,
@@ -72,12 +67,12 @@ template <typename Visit>
 bool for_each_name_word(std::string_view name, Visit&& visit) {
   std::size_t i = 0;
   while (i < name.size()) {
-    if (!name_alnum(name[i])) {
+    if (!ascii_alnum(name[i])) {
       ++i;
       continue;
     }
     std::size_t end = i;
-    while (end < name.size() && name_alnum(name[end])) ++end;
+    while (end < name.size() && ascii_alnum(name[end])) ++end;
     const std::string_view word = name.substr(i, end - i);
     bool brand = false;
     for (const auto b : optional_brand_words) brand = brand || same_word(word, b);
@@ -96,7 +91,7 @@ inline bool gpu_name_key_is(std::string_view name, std::string_view key) {
   const bool whole = detail::for_each_name_word(name, [&](std::string_view word) {
     if (key.size() - at < word.size()) return false;
     for (const char c : word) {
-      if (detail::name_lower(c) != key[at++]) return false;
+      if (detail::ascii_lower(c) != key[at++]) return false;
     }
     return true;
   });
@@ -119,7 +114,7 @@ inline bool is_variant_word(std::string_view word) {
   constexpr std::string_view gigabytes = "gb";
   if (word.size() <= gigabytes.size() || word.substr(word.size() - gigabytes.size()) != gigabytes) return false;
   for (std::size_t i = 0; i + gigabytes.size() < word.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(word[i]))) return false;
+    if (word[i] < '0' || word[i] > '9') return false;
   }
   return true;
 }
