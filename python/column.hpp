@@ -14,6 +14,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "occcalc/error.hpp"
@@ -26,7 +27,7 @@ namespace py = pybind11;
 /// its text led by the argument's name.
 class type_error : public std::exception {
  public:
-  type_error(const std::string& key, const std::string& message) : text_(key + " " + message) {}
+  type_error(std::string_view key, const std::string& message) : text_(std::string(key) + " " + message) {}
   const char* what() const noexcept override { return text_.c_str(); }
 
  private:
@@ -51,6 +52,7 @@ inline std::string type_name(const py::handle& value) {
 /// which NumPy 1.x still lets pass as an index).
 inline bool is_truth_value(const py::handle& value) {
   if (PyBool_Check(value.ptr())) return true;
+  if (PyLong_CheckExact(value.ptr()) || PyUnicode_CheckExact(value.ptr())) return false;  // the usual arguments
   // The type's C name, not its attributes: this runs for every argument.
   const char* name = Py_TYPE(value.ptr())->tp_name;
   return std::strcmp(name, "numpy.bool_") == 0 || std::strcmp(name, "numpy.bool") == 0;
@@ -58,19 +60,28 @@ inline bool is_truth_value(const py::handle& value) {
 
 /// `text` (a str) as UTF-8, for `key`: a lone surrogate (a file name's
 /// undecodable byte, `"\udcff"`) is refused by name, not by a RuntimeError.
-inline std::string utf8_of(const std::string& key, const py::handle& text) {
+inline std::string_view utf8_view_of(std::string_view key, const py::handle& text) {
   Py_ssize_t size = 0;
   const char* data = PyUnicode_AsUTF8AndSize(text.ptr(), &size);
   if (data == nullptr) {
     PyErr_Clear();
-    throw occcalc::input_error(key, "holds a character that is not Unicode text (a lone surrogate)");
+    throw occcalc::input_error(std::string(key), "holds a character that is not Unicode text (a lone surrogate)");
   }
-  return std::string(data, static_cast<std::size_t>(size));
+  return {data, static_cast<std::size_t>(size)};
+}
+
+inline std::string utf8_of(std::string_view key, const py::handle& text) {
+  return std::string(utf8_view_of(key, text));
 }
 
 /// `value` as an integer, for `key`: what has `__index__` (int, NumPy's
 /// integers), never a truth value, a float or bytes.
-inline std::int64_t integer_of(const std::string& key, const py::handle& value) {
+inline std::int64_t integer_of(std::string_view key, const py::handle& value) {
+  if (PyLong_CheckExact(value.ptr())) {  // an int, the usual argument: no __index__ to call
+    int overflow = 0;
+    const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+    if (overflow == 0) return static_cast<std::int64_t>(n);
+  }
   if (is_truth_value(value) || !PyIndex_Check(value.ptr()))
     throw type_error(key, "is " + type_name(value) + "; it takes an integer");
   const py::int_ number = py::reinterpret_steal<py::int_>(PyNumber_Index(value.ptr()));
@@ -80,7 +91,8 @@ inline std::int64_t integer_of(const std::string& key, const py::handle& value) 
   }
   int overflow = 0;
   const long long n = PyLong_AsLongLongAndOverflow(number.ptr(), &overflow);
-  if (overflow != 0) throw occcalc::input_error(key, std::string(py::str(py::handle(number))) + " is outside 64 bits");
+  if (overflow != 0)
+    throw occcalc::input_error(std::string(key), std::string(py::str(py::handle(number))) + " is outside 64 bits");
   return static_cast<std::int64_t>(n);
 }
 

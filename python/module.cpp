@@ -58,7 +58,7 @@ const occcalc::table& tables() { return cli::resident_tables(); }
 /// A keyword argument as the request field it names: an integer as a JSON
 /// integer is, a string as typed, True/False for a switch. Anything else is
 /// an `occcalc.Error` naming the key.
-occcalc::field_value field_of(const std::string& key, const occcalc::request_field& field, const py::handle& value) {
+occcalc::field_value field_of(std::string_view key, const occcalc::request_field& field, const py::handle& value) {
   if (is_truth_value(value)) {
     if (field.kind != occcalc::field_kind::flag) throw type_error(key, "is True or False; it takes an integer or a string");
     return std::string(PyObject_IsTrue(value.ptr()) == 1 ? occcalc::flag_set_text : occcalc::flag_unset_text);
@@ -70,13 +70,13 @@ occcalc::field_value field_of(const std::string& key, const occcalc::request_fie
     const double number = PyFloat_AsDouble(value.ptr());
     // A compute capability is written as a number: 7.0, 8.6.
     if (key == "cc" && std::isfinite(number)) return std::string(py::str(value));
-    throw occcalc::input_error(key, std::string(py::str(value)) + " is not an integer or a string");
+    throw occcalc::input_error(std::string(key), std::string(py::str(value)) + " is not an integer or a string");
   }
   if (py::isinstance<py::str>(value)) {
-    const std::string text = utf8_of(key, value);
-    if (text.find('\0') != std::string::npos) throw occcalc::input_error(key, "holds a NUL character");
+    const std::string_view text = utf8_view_of(key, value);
+    if (text.find('\0') != std::string_view::npos) throw occcalc::input_error(std::string(key), "holds a NUL character");
     if (occcalc::detail::trim(text).empty())
-      throw occcalc::input_error(key, "is empty; give a value, or leave the argument out");
+      throw occcalc::input_error(std::string(key), "is empty; give a value, or leave the argument out");
     return text;
   }
   throw type_error(key, "is " + type_name(value) + "; it takes an integer or a string");
@@ -84,25 +84,28 @@ occcalc::field_value field_of(const std::string& key, const occcalc::request_fie
 
 /// The request the keyword arguments give. An unknown key is refused naming
 /// every known one, as a batch line's is.
+void set_field(occcalc::request& req, const py::handle& name, const py::handle& value) {
+  // The name as Python holds it (a keyword's UTF-8 is cached in the str), copied only to refuse it.
+  const std::string_view key = utf8_view_of("an argument's name", name);
+  const auto* field = occcalc::find_request_field(key);
+  if (field == nullptr) {
+    throw occcalc::input_error(occcalc::detail::one_line(std::string(key), occcalc::detail::max_quoted_chars),
+                               "is not a known argument; known arguments: " + occcalc::request_field_keys());
+  }
+  if (value.is_none()) return;  // None: not given, as the CLI's default
+  req.*(field->member) = field_of(key, *field, value);
+}
+
 occcalc::request request_of(const py::kwargs& kwargs) {
   occcalc::request req;
-  for (const auto& [name, value] : kwargs) {
-    const std::string key = utf8_of("an argument's name", name);
-    const auto* field = occcalc::find_request_field(key);
-    if (field == nullptr) {
-      throw occcalc::input_error(occcalc::detail::one_line(key, occcalc::detail::max_quoted_chars),
-                                 "is not a known argument; known arguments: " + occcalc::request_field_keys());
-    }
-    if (value.is_none()) continue;  // None: not given, as the CLI's default
-    req.*(field->member) = field_of(key, *field, value);
-  }
+  for (const auto& [name, value] : kwargs) set_field(req, name, value);
   return req;
 }
 
 /// One answer: the resolved request and its result, of either vendor.
 class result {
  public:
-  explicit result(evaluated e) : e_(std::move(e)) {}
+  explicit result(evaluated&& e) : e_(std::move(e)) {}
 
   occcalc::occupancy_summary summary() const {
     return std::visit([](const auto& q) { return occcalc::summarize(q.result); }, e_);
@@ -179,13 +182,103 @@ class result {
   evaluated e_;
 };
 
-result occupancy(const py::args& args, const py::kwargs& kwargs) {
-  if (!args.empty()) {
-    throw type_error("occupancy()", "takes keyword arguments only (cc=, threads=, regs=, ...); it was given " +
-                                        std::to_string(args.size()) + " positional");
+/// Sets Python's error for the exception in flight: what the CLI refuses as
+/// `occcalc.Error` (with its `field`), a wrong type as `TypeError`, as
+/// pybind11 does for the functions it binds (`translate_error`, registered
+/// at import).
+void set_python_error(std::exception_ptr p);
+
+// occcalc.Result is a type of Python's C API, not a pybind11 class, and
+// occupancy() a vectorcall function, not a pybind11 one: pybind11's call
+// (its argument conversion, the keyword arguments copied into a dict) and
+// its making of an instance (a type lookup and its registry of instances)
+// cost 0.8 us, four fifths of a call (docs/performance.md).
+struct result_object {
+  PyObject_HEAD result value;
+};
+
+PyTypeObject* result_type = nullptr;
+
+const result& result_of(PyObject* self) { return reinterpret_cast<result_object*>(self)->value; }
+
+PyObject* new_result(evaluated&& e) {
+  PyObject* self = result_type->tp_alloc(result_type, 0);
+  if (self == nullptr) return nullptr;
+  new (&reinterpret_cast<result_object*>(self)->value) result(std::move(e));
+  return self;
+}
+
+void result_dealloc(PyObject* self) {
+  PyTypeObject* type = Py_TYPE(self);
+  reinterpret_cast<result_object*>(self)->value.~result();
+  type->tp_free(self);
+  Py_DECREF(type);  // a heap type: each instance holds a reference to it
+}
+
+/// A getter or method of Result: `Member`'s value, converted by pybind11.
+template <auto Member>
+PyObject* result_member(PyObject* self, void* = nullptr) {
+  try {
+    return py::cast((result_of(self).*Member)()).release().ptr();
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
   }
-  const occcalc::request req = request_of(kwargs);
-  return result(cli::evaluate_any(tables(), req));
+}
+
+PyObject* result_method_json(PyObject* self, PyObject*) { return result_member<&result::json>(self); }
+
+PyObject* result_repr(PyObject* self) { return result_member<&result::repr>(self); }
+
+PyGetSetDef result_getset[] = {
+    {"occupancy", result_member<&result::occupancy>, nullptr, "Active warps / the warp slots, in [0, 1].", nullptr},
+    {"occupancy_percent", result_member<&result::occupancy_percent>, nullptr, "The same in percent, to hundredths.",
+     nullptr},
+    {"blocks_per_sm", result_member<&result::blocks_per_sm>, nullptr,
+     "Resident blocks (AMD: work-groups) per SM (CU or WGP).", nullptr},
+    {"active_warps_per_sm", result_member<&result::active_warps_per_sm>, nullptr,
+     "Resident warps (AMD: waves) per SM (CU or WGP).", nullptr},
+    {"max_warps_per_sm", result_member<&result::max_warps_per_sm>, nullptr, "The warp (wave) slots per unit.",
+     nullptr},
+    {"limiters", result_member<&result::limiters>, nullptr, "The resources that set the blocks, several when tied.",
+     nullptr},
+    {"_limits", result_member<&result::limits>, nullptr, nullptr, nullptr},
+    {"model", result_member<&result::model>, nullptr, "nvidia, or the AMD model that answered.", nullptr},
+    {"unit", result_member<&result::unit>, nullptr, "What blocks are counted per: sm, cu or wgp.", nullptr},
+    {"arch", result_member<&result::arch>, nullptr, "The architecture's id: sm_70, gfx90a.", nullptr},
+    {"gpu", result_member<&result::gpu>, nullptr, "The named GPU, or None.", nullptr},
+    {nullptr, nullptr, nullptr, nullptr, nullptr}};
+
+PyMethodDef result_methods[] = {
+    {"_json", result_method_json, METH_NOARGS, "The CLI's --json document for the same request, as text."},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyType_Slot result_slots[] = {
+    {Py_tp_dealloc, reinterpret_cast<void*>(result_dealloc)},
+    {Py_tp_repr, reinterpret_cast<void*>(result_repr)},
+    {Py_tp_getset, result_getset},
+    {Py_tp_methods, result_methods},
+    {Py_tp_doc, const_cast<char*>("One launch's occupancy: the CLI's answer, attribute by attribute.")},
+    {0, nullptr}};
+
+PyType_Spec result_spec = {"occcalc.Result", sizeof(result_object), 0,
+                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, result_slots};
+
+PyObject* occupancy(PyObject*, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
+  try {
+    const Py_ssize_t positional = PyVectorcall_NARGS(nargsf);
+    if (positional != 0) {
+      throw type_error("occupancy()", "takes keyword arguments only (cc=, threads=, regs=, ...); it was given " +
+                                          std::to_string(positional) + " positional");
+    }
+    occcalc::request req;
+    const Py_ssize_t keywords = kwnames == nullptr ? 0 : PyTuple_GET_SIZE(kwnames);
+    for (Py_ssize_t i = 0; i < keywords; ++i) set_field(req, PyTuple_GET_ITEM(kwnames, i), args[i]);
+    return new_result(cli::evaluate_any(tables(), req));
+  } catch (...) {
+    set_python_error(std::current_exception());
+    return nullptr;
+  }
 }
 
 /// Each configuration's (occupancy, groups per unit), computed by `one(i)`
@@ -626,6 +719,37 @@ void raise_input_error(PyObject* type, const std::string& text, const std::strin
   PyErr_SetObject(type, instance.ptr());
 }
 
+/// occcalc.Error, made at import.
+PyObject* error_type = nullptr;
+
+/// What pybind11 calls for an exception its bound functions let out, and
+/// the vectorcall functions call themselves.
+void translate_error(std::exception_ptr p) {
+  try {
+    if (p) std::rethrow_exception(p);
+  } catch (const type_error& e) {
+    raise(PyExc_TypeError, e.what());
+  } catch (const occcalc::input_error& e) {
+    raise_input_error(error_type, e.keyed_text(), e.field());
+  } catch (const occcalc::error& e) {
+    raise_input_error(error_type, e.what(), "");
+  }
+}
+
+void set_python_error(std::exception_ptr p) {
+  try {
+    translate_error(p);
+  } catch (py::error_already_set& e) {
+    e.restore();
+  } catch (const std::bad_alloc&) {
+    PyErr_NoMemory();
+  } catch (const std::exception& e) {
+    raise(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "unknown error");
+  }
+}
+
 /// Each table entry as the CLI's `list --json` writes it, JSON text.
 std::vector<std::string> gpu_entries() {
   std::vector<std::string> out;
@@ -652,34 +776,13 @@ PYBIND11_MODULE(_occcalc, m) {
   // occcalc.Error: what the CLI would refuse, with its message (keys spelled
   // as Python's keyword arguments, as a batch line's are).
   static py::exception<occcalc::error> error(m, "Error", PyExc_ValueError);
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const type_error& e) {
-      raise(PyExc_TypeError, e.what());
-    } catch (const occcalc::input_error& e) {
-      raise_input_error(error.ptr(), e.keyed_text(), e.field());
-    } catch (const occcalc::error& e) {
-      raise_input_error(error.ptr(), e.what(), "");
-    }
-  });
-  py::class_<result>(m, "Result", "One launch's occupancy: the CLI's answer, attribute by attribute.")
-      .def_property_readonly("occupancy", &result::occupancy, "Active warps / the warp slots, in [0, 1].")
-      .def_property_readonly("occupancy_percent", &result::occupancy_percent, "The same in percent, to hundredths.")
-      .def_property_readonly("blocks_per_sm", &result::blocks_per_sm,
-                             "Resident blocks (AMD: work-groups) per SM (CU or WGP).")
-      .def_property_readonly("active_warps_per_sm", &result::active_warps_per_sm,
-                             "Resident warps (AMD: waves) per SM (CU or WGP).")
-      .def_property_readonly("max_warps_per_sm", &result::max_warps_per_sm, "The warp (wave) slots per unit.")
-      .def_property_readonly("limiters", &result::limiters, "The resources that set the blocks, several when tied.")
-      .def_property_readonly("_limits", &result::limits)
-      .def_property_readonly("model", &result::model, "nvidia, or the AMD model that answered.")
-      .def_property_readonly("unit", &result::unit, "What blocks are counted per: sm, cu or wgp.")
-      .def_property_readonly("arch", &result::arch, "The architecture's id: sm_70, gfx90a.")
-      .def_property_readonly("gpu", &result::gpu, "The named GPU, or None.")
-      .def("_json", &result::json, "The CLI's --json document for the same request, as text.")
-      .def("__repr__", &result::repr);
-  m.def("occupancy", &occupancy, R"doc(occupancy(**request) -> Result
+  error_type = error.ptr();
+  py::register_exception_translator(translate_error);
+  result_type = reinterpret_cast<PyTypeObject*>(PyType_FromSpec(&result_spec));
+  if (result_type == nullptr) throw py::error_already_set();
+  m.add_object("Result", py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(result_type)));
+  static PyMethodDef occupancy_def = {"occupancy", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(occupancy)),
+                                      METH_FASTCALL | METH_KEYWORDS, R"doc(occupancy(**request) -> Result
 
 The occupancy of one launch.
 
@@ -695,7 +798,8 @@ has ``__index__`` (``int``, NumPy's integer scalars), never a bool.
 
 Returns a :class:`Result`; raises :class:`Error` for what the CLI
 refuses, and ``TypeError`` naming the argument for a value of the wrong
-type.)doc");
+type.)doc"};
+  m.add_object("occupancy", py::reinterpret_steal<py::object>(PyCFunction_NewEx(&occupancy_def, nullptr, m.attr("__name__").ptr())));
   m.def("_occupancy_many", &occupancy_many, py::arg("threads"), py::arg("regs") = py::none(),
         py::arg("smem") = py::none(), py::arg("dyn_smem") = py::none(), py::arg("vgprs") = py::none(),
         py::arg("sgprs") = py::none(), py::arg("lds") = py::none());
