@@ -183,7 +183,8 @@ void read_request_text_as_tree(std::string_view text, std::string_view name, bat
 
 void read_request_text(std::string_view text, std::string_view name, batch_line& to) {
   if (text.find('\0') == std::string_view::npos) {
-    to = {};
+    occcalc::clear(to.request);
+    to.id_json.clear();
     flat_request_reader reader(to);
     if (nlohmann::json::sax_parse(text.begin(), text.end(), &reader)) return;
   }

@@ -115,6 +115,12 @@ inline const request_field request_fields[] = {
      field_kind::value, field_vendor::amd},
 };
 
+/// Empties `r` in place, for the next request: every field not given.
+/// (Assigning `request{}` builds the 22 fields afresh and moves each over.)
+inline void clear(request& r) noexcept {
+  for (const auto& field : request_fields) (r.*(field.member)).reset();
+}
+
 /// The request field whose key is `key`; nullptr for none.
 inline const request_field* find_request_field(std::string_view key) noexcept {
   const auto field = std::find_if(std::begin(request_fields), std::end(request_fields),
