@@ -192,9 +192,10 @@ void set_python_error(std::exception_ptr p);
 // occupancy() a vectorcall function, not a pybind11 one: pybind11's call
 // (its argument conversion, the keyword arguments copied into a dict) and
 // its making of an instance (a type lookup and its registry of instances)
-// cost 0.8 us, four fifths of a call (docs/performance.md).
+// cost 0.8 us of a 2.2 us call (docs/performance.md).
 struct result_object {
-  PyObject_HEAD result value;
+  PyObject ob_base;
+  result value;
 };
 
 PyTypeObject* result_type = nullptr;
@@ -228,6 +229,13 @@ PyObject* result_member(PyObject* self, void* = nullptr) {
 
 PyObject* result_method_json(PyObject* self, PyObject*) { return result_member<&result::json>(self); }
 
+/// Result() is refused: a result comes from occupancy() (a slot rather than
+/// Py_TPFLAGS_DISALLOW_INSTANTIATION, which Python 3.9 lacks).
+PyObject* result_new(PyTypeObject*, PyObject*, PyObject*) {
+  PyErr_SetString(PyExc_TypeError, "cannot create 'occcalc.Result' instances; occcalc.occupancy() gives them");
+  return nullptr;
+}
+
 PyObject* result_repr(PyObject* self) { return result_member<&result::repr>(self); }
 
 PyGetSetDef result_getset[] = {
@@ -254,6 +262,7 @@ PyMethodDef result_methods[] = {
     {nullptr, nullptr, 0, nullptr}};
 
 PyType_Slot result_slots[] = {
+    {Py_tp_new, reinterpret_cast<void*>(result_new)},
     {Py_tp_dealloc, reinterpret_cast<void*>(result_dealloc)},
     {Py_tp_repr, reinterpret_cast<void*>(result_repr)},
     {Py_tp_getset, result_getset},
@@ -261,8 +270,7 @@ PyType_Slot result_slots[] = {
     {Py_tp_doc, const_cast<char*>("One launch's occupancy: the CLI's answer, attribute by attribute.")},
     {0, nullptr}};
 
-PyType_Spec result_spec = {"occcalc.Result", sizeof(result_object), 0,
-                           Py_TPFLAGS_DEFAULT | Py_TPFLAGS_DISALLOW_INSTANTIATION, result_slots};
+PyType_Spec result_spec = {"occcalc.Result", sizeof(result_object), 0, Py_TPFLAGS_DEFAULT, result_slots};
 
 PyObject* occupancy(PyObject*, PyObject* const* args, std::size_t nargsf, PyObject* kwnames) {
   try {

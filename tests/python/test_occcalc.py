@@ -162,6 +162,18 @@ def test_numpy_integers_are_integers():
         occcalc.occupancy(cc="7.0", threads=np.bool_(True), regs=37)
 
 
+def test_results_come_from_occupancy_only():
+    # Result is a C type (python/module.cpp): one made any other way would hold no answer.
+    with pytest.raises(TypeError, match=r"cannot create 'occcalc.Result' instances; occcalc.occupancy\(\) gives them"):
+        occcalc.Result()
+    with pytest.raises(TypeError, match=r"takes keyword arguments only .* given 2 positional"):
+        occcalc.occupancy("7.0", 128)
+    r = occcalc.occupancy(cc="7.0", threads=128, regs=37)
+    assert type(r) is occcalc.Result and occcalc.Result.__module__ == "occcalc"
+    with pytest.raises(AttributeError):
+        r.blocks_per_sm = 3  # read-only, as the CLI's answer
+
+
 def test_none_is_left_out():
     assert occcalc.occupancy(cc="7.0", threads=128, regs=37, smem=None).to_dict() == \
         occcalc.occupancy(cc="7.0", threads=128, regs=37).to_dict()
