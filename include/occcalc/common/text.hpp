@@ -28,9 +28,9 @@ inline std::string range_text(int_range range) {
 }
 
 // ASCII's case, white space and letters, as the C locale's tolower, isspace
-// and isalnum: the
-// same in every program that embeds occcalc (Python sets the user's locale,
-// where a byte above 127 may be a letter), and no call per character.
+// and isalnum: the same in every program that embeds occcalc (Python sets
+// the user's locale, where a byte above 127 may be a letter), and no call
+// per character.
 constexpr char ascii_lower(char c) noexcept { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 constexpr bool ascii_space(char c) noexcept { return c == ' ' || (c >= '\t' && c <= '\r'); }
 constexpr bool ascii_alnum(char c) noexcept {

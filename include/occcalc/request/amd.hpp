@@ -35,17 +35,32 @@ struct resolved_amd_request {
   bool compute_units_given = false;
 };
 
-/// Whether `req` asks about an AMD GPU: it names a target, an AMD GPU, or
+/// The vendor a request asks about, and the GPU its name found where
+/// deciding it looked the name up (for the resolution to take, not look up
+/// again).
+struct request_vendor {
+  bool amd = false;
+  std::optional<named_gpu_match> gpu;
+};
+
+/// The vendor `req` asks about: AMD where it names a target, an AMD GPU, or
 /// gives only AMD fields. Throws `input_error` for an unknown GPU name.
-inline bool is_amd_request(const table& tables, const request& req) {
-  if (req.gfx) return true;
-  if (req.cc) return false;
-  if (req.gpu) return require_named_gpu(tables, "gpu", req.gpu->text()).is_amd();
-  for (const auto& field : request_fields) {
-    if (field.vendor == field_vendor::amd && req.*(field.member)) return true;
+inline request_vendor vendor_of(const table& tables, const request& req) {
+  if (req.gfx) return {true, std::nullopt};
+  if (req.cc) return {false, std::nullopt};
+  if (req.gpu) {
+    named_gpu_match gpu = require_named_gpu(tables, "gpu", req.gpu->text());
+    const bool amd = gpu.is_amd();
+    return {amd, std::move(gpu)};
   }
-  return false;
+  for (const auto& field : request_fields) {
+    if (field.vendor == field_vendor::amd && req.*(field.member)) return {true, std::nullopt};
+  }
+  return {false, std::nullopt};
 }
+
+/// Whether `req` asks about an AMD GPU (`vendor_of`).
+inline bool is_amd_request(const table& tables, const request& req) { return vendor_of(tables, req).amd; }
 
 namespace detail {
 

@@ -72,12 +72,9 @@ class gpu_name_index {
   /// What `find_named_gpu(tables, query)` gives.
   named_gpu_match find(std::string_view query) const {
     if (const auto it = by_id_.find(std::string(query)); it != by_id_.end()) return it->second;
-    // The query's words once, for its key (`gpu_name_key`: the words run
-    // together) and its family's.
+    // The query's words once, for its key and its family's.
     const std::vector<std::string> words = gpu_name_words(query);
-    std::string key;
-    for (const auto& word : words) key += word;
-    if (!key.empty()) {
+    if (const std::string key = gpu_name_key(words); !key.empty()) {
       if (const auto it = by_key_.find(key); it != by_key_.end()) return it->second;
     }
     const auto it = by_family_.find(detail::family_key(words));

@@ -33,14 +33,10 @@ inline std::string target_key_of(const table& tables, const std::string& text) {
 /// Resolves `req` as an AMD request when it names a target, an AMD GPU or
 /// only AMD fields, else as an NVIDIA one. Throws `input_error`.
 inline resolved_any resolve_any(const table& tables, const request& req) {
-  if (req.gpu && !req.gfx && !req.cc) {
-    // A GPU's name alone says the vendor: looked up once, for both questions.
-    named_gpu_match gpu = require_named_gpu(tables, "gpu", req.gpu->text());
-    if (gpu.is_amd()) return resolve_amd(tables, req, std::move(gpu));
-    return resolve(tables, req, std::move(gpu));
-  }
-  if (is_amd_request(tables, req)) return resolve_amd(tables, req);
-  return resolve(tables, req);
+  // A GPU's name is looked up once, for the vendor and for the device.
+  request_vendor vendor = vendor_of(tables, req);
+  if (vendor.amd) return resolve_amd(tables, req, std::move(vendor.gpu));
+  return resolve(tables, req, std::move(vendor.gpu));
 }
 
 }  // namespace occcalc

@@ -44,12 +44,14 @@ inline std::vector<std::string> gpu_name_words(std::string_view name) {
 }
 
 /// The key a GPU name is compared by: its lower-case letters and digits, with
-/// the brand words dropped ("NVIDIA GeForce RTX 4060 Ti" -> "rtx4060ti").
-inline std::string gpu_name_key(std::string_view name) {
+/// the brand words dropped ("NVIDIA GeForce RTX 4060 Ti" -> "rtx4060ti"); of
+/// its words (`gpu_name_words`) run together.
+inline std::string gpu_name_key(const std::vector<std::string>& words) {
   std::string key;
-  for (const auto& word : gpu_name_words(name)) key += word;
+  for (const auto& word : words) key += word;
   return key;
 }
+inline std::string gpu_name_key(std::string_view name) { return gpu_name_key(gpu_name_words(name)); }
 
 namespace detail {
 
