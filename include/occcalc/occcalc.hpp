@@ -61,3 +61,4 @@
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/request.hpp"
 #include "occcalc/request/resolve.hpp"
+#include "occcalc/request/target.hpp"

@@ -299,7 +299,18 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
                                           after.identity_of(new_copies.front().second).demangled, k[2], olds.size(),
                                           news.size()));
   };
-  pass([](const identity& k) { return std::optional<key>(key{std::string_view(), k.name, k.arch}); }, by_figures);
+  // Last, by processor: an AMD target's features (`gfx90a:xnack+`) pair a
+  // kernel with its own variant above, and here with a baseline that names
+  // none (saved before occcalc kept them) or a build that changed them, by
+  // entry where both sides hold the same entries.
+  pass(
+      [](const identity& k) {
+        return std::optional<key>(key{std::string_view(), k.name, k.arch.substr(0, k.arch.find(':'))});
+      },
+      [&](const key& k, const std::vector<std::size_t>& olds, const std::vector<std::size_t>& news) {
+        by_origin(k, olds, news);
+        if (olds.empty() || !old_paired[olds.front()]) by_figures(k, olds, news);
+      });
   for (std::size_t i = 0; i < before.size(); ++i) {
     if (!old_paired[i]) out.removed.push_back(i);
   }

@@ -7,6 +7,7 @@
 
 #include "analysis/kernel_pattern.hpp"
 #include "inspect/inspect.hpp"
+#include "occcalc/request/target.hpp"
 
 namespace occcalc::cli {
 
@@ -19,8 +20,11 @@ struct kernel_matcher {
   /// shared, as RE2 objects do not copy.
   std::shared_ptr<const name_pattern> kernel;
   std::optional<int> arch_sm;
-  /// An AMD target (`gfx90a`) instead of an SM version.
-  std::optional<std::string> amd_target;
+  /// An AMD target (`gfx90a`, `gfx90a:xnack+`) instead of an SM version:
+  /// the kernels a GPU of that target loads (`can_load`), so `gfx90a`
+  /// takes every variant and `gfx90a:xnack+` those built for XNACK on or
+  /// for either setting.
+  std::optional<occcalc::gpu_target> amd_target;
 
   bool matches(const inspect::inspected_kernel& k) const;
 };

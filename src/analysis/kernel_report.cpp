@@ -191,27 +191,27 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
   }
 
   const occcalc::amd_target* target =
-      k.arch.vendor == inspect::gpu_vendor::amd ? occcalc::find_amd_target(tables, k.arch.name) : nullptr;
+      k.arch.vendor == occcalc::gpu_vendor::amd ? occcalc::find_amd_target(tables, k.arch.processor()) : nullptr;
   if (target != nullptr) {
     r.amd_target = true;
     report_amd_kernel(*target, overrides, r);
     return r;
   }
   const occcalc::nvidia_arch* arch =
-      k.arch.vendor == inspect::gpu_vendor::nvidia ? arch_of(tables, k.arch.sm) : nullptr;
+      k.arch.vendor == occcalc::gpu_vendor::nvidia ? arch_of(tables, k.arch.sm) : nullptr;
   if (arch == nullptr) {
     r.unavailable = k.arch.name.empty() ? "the log does not name the architecture"
                                         : fmt::format("{} is not in the architecture table", k.arch.name);
     constexpr int minors_per_major = 10;  // sm_88 is 8.8, sm_121 12.1
-    if (k.arch.vendor == inspect::gpu_vendor::nvidia) {
+    if (k.arch.vendor == occcalc::gpu_vendor::nvidia) {
       const occcalc::compute_capability cc{k.arch.sm / minors_per_major, k.arch.sm % minors_per_major};
       if (occcalc::find_unlisted_arch(tables, cc) != nullptr) {
         r.unavailable = fmt::format("{}: {}", k.arch.name, occcalc::missing_arch_message(tables, cc));
       }
-    } else if (const auto* u = occcalc::find_unlisted_amd_target(tables, k.arch.name)) {
-      r.unavailable = fmt::format("{} is not in the AMD target table: {}", k.arch.name, u->reason);
-    } else if (k.arch.vendor == inspect::gpu_vendor::amd) {
-      r.unavailable = fmt::format("{} is not in the AMD target table", k.arch.name);
+    } else if (const auto* u = occcalc::find_unlisted_amd_target(tables, k.arch.processor())) {
+      r.unavailable = fmt::format("{} is not in the AMD target table: {}", k.arch.processor(), u->reason);
+    } else if (k.arch.vendor == occcalc::gpu_vendor::amd) {
+      r.unavailable = fmt::format("{} is not in the AMD target table", k.arch.processor());
     }
   } else if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("block size {} (from {}) exceeds the kernel's launch bounds of {} threads per block",

@@ -130,7 +130,7 @@ unsigned char* kernel_store::allocate(std::size_t bytes) {
 // each of them.
 void kernel_store::push_back(const build_kernel& k) {
   const auto& r = k.kernel.resources;
-  const auto arch = std::find_if(archs_.begin(), archs_.end(), [&](const inspect::gpu_target& a) {
+  const auto arch = std::find_if(archs_.begin(), archs_.end(), [&](const occcalc::gpu_target& a) {
     return a.name == r.arch.name && a.vendor == r.arch.vendor && a.sm == r.arch.sm;
   });
   std::string packed;

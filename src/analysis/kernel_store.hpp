@@ -76,7 +76,7 @@ class kernel_store {
   unsigned char* free_ = nullptr;
   std::size_t free_bytes_ = 0;
   /// The distinct architectures, each kernel holding an index.
-  std::vector<inspect::gpu_target> archs_;
+  std::vector<occcalc::gpu_target> archs_;
 };
 
 }  // namespace occcalc::cli

@@ -74,7 +74,7 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
   b.file = text_field("file", true);
   auto& k = b.kernel.resources;
   k.name = text_field("kernel", true);
-  k.arch = inspect::parse_gpu_target(text_field("arch", true));
+  k.arch = occcalc::parse_gpu_target(text_field("arch", true));
   b.kernel.demangled = text_field("name", true);
   k.origin = text_field("origin", false);
   k.registers = count("registers");

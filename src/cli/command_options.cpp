@@ -23,7 +23,7 @@ void bind_kernel_selection(CLI::App& app, options& opts) {
   app.add_option("--kernel", opts.inspect.kernel_pattern,
                  "Only kernels whose demangled or mangled name matches this regular expression")
       ->type_name("REGEX");
-  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a)")
+  app.add_option("--arch", opts.inspect.arch, "Only kernels for this architecture (sm_90, 9.0, gfx90a, gfx90a:xnack+)")
       ->type_name("ARCH");
   bind_jobs(app, opts);
 }

@@ -79,7 +79,7 @@ void settle_remarks_target(const std::string& path, inspect::inspection& in, con
     return;
   }
   for (auto& k : in.kernels) {
-    if (k.resources.arch.name.empty()) k.resources.arch = inspect::parse_gpu_target(*filter.amd_target);
+    if (k.resources.arch.name.empty()) k.resources.arch = *filter.amd_target;
   }
 }
 

@@ -101,8 +101,7 @@ std::string amdgpu_target_of(std::string_view triple) {
   // the older `hip-amdgcn-amd-amdhsa-gfx906`, or the bare processor name.
   const auto at = triple.find("gfx");
   if (at == std::string_view::npos || (at > 0 && triple[at - 1] != '-')) return {};
-  const std::string_view target = triple.substr(at);
-  return std::string(target.substr(0, target.find(':')));
+  return std::string(triple.substr(at));
 }
 
 std::vector<kernel_resources> read_amdgpu_code_object(const elf_file& elf) {

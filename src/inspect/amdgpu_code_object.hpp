@@ -17,9 +17,9 @@ namespace occcalc::inspect {
 /// `format_error` when it has no metadata note or the note is malformed.
 std::vector<kernel_resources> read_amdgpu_code_object(const elf_file& elf);
 
-/// The target a code object's `amdhsa.target` or a bundle triple names,
-/// without features: `amdgcn-amd-amdhsa--gfx90a:xnack+` -> `gfx90a`. Empty
-/// if it names none.
+/// The target ID a code object's `amdhsa.target` or a bundle triple names,
+/// its features kept: `amdgcn-amd-amdhsa--gfx90a:xnack+` -> `gfx90a:xnack+`.
+/// Empty if it names none.
 std::string amdgpu_target_of(std::string_view triple);
 
 }  // namespace occcalc::inspect

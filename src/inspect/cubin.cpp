@@ -132,17 +132,17 @@ std::vector<kernel_resources> read_cubin(byte_view cubin) {
         fmt::format("not a cubin: ELF machine {} is not EM_CUDA ({})", file.machine(), elf::machine_cuda));
   }
   const int sm = cubin_sm(file.abi_version(), file.flags());
-  target_feature feature = target_feature::none;
+  target_features feature = target_features::none;
   if (const elf_section* compat = file.find_section(".nv.compat")) {
     for_each_record(file.contents(*compat), [&](const record& r) {
       if (static_cast<std::uint8_t>(r.code) == compat_accelerator_target && r.value == 1) {
-        feature = target_feature::arch_specific;
+        feature = target_features::arch_specific;
       }
     });
   }
   if (const elf_section* note = file.find_section(toolkit_note);
-      note != nullptr && feature == target_feature::none && names_family_target(file.contents(*note), sm)) {
-    feature = target_feature::family;
+      note != nullptr && feature == target_features::none && names_family_target(file.contents(*note), sm)) {
+    feature = target_features::family;
   }
   const elf_section* symtab = nullptr;
   std::unordered_map<std::string_view, const elf_section*> kernel_sections;

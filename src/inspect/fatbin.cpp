@@ -60,9 +60,9 @@ std::vector<fatbin_entry> fatbin_entries(byte_view region) {
       e.arch = header.read<std::uint32_t>(0x1c, "arch");
       const auto stored_bytes = header.read<std::uint64_t>(0x08, "payload size");
       const auto flags = header.read<std::uint64_t>(0x28, "flags");
-      e.feature = (flags & flag_arch_specific) != 0 ? target_feature::arch_specific
-                  : (flags & flag_family) != 0      ? target_feature::family
-                                                    : target_feature::none;
+      e.feature = (flags & flag_arch_specific) != 0 ? target_features::arch_specific
+                  : (flags & flag_family) != 0      ? target_features::family
+                                                    : target_features::none;
       e.payload = body.sub(entry_at + entry_header_bytes, stored_bytes, "a fat binary entry's payload");
       e.compressed = (flags & flag_zstd) != 0  ? compression::zstd
                      : (flags & flag_lz4) != 0 ? compression::lz4

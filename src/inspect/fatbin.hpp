@@ -9,7 +9,7 @@
 
 #include "inspect/bytes.hpp"
 #include "inspect/decompress.hpp"
-#include "inspect/gpu_target.hpp"
+#include "occcalc/request/target.hpp"
 
 namespace occcalc::inspect {
 
@@ -20,7 +20,7 @@ struct fatbin_entry {
   /// The SM or compute version (75, 90, 120).
   std::uint32_t arch = 0;
   /// Its `a` or `f` suffix (`sm_90a`, `compute_100f`), from the entry's flags.
-  target_feature feature = target_feature::none;
+  target_features feature = target_features::none;
   compression compressed = compression::none;
   /// The payload as stored (compressed or not).
   byte_view payload;

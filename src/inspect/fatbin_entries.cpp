@@ -19,21 +19,23 @@ namespace {
 /// PTX for its own, an `f` PTX for its major's.
 enum class loads { exact, family, same_major, never };
 
-loads how_loaded(std::uint32_t arch, target_feature feature, int sm, bool ptx) {
+loads how_loaded(std::uint32_t arch, target_features feature, int sm, bool ptx) {
   const auto gpu = static_cast<std::uint32_t>(sm);
   if (arch == gpu) return loads::exact;
-  if (arch > gpu || feature == target_feature::arch_specific) return loads::never;
-  if (ptx) return feature == target_feature::family && arch / 10 != gpu / 10 ? loads::never : loads::same_major;
-  if (arch / 10 != gpu / 10) return loads::never;
-  return feature == target_feature::family ? loads::family : loads::same_major;
+  if (ptx) {
+    if (arch > gpu || feature == target_features::arch_specific) return loads::never;
+    return feature == target_features::family && arch / 10 != gpu / 10 ? loads::never : loads::same_major;
+  }
+  if (!can_load(nvidia_target(static_cast<int>(arch), feature), nvidia_target(sm))) return loads::never;
+  return feature == target_features::family ? loads::family : loads::same_major;
 }
 
 /// The rank of an entry for GPU `sm`: the kind of load, then the newest
 /// target, then (for the exact target) `a` before `f` before none.
 auto rank_of(const fatbin_entry& e, int sm, bool ptx) {
-  const auto feature_rank = e.feature == target_feature::arch_specific ? 0
-                            : e.feature == target_feature::family      ? 1
-                                                                       : 2;
+  const auto feature_rank = e.feature == target_features::arch_specific ? 0
+                            : e.feature == target_features::family      ? 1
+                                                                        : 2;
   return std::make_tuple(how_loaded(e.arch, e.feature, sm, ptx), ~e.arch, feature_rank);
 }
 

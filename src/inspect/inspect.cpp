@@ -92,7 +92,7 @@ std::vector<inspected_kernel> read_item(const work_item& item, scratch_buffer& b
     for (auto& k : kernels) {
       // The entry names the suffix (a family cubin's is otherwise only in
       // ptxas' options), and the GPU that would load it where that is another.
-      if (item.target.sm != k.arch.sm || item.entry.feature != target_feature::none) k.arch = item.target;
+      if (item.target.sm != k.arch.sm || item.entry.feature != target_features::none) k.arch = item.target;
     }
     return with_names(std::move(kernels), item.origin);
   } catch (const format_error& e) {

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "inspect/gpu_target.hpp"
+#include "occcalc/request/target.hpp"
 
 namespace occcalc::inspect {
 

@@ -13,7 +13,7 @@ namespace {
 kernel_resources kernel(const std::string& arch, std::int64_t shared, shared_memory_figure read_as) {
   kernel_resources k;
   k.name = "k";
-  k.arch = occcalc::inspect::parse_gpu_target(arch);
+  k.arch = occcalc::parse_gpu_target(arch);
   k.static_shared_memory_bytes = shared;
   k.shared_memory_read_as = read_as;
   return k;

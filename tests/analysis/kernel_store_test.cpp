@@ -22,7 +22,7 @@ build_kernel every_figure() {
   k.kernel.demangled = "void demo::scale<float>(float*)";
   auto& r = k.kernel.resources;
   r.name = "_ZN4demo5scaleIfEEvPT_";
-  r.arch = occcalc::inspect::parse_gpu_target("sm_90a");
+  r.arch = occcalc::parse_gpu_target("sm_90a");
   r.origin = ".nv_fatbin entry 39";
   r.registers = 255;
   r.static_shared_memory_bytes = 5120;
@@ -55,7 +55,7 @@ TEST_CASE("kernel_store gives back every figure, and no figure it was not given"
   const build_kernel full = every_figure();
   build_kernel bare;
   bare.kernel.resources.name = "k";
-  bare.kernel.resources.arch = occcalc::inspect::parse_gpu_target("gfx90a");
+  bare.kernel.resources.arch = occcalc::parse_gpu_target("gfx90a");
   store.push_back(full);
   store.push_back(bare);
   REQUIRE(store.size() == 2);
@@ -72,7 +72,7 @@ TEST_CASE("kernel_store gives back every figure, and no figure it was not given"
   CHECK(r.name == want.name);
   CHECK(r.arch.name == "sm_90a");
   CHECK(r.arch.sm == 90);
-  CHECK(r.arch.vendor == occcalc::inspect::gpu_vendor::nvidia);
+  CHECK(r.arch.vendor == occcalc::gpu_vendor::nvidia);
   CHECK(r.origin == want.origin);
   CHECK(r.registers == want.registers);
   CHECK(r.static_shared_memory_bytes == want.static_shared_memory_bytes);
@@ -100,7 +100,7 @@ TEST_CASE("kernel_store gives back every figure, and no figure it was not given"
   const auto& br = b.kernel.resources;
   CHECK(br.name == "k");
   CHECK(br.arch.name == "gfx90a");
-  CHECK(br.arch.vendor == occcalc::inspect::gpu_vendor::amd);
+  CHECK(br.arch.vendor == occcalc::gpu_vendor::amd);
   CHECK(b.file.empty());
   CHECK_FALSE(b.own_threads);
   CHECK_FALSE(b.own_dyn_smem_bytes);

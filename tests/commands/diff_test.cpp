@@ -154,3 +154,30 @@ TEST_CASE("diff: a kernel that starts declaring clusters regresses where its clu
   CHECK(run({"diff", saved, after}).out.find("0 regressed") != std::string::npos);
   CHECK(run({"diff", before, saved, "--fail-on-regression"}).status == exit_status::gate_failed);
 }
+
+TEST_CASE("diff: an AMD kernel's target ID features tell its variants apart", "[cli][diff][amd]") {
+  // The same HIP source built for both XNACK variants of gfx90a, then for
+  // XNACK off alone (make-fixtures.sh): the variant that went is named.
+  const std::string amd = OCCCALC_AMD_FIXTURE_DIR;
+  const auto r = run({"diff", amd + "/app.xnack.o", amd + "/app.xnack-off.o"});
+  CHECK(r.status == exit_status::ok);
+  CHECK(r.out ==
+        "removed   gfx90a:xnack+ scale\n"
+        "removed   gfx90a:xnack+ void tmpl<3>(float*)\n" +
+            amd + "/app.xnack.o -> " + amd +
+            "/app.xnack-off.o: 0 regressed, 0 new, 2 removed, 0 improved, 0 changed otherwise, 2 "
+            "unchanged\n");
+  CHECK(r.err.empty());  // no copies paired by their figures
+  // A baseline saved before occcalc kept the features pairs by processor,
+  // each copy by the bundle entry it came from.
+  std::string saved = run({"inspect", amd + "/app.xnack.o", "--json"}).out;
+  for (const std::string variant : {"gfx90a:xnack+", "gfx90a:xnack-"}) {
+    for (auto at = saved.find('"' + variant + '"'); at != std::string::npos; at = saved.find('"' + variant + '"')) {
+      saved.replace(at, variant.size() + 2, "\"gfx90a\"");
+    }
+  }
+  const auto old = run({"diff", occcalc::test::temp_file("xnack-unnamed.json", saved), amd + "/app.xnack.o"});
+  CHECK(old.status == exit_status::ok);
+  CHECK_THAT(old.out, Contains("0 regressed, 0 new, 0 removed, 0 improved, 0 changed otherwise, 4 unchanged"));
+  CHECK(old.err.empty());
+}

@@ -342,7 +342,42 @@ TEST_CASE("cli: --arch takes every AMD target name the readers give, generic one
   const auto bad = run({"inspect", object, "--arch", "gfx11-gen"});
   CHECK(bad.status == exit_status::bad_input);
   CHECK(bad.err ==
-        "occcalc: error: --arch 'gfx11-gen' is not an AMD target such as gfx90a, gfx1100 or gfx11-generic\n");
+        "occcalc: error: --arch 'gfx11-gen' is not an AMD target such as gfx90a, gfx90a:xnack+ or gfx11-generic\n");
+}
+
+TEST_CASE("cli: an AMD target ID's features stay in every output and choose with --arch", "[cli][inspect][amd]") {
+  // One HIP object, both XNACK variants of gfx90a (make-fixtures.sh): the
+  // bundle's target IDs as clang wrote them.
+  const std::string object = std::string(OCCCALC_AMD_FIXTURE_DIR) + "/app.xnack.o";
+  const auto all = nlohmann::json::parse(run({"inspect", object, "--json"}).out)["kernels"];
+  REQUIRE(all.size() == 4);
+  CHECK(all[0]["arch"] == "gfx90a:xnack+");
+  CHECK(all[2]["arch"] == "gfx90a:xnack-");
+  // XNACK on costs SGPRs: the compiler's figures, each variant's own.
+  CHECK(all[0]["sgprs"] == 11);
+  CHECK(all[2]["sgprs"] == 6);
+  const auto chosen = [&](const char* arch) {
+    std::vector<std::string> archs;
+    const auto j = nlohmann::json::parse(run({"inspect", object, "--arch", arch, "--json"}).out);
+    for (const auto& k : j["kernels"]) {
+      archs.push_back(k["arch"]);
+    }
+    return archs;
+  };
+  // What a GPU of that target loads: any variant on a gfx90a named without features.
+  CHECK(chosen("gfx90a").size() == 4);
+  CHECK(chosen("gfx90a:xnack+") == std::vector<std::string>{"gfx90a:xnack+", "gfx90a:xnack+"});
+  CHECK(chosen("GFX90A:XNACK-") == std::vector<std::string>{"gfx90a:xnack-", "gfx90a:xnack-"});
+  CHECK(chosen("gfx90a:sramecc+:xnack-").size() == 2);
+  for (const char* bad : {"gfx90a:xnack", "gfx90a:xnack+:xnack-", "gfx90a:cumode+"}) {
+    INFO(bad);
+    const auto r = run({"inspect", object, "--arch", bad});
+    CHECK(r.status == exit_status::bad_input);
+    CHECK_THAT(r.err, Contains("is not an AMD target such as gfx90a, gfx90a:xnack+ or gfx11-generic"));
+  }
+  // The query takes a target ID as rocminfo and clang spell it; the features leave the limits alone.
+  CHECK(run({"--gfx", "gfx90a:xnack+", "--threads", "256", "--vgprs", "64", "--json"}).out ==
+        run({"--gfx", "gfx90a", "--threads", "256", "--vgprs", "64", "--json"}).out);
 }
 
 TEST_CASE("cli: many kernels stream out in order, each format whole", "[cli][inspect]") {

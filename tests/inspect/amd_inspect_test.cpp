@@ -203,7 +203,7 @@ TEST_CASE("amd inspect: hand-checked figures of the fixtures", "[inspect][amd]")
 }
 
 TEST_CASE("amd inspect: the target of a triple", "[inspect][amd]") {
-  CHECK(amdgpu_target_of("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-") == "gfx90a");
+  CHECK(amdgpu_target_of("amdgcn-amd-amdhsa--gfx90a:sramecc+:xnack-") == "gfx90a:sramecc+:xnack-");
   CHECK(amdgpu_target_of("hipv4-amdgcn-amd-amdhsa--gfx1100") == "gfx1100");
   CHECK(amdgpu_target_of("hip-amdgcn-amd-amdhsa-gfx906") == "gfx906");
   CHECK(amdgpu_target_of("host-x86_64-unknown-linux--").empty());
@@ -375,7 +375,7 @@ TEST_CASE("amd remarks: every line clang-19 and clang-22 print is read; any othe
   CHECK(plain.sgprs == 10);
   CHECK(plain.compiler_waves_per_simd == 8);
   auto at = read.kernels[0];
-  at.resources.arch = occcalc::inspect::parse_gpu_target("gfx90a");
+  at.resources.arch = occcalc::parse_gpu_target("gfx90a");
   const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "r", at, {});
   CHECK_FALSE(report.has_occupancy());
   CHECK(report.unavailable == "its VGPR count is not stated");
@@ -418,7 +418,7 @@ TEST_CASE("amd remarks: -Rpass-analysis=kernel-resource-usage reads as the code 
       const auto& o = object.kernels[i];
       CHECK(r.resources.name == o.resources.name);
       CHECK(r.resources.arch.name.empty());  // the remarks do not say
-      r.resources.arch = occcalc::inspect::parse_gpu_target(target);
+      r.resources.arch = occcalc::parse_gpu_target(target);
       CHECK(r.resources.sgprs == o.resources.sgprs);
       CHECK(r.resources.agprs.value_or(0) == o.resources.agprs.value_or(0));
       CHECK(r.resources.static_shared_memory_bytes == o.resources.static_shared_memory_bytes);
@@ -458,7 +458,7 @@ TEST_CASE(
         auto& r = remarks.kernels[i];
         const auto& o = object.kernels[i];
         INFO(o.resources.name);
-        r.resources.arch = occcalc::inspect::parse_gpu_target(target);
+        r.resources.arch = occcalc::parse_gpu_target(target);
         CHECK(r.resources.name == o.resources.name);
         REQUIRE(r.resources.sgprs);
         CHECK(r.resources.sgprs == o.resources.sgprs);

@@ -17,6 +17,7 @@
 #include "occcalc/nvidia/arch.hpp"
 #include "occcalc/request/gpu_name_index.hpp"
 #include "occcalc/request/parse.hpp"
+#include "occcalc/request/target.hpp"
 #include "occcalc/tables/gpu_names.hpp"
 #include "occcalc/tables/tables.hpp"
 
@@ -321,11 +322,18 @@ inline const unlisted_amd_target* find_unlisted_amd_target(const table& tables, 
   return nullptr;
 }
 
-/// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`); throws
+/// The AMD target `text` names (`gfx90a`, `GFX1100`, `cypress`, or a target
+/// ID such as `gfx90a:xnack+`, whose features leave the limits alone); throws
 /// `input_error` for `field` with the table's reason for an unlisted one, or
 /// the closest names when there is none.
 inline const amd_target& require_amd_target(const table& tables, const std::string& field, std::string_view text) {
   if (const amd_target* t = find_amd_target(tables, text)) return *t;  // without normalizing every id
+  if (text.find(':') != std::string_view::npos) {
+    const gpu_target id = parse_gpu_target(detail::lower(detail::trim(text)));
+    if (id.vendor == gpu_vendor::amd) {
+      if (const amd_target* t = find_amd_target(tables, id.processor())) return *t;
+    }
+  }
   const std::string wanted = detail::normalize_name(text);
   std::vector<std::string> names;
   for (const auto& t : tables.amd_targets) {
