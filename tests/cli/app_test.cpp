@@ -1,5 +1,6 @@
 // The command line as a whole: unknown flags, failed writes, escaped exceptions.
 #include "catch.hpp"
+#include "sampling.hpp"
 
 #include <algorithm>
 #include <random>
@@ -150,7 +151,7 @@ TEST_CASE("cli: the plain query path and CLI11 accept the same command lines and
     differ += plain.status != full.status || plain.out != full.out || plain.err != full.err;
     plain_ok += plain.status == exit_status::ok;
   };
-  for (int i = 0; i < 1500; ++i) {
+  for (std::size_t i = 0; i < occcalc::test::sample(1500); ++i) {
     std::vector<std::string> args;
     if (std::bernoulli_distribution(0.5)(random)) {
       // A request that may well answer: a base and optional flags with

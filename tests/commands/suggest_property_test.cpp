@@ -4,6 +4,7 @@
 // Before the fix, two resources that each allowed no block divided by zero
 // (SIGFPE, exit 136, no output) on every NVIDIA architecture.
 #include "catch.hpp"
+#include "sampling.hpp"
 
 #include <random>
 #include <string>
@@ -50,7 +51,7 @@ TEST_CASE("suggest and sweep answer or refuse every request, however infeasible"
     return from[std::uniform_int_distribution<std::size_t>(0, from.size() - 1)(rng)];
   };
   const std::vector<std::string> vary = {"threads", "regs", "smem", "barriers"};
-  for (int i = 0; i < 400; ++i) {
+  for (std::size_t i = 0; i < occcalc::test::sample(400); ++i) {
     // The request itself, with some resources past what any block may have.
     std::vector<std::string> nv = {"--cc",   pick(nvidia),          "--regs",     value(rng, 255),
                                    "--smem", value(rng, 240 << 10), "--dyn-smem", value(rng, 240 << 10)};

@@ -1,5 +1,6 @@
 // Parsing of the values users type, and finding architectures and GPUs.
 #include "catch.hpp"
+#include "sampling.hpp"
 
 #include <cctype>
 #include <string>
@@ -255,8 +256,9 @@ TEST_CASE("a family lookup read in place answers as the words it replaced", "[re
       queries.push_back("NVIDIA " + upper);
     }
   }
-  std::size_t compared = 0, variants = 0;
+  std::size_t compared = 0, variants = 0, walked = 0;
   for (const auto& q : queries) {
+    if (!occcalc::test::walks(walked++)) continue;
     const auto family = occcalc::gpu_name_words(q);
     for (const auto& name : names) {
       const bool expected = is_family_variant(family, occcalc::gpu_name_words(name));
@@ -265,8 +267,8 @@ TEST_CASE("a family lookup read in place answers as the words it replaced", "[re
       ++compared;
     }
   }
-  CHECK(compared > 500'000);
-  CHECK(variants > 100);
+  CHECK(compared > occcalc::test::sample(500'000));
+  CHECK(variants > occcalc::test::sample(100));
 }
 
 TEST_CASE("a table's index of GPU names answers every lookup as reading the names does", "[request][gpu]") {
