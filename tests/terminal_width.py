@@ -133,6 +133,14 @@ def main():
     narrow = ANSI.sub("", under_terminal(report + ["--columns", "arch,regs,occupancy,limiter,kernel"]))
     if "\u2026scale<double, 8>(double*, double)" not in narrow and "scale<double, 8>(double*, double)" not in narrow:
         failures.append("terminal: a cut kernel name lost its template arguments and parameters:\n" + narrow)
+    # Piped at 60 columns, a log whose kernel spills keeps the spill column
+    # (the one figure a reader must not miss), and says which columns it left out.
+    spills = piped(["inspect", f"{FX}/kernels.sm_80.log"], 60)
+    header = next((line for line in spills.splitlines() if line.startswith("  arch ")), "")
+    if " spill " not in header or "demo::spilling" not in spills \
+            or "not shown for the width: " not in spills:
+        failures.append("piped at 60 columns: occcalc inspect of a spilling kernel drops its spill column "
+                        "or does not say what it left out:\n" + spills)
     for f in failures:
         print(f)
     print(f"{len(VIEWS)} views and {len(HELP)} help texts, under an {COLUMNS}-column terminal and piped; {len(failures)} problems")

@@ -1,6 +1,9 @@
 #include "analysis/saved_inspect.hpp"
 
+#include <algorithm>
+#include <cassert>
 #include <functional>
+#include <iterator>
 #include <optional>
 
 #include <fmt/format.h>
@@ -27,11 +30,57 @@ constexpr std::size_t max_saved_text_bytes = std::size_t{1} << 20;
 
 using nlohmann::json;
 
+/// The members of a record `kernel_of` reads, sorted: the others (the
+/// occupancy, worked out again from these) are read as JSON, refused where
+/// malformed, and dropped without being built.
+constexpr std::string_view saved_record_fields[] = {"agprs",
+                                                    "arch",
+                                                    "barriers",
+                                                    "block_size",
+                                                    "block_size_from",
+                                                    "cluster_dims",
+                                                    "compiler_waves_per_simd",
+                                                    "dyn_smem_bytes",
+                                                    "file",
+                                                    "kernel",
+                                                    "local_memory_bytes",
+                                                    "max_threads",
+                                                    "min_blocks_per_sm",
+                                                    "name",
+                                                    "origin",
+                                                    "register_cap",
+                                                    "registers",
+                                                    "required_threads",
+                                                    "sgpr_spills",
+                                                    "sgprs",
+                                                    "spill_load_bytes",
+                                                    "spill_store_bytes",
+                                                    "stack_frame_bytes",
+                                                    "stack_size_bytes",
+                                                    "static_smem_bytes",
+                                                    "triton_config",
+                                                    "vgpr_spills",
+                                                    "wave_size",
+                                                    "wgp_mode"};
+
+constexpr bool saved_record_fields_sorted() {
+  for (std::size_t i = 1; i < std::size(saved_record_fields); ++i) {
+    if (!(saved_record_fields[i - 1] < saved_record_fields[i])) return false;
+  }
+  return true;
+}
+static_assert(saved_record_fields_sorted(), "saved_record_fields is searched by halves");
+
+bool is_saved_record_field(std::string_view key) {
+  return std::binary_search(std::begin(saved_record_fields), std::end(saved_record_fields), key);
+}
+
 /// One record of a saved inspect, as a build's kernel: every raw figure it
 /// holds. Throws `table_error` naming the record.
 build_kernel kernel_of(const std::string& origin, std::size_t index, const json& record) {
   const std::string where = fmt::format("{}: kernels[{}]", origin, index);
   const auto text_field = [&](const char* key, bool required) {
+    assert(is_saved_record_field(key));
     const auto it = record.find(key);
     if (it == record.end() || it->is_null()) {
       if (!required) return std::string();
@@ -47,6 +96,7 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
     return text;
   };
   const auto count = [&](const char* key) -> std::optional<std::int64_t> {
+    assert(is_saved_record_field(key));
     const auto it = record.find(key);
     if (it == record.end() || it->is_null()) return std::nullopt;
     if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
@@ -55,6 +105,7 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
     return it->get<std::int64_t>();
   };
   const auto dims = [&](const char* key) -> std::optional<inspect::dim3> {
+    assert(is_saved_record_field(key));
     const auto it = record.find(key);
     if (it == record.end() || it->is_null()) return std::nullopt;
     inspect::dim3 d{};
@@ -111,26 +162,33 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, const json&
 
 /// SAX events of a saved inspect, each record of `kernels` built alone and
 /// handed over as it ends: a library's records are never one
-/// document. The rest (the version, the inputs) builds `root`, whose
-/// `kernels` stays empty unless it holds what is not a record. Strict as
-/// tables are (`strict_json_builder`).
+/// document. A record holds only the members `kernel_of` reads; the others
+/// are skipped, as strictly as they would be built. The rest (the version,
+/// the inputs) builds `root`, whose `kernels` stays empty unless it holds
+/// what is not a record. Strict as tables are (`strict_json_builder`).
 class record_stream {
  public:
   using record_fn = std::function<void(json&&)>;
   record_stream(json& root, record_fn on_record) : root_(root), on_record_(std::move(on_record)) {}
 
-  bool null() { return target().null(); }
-  bool boolean(bool v) { return target().boolean(v); }
-  bool number_integer(json::number_integer_t v) { return target().number_integer(v); }
-  bool number_unsigned(json::number_unsigned_t v) { return target().number_unsigned(v); }
-  bool number_float(json::number_float_t v, const json::string_t& s) { return target().number_float(v, s); }
-  bool string(json::string_t& v) { return target().string(v); }
-  bool binary(json::binary_t& v) { return target().binary(v); }
+  bool null() { return skipping() ? skipped() : target().null(); }
+  bool boolean(bool v) { return skipping() ? skipped() : target().boolean(v); }
+  bool number_integer(json::number_integer_t v) { return skipping() ? skipped() : target().number_integer(v); }
+  bool number_unsigned(json::number_unsigned_t v) { return skipping() ? skipped() : target().number_unsigned(v); }
+  bool number_float(json::number_float_t v, const json::string_t& s) {
+    return skipping() ? skipped() : target().number_float(v, s);
+  }
+  bool string(json::string_t& v) { return skipping() ? skipped() : target().string(v); }
+  bool binary(json::binary_t& v) { return skipping() ? skipped() : target().binary(v); }
   bool key(json::string_t& name) {
+    if (skip_level_ > 0) return skipped_key(name);
     if (depth_ == 1) in_kernels_key_ = name == "kernels";
+    // The record still takes the key, so that a second one is refused.
+    if (record_builder_ && depth_ == record_depth) skip_value_ = !is_saved_record_field(name);
     return target().key(name);
   }
   bool start_object(std::size_t n) {
+    if (skipping()) return skip_open();
     if (!record_builder_ && depth_ == 2 && in_kernels_) {
       record_ = json();
       record_builder_.emplace(record_);
@@ -139,6 +197,7 @@ class record_stream {
     return target().start_object(n);
   }
   bool end_object() {
+    if (skip_level_ > 0) return skip_close();
     const bool ok = target().end_object();
     if (--depth_ == 2 && record_builder_) {
       record_builder_.reset();
@@ -147,10 +206,12 @@ class record_stream {
     return ok;
   }
   bool start_array(std::size_t n) {
+    if (skipping()) return skip_open();
     if (++depth_ == 2) in_kernels_ = in_kernels_key_;
     return target().start_array(n);
   }
   bool end_array() {
+    if (skip_level_ > 0) return skip_close();
     const bool ok = target().end_array();
     if (--depth_ == 1) in_kernels_ = false;
     return ok;
@@ -160,7 +221,43 @@ class record_stream {
   }
 
  private:
+  /// The depth inside a record: the document, `kernels`, the record.
+  static constexpr int record_depth = 3;
+
   occcalc::detail::strict_json_builder& target() { return record_builder_ ? *record_builder_ : root_; }
+
+  /// Whether the value now read is a skipped member's or inside one.
+  bool skipping() const noexcept { return skip_value_ || skip_level_ > 0; }
+  /// A scalar of a skipped member: read and dropped.
+  bool skipped() noexcept {
+    skip_value_ = false;
+    return true;
+  }
+  /// An array or object of a skipped member opens: the depth the record's
+  /// builder allows, and a level of keys that refuses a repeated one.
+  bool skip_open() {
+    if (depth_ - (record_depth - 1) >= occcalc::max_json_depth) {
+      throw occcalc::error("nested more than " + std::to_string(occcalc::max_json_depth) + " arrays and objects deep");
+    }
+    skip_value_ = false;
+    ++depth_;
+    if (skip_keys_.size() == skip_level_) skip_keys_.emplace_back();
+    skip_keys_[skip_level_++].clear();
+    return true;
+  }
+  bool skip_close() noexcept {
+    --skip_level_;
+    --depth_;
+    return true;
+  }
+  bool skipped_key(const std::string& name) {
+    auto& seen = skip_keys_[skip_level_ - 1];
+    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
+      throw occcalc::error("duplicate key " + occcalc::detail::quoted(name) + " in an object");
+    }
+    seen.push_back(name);
+    return true;
+  }
 
   occcalc::detail::strict_json_builder root_;
   record_fn on_record_;
@@ -169,6 +266,12 @@ class record_stream {
   int depth_ = 0;
   bool in_kernels_key_ = false;
   bool in_kernels_ = false;
+  /// The next value is a record member `kernel_of` does not read.
+  bool skip_value_ = false;
+  /// The keys of each object open inside a skipped member (empty for an
+  /// array), reused from record to record.
+  std::vector<std::vector<std::string>> skip_keys_;
+  std::size_t skip_level_ = 0;
 };
 
 }  // namespace

@@ -82,6 +82,36 @@ TEST_CASE("diff: a saved record's text is read up to 1 MiB a field, and past it 
                      "(1 MiB)\n");
 }
 
+TEST_CASE("diff: the members of a saved record that are not read are still held to JSON's and occcalc's rules",
+          "[cli][diff]") {
+  // A record's occupancy is worked out again, so it is skipped, never
+  // built: as strictly as it would be built.
+  const std::string saved = run({"inspect", old_build, "--json"}).out;
+  const auto with = [&](const std::string& name, const std::string& from, const std::string& to) {
+    std::string text = saved;
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    return occcalc::test::temp_file(name, text);
+  };
+  const std::string dup = with("dup-in-occupancy.json", "\"model\":", "\"unit\": 1, \"model\":");
+  const auto r = run({"diff", dup, old_build});
+  CHECK(r.status == exit_status::bad_input);
+  CHECK(r.err == "occcalc: error: " + dup + ": duplicate key 'unit' in an object\n");
+  std::string deep = "0";
+  for (int i = 0; i < 70; ++i) deep = "[" + deep + "]";
+  const std::string nested = with("deep-in-record.json", "\"occupancy\":", "\"extra\": " + deep + ", \"occupancy\":");
+  const auto d = run({"diff", nested, old_build});
+  CHECK(d.status == exit_status::bad_input);
+  CHECK(d.err == "occcalc: error: " + nested + ": nested more than 64 arrays and objects deep\n");
+  // A member occcalc does not know is read past, as before.
+  const std::string extra =
+      with("extra-member.json", "\"occupancy\":", "\"extra\": {\"a\": [1, {\"b\": null}]}, \"occupancy\":");
+  const auto e = run({"diff", extra, old_build});
+  CHECK(e.status == exit_status::ok);
+  CHECK_THAT(e.out, Contains("0 regressed, 0 new, 0 removed, 0 improved, 0 changed otherwise, 3 unchanged"));
+}
+
 TEST_CASE("check --baseline applies the policy only to what is new or got worse", "[cli][check][diff]") {
   const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/max10.json";
   std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"max_registers": 10}})";
