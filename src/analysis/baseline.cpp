@@ -127,17 +127,19 @@ kernel_report report_at_own_launch(const occcalc::table& tables, const build_ker
 kernel_store build_kernels_of(const std::vector<input_report>& reports, const std::vector<std::string>& inputs) {
   kernel_store out(inputs);
   for (const auto& input : reports) {
-    for (const auto& r : input.kernels) {
-      build_kernel k{r.file, {}, r.kernel, std::nullopt, std::nullopt, {}};
-      if (r.block_size_from == triton_block_size) {
-        k.own_threads = r.block_size;
-        k.own_dyn_smem_bytes = r.dynamic_shared_memory_bytes;
-        k.triton_config = r.triton_config;
-      }
-      out.push_back(std::move(k));
-    }
+    for (const auto& r : input.kernels) out.push_back(build_kernel_of(r));
   }
   return out;
+}
+
+build_kernel build_kernel_of(const kernel_report& r) {
+  build_kernel k{r.file, {}, r.kernel, std::nullopt, std::nullopt, {}};
+  if (r.block_size_from == triton_block_size) {
+    k.own_threads = r.block_size;
+    k.own_dyn_smem_bytes = r.dynamic_shared_memory_bytes;
+    k.triton_config = r.triton_config;
+  }
+  return k;
 }
 
 kernel_figures figures_of(const kernel_report& r) {
