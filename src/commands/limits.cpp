@@ -6,7 +6,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/common/percent.hpp"
@@ -16,7 +15,7 @@
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/resolve.hpp"
 #include "occcalc/version.hpp"
-#include "render/result_json.hpp"
+#include "render/json_writer.hpp"
 #include "render/text_layout.hpp"
 #include "render/text_table.hpp"
 
@@ -33,23 +32,36 @@ exit_status run_limits_for(const occcalc::resolved_request& r, bool json, std::o
   const auto& arch = *r.arch;
   const auto levels = occcalc::nvidia_limits(arch, r.launch);
   if (json) {
-    nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::limits_schema_version;
-    j["vendor"] = "nvidia";
-    j["arch"] = arch.id;
-    j["gpu"] = r.device_name() ? nlohmann::ordered_json(*r.device_name()) : nlohmann::ordered_json(nullptr);
-    j["threads_per_block"] = r.launch.threads_per_block;
-    j["registers_per_thread"] = r.launch.registers_per_thread;
-    j["static_smem_bytes"] = r.launch.static_shared_memory_bytes;
-    j["levels"] = nlohmann::ordered_json::array();
-    for (const auto& level : levels) {
-      j["levels"].push_back({{"blocks_per_sm", level.blocks_per_sm},
-                             {"active_warps_per_sm", level.active_warps_per_sm},
-                             {"occupancy", level.occupancy},
-                             {"max_registers_per_thread", optional_json(level.max_registers_per_thread)},
-                             {"max_dyn_smem_bytes", optional_json(level.max_dynamic_shared_memory_bytes)}});
+    std::string text;
+    {
+      json_writer w(text, json_writer::style::pretty);
+      w.begin_object();
+      w.member("schema_version", occcalc::limits_schema_version);
+      w.member("vendor", "nvidia");
+      w.member("arch", arch.id);
+      w.key("gpu");
+      if (const std::string* gpu = r.device_name())
+        w.value(*gpu);
+      else
+        w.null();
+      w.member("threads_per_block", r.launch.threads_per_block);
+      w.member("registers_per_thread", r.launch.registers_per_thread);
+      w.member("static_smem_bytes", r.launch.static_shared_memory_bytes);
+      w.key("levels");
+      w.begin_array();
+      for (const auto& level : levels) {
+        w.begin_object();
+        w.member("blocks_per_sm", level.blocks_per_sm);
+        w.member("active_warps_per_sm", level.active_warps_per_sm);
+        w.member("occupancy", level.occupancy);
+        w.member("max_registers_per_thread", level.max_registers_per_thread);
+        w.member("max_dyn_smem_bytes", level.max_dynamic_shared_memory_bytes);
+        w.end_object();
+      }
+      w.end_array();
+      w.end_object();
     }
-    out << json_text(j, 2) << "\n";
+    out << text << "\n";
     return exit_status::ok;
   }
   std::string text = heading(fmt::format("{}{} ({}, compute capability {}): limits per occupancy level",
@@ -105,25 +117,38 @@ exit_status run_limits_for(const occcalc::resolved_amd_request& r, bool json, st
   const auto levels = occcalc::amd_limits(t, r.mode, r.work_group_size);
   const bool unified = t.unified_vgpr_file;
   if (json) {
-    nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::limits_schema_version;
-    j["vendor"] = "amd";
-    j["arch"] = t.id;
-    j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json(nullptr);
-    j["model"] = "llvm";
-    j["work_group_size"] = r.work_group_size;
-    j["wave_size"] = r.mode.wave_size;
-    j["unit"] = occcalc::detail::amd_cus_per_unit(t, r.mode) > 1 ? "wgp" : "cu";
-    j["vgprs_include_agprs"] = unified;
-    j["levels"] = nlohmann::ordered_json::array();
-    for (const auto& level : levels) {
-      j["levels"].push_back({{"waves_per_simd", level.waves_per_simd},
-                             {"occupancy", level.occupancy},
-                             {"max_vgprs", level.max_vgprs},
-                             {"max_sgprs", optional_json(level.max_sgprs)},
-                             {"max_lds_bytes", level.max_lds_bytes}});
+    std::string text;
+    {
+      json_writer w(text, json_writer::style::pretty);
+      w.begin_object();
+      w.member("schema_version", occcalc::limits_schema_version);
+      w.member("vendor", "amd");
+      w.member("arch", t.id);
+      w.key("gpu");
+      if (r.named_gpu)
+        w.value(r.named_gpu->name);
+      else
+        w.null();
+      w.member("model", "llvm");
+      w.member("work_group_size", r.work_group_size);
+      w.member("wave_size", r.mode.wave_size);
+      w.member("unit", occcalc::detail::amd_cus_per_unit(t, r.mode) > 1 ? "wgp" : "cu");
+      w.member("vgprs_include_agprs", unified);
+      w.key("levels");
+      w.begin_array();
+      for (const auto& level : levels) {
+        w.begin_object();
+        w.member("waves_per_simd", level.waves_per_simd);
+        w.member("occupancy", level.occupancy);
+        w.member("max_vgprs", level.max_vgprs);
+        w.member("max_sgprs", level.max_sgprs);
+        w.member("max_lds_bytes", level.max_lds_bytes);
+        w.end_object();
+      }
+      w.end_array();
+      w.end_object();
     }
-    out << json_text(j, 2) << "\n";
+    out << text << "\n";
     return exit_status::ok;
   }
   std::string text = heading(fmt::format("{}{} ({}): limits per occupancy level, as the LLVM AMDGPU compiler counts",
