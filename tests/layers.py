@@ -13,6 +13,7 @@
 - No source file is longer than MAX_LINES.
 - The umbrella header (occcalc.hpp) reaches no JSON library: a program that
   reads table files includes tables/load.hpp itself.
+- Only the files in NLOHMANN_FILES include nlohmann's whole header.
 
 Usage: layers.py SOURCE_DIR. Prints one line per breach; exit 1 if any.
 """
@@ -26,6 +27,18 @@ GENERATED_MARK = "written by occcalc_tablegen"
 
 # The command line: the parser, each command's options and the help text.
 CLI11_FILES = ("cli/app.cpp", "cli/command_options.cpp", "cli/help_format.cpp", "cli/parse_errors.cpp")
+
+# The src/ files that include nlohmann's whole header: the readers of JSON
+# (policy, saved inspect, Triton metadata, batch lines), and the writers not
+# yet moved to render/json_writer (issue 54: nlohmann only reads). A file
+# leaves this list when it stops; none joins it.
+NLOHMANN_FILES = {
+    "analysis/policy.cpp", "analysis/saved_inspect.cpp", "analysis/triton.cpp", "commands/batch.cpp",
+    "commands/batch_line.cpp", "render/json_string.cpp", "render/json_writer.cpp",
+    # Writers still building nlohmann trees.
+    "commands/list.cpp", "render/amd_text.cpp", "render/cluster.cpp", "render/result_json.cpp",
+    "render/suggest.cpp", "render/suggest_amd.cpp", "render/sweep.cpp", "render/table_entry_json.cpp",
+}
 
 # Which public layers each layer may include (besides itself).
 BASE = {"error.hpp", "version.hpp"}
@@ -94,10 +107,19 @@ def main() -> int:
         includes = INCLUDE.findall(text)
         if any(t.startswith("CLI/") for t in includes) and rel.as_posix() not in CLI11_FILES:
             problems.append(f"src/{rel}: only {', '.join(CLI11_FILES)} include CLI11")
+        if "nlohmann/json.hpp" in includes and rel.as_posix() not in NLOHMANN_FILES:
+            problems.append(f"src/{rel}: includes nlohmann/json.hpp; write JSON with render/json_writer.hpp "
+                            "(nlohmann/json_fwd.hpp declares its types)")
         for target in includes:
             head = target.split("/")[0]
             if head in SRC_FORBIDDEN.get(folder, set()):
                 problems.append(f"src/{rel}: {folder}/ may not include {target}")
+
+    for listed in sorted(NLOHMANN_FILES):
+        path = src / listed
+        if not path.exists() or "nlohmann/json.hpp" not in INCLUDE.findall(path.read_text(encoding="utf-8")):
+            problems.append(f"tests/layers.py: src/{listed} no longer includes nlohmann/json.hpp; "
+                            "take it out of NLOHMANN_FILES")
 
     # What the umbrella reaches, header by header.
     seen, pending = set(), ["occcalc.hpp"]
