@@ -37,7 +37,7 @@ NLOHMANN_FILES = {
     "commands/batch_line.cpp", "render/json_string.cpp", "render/json_writer.cpp",
     # Writers still building nlohmann trees.
     "commands/list.cpp", "render/amd_text.cpp", "render/cluster.cpp", "render/result_json.cpp",
-    "render/suggest.cpp", "render/suggest_amd.cpp", "render/sweep.cpp", "render/table_entry_json.cpp",
+    "render/suggest.cpp", "render/suggest_amd.cpp", "render/table_entry_json.cpp",
 }
 
 # Which public layers each layer may include (besides itself).

@@ -5,11 +5,10 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/common/percent.hpp"
 #include "occcalc/version.hpp"
-#include "render/result_json.hpp"
+#include "render/json_writer.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 
@@ -114,33 +113,51 @@ std::vector<std::int64_t> round_ticks(std::int64_t lo, std::int64_t hi, std::int
 
 std::string sweep_json(const sweep_plan& plan) {
   const sweep_series& series = plan.series;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::sweep_schema_version;
-  j["arch"] = plan.target_id;
-  if (!plan.model.empty()) {
-    j["model"] = plan.model;
-    j["unit"] = plan.unit;
+  std::string text;
+  {
+    json_writer w(text, json_writer::style::pretty);
+    w.begin_object();
+    w.member("schema_version", occcalc::sweep_schema_version);
+    w.member("arch", plan.target_id);
+    if (!plan.model.empty()) {
+      w.member("model", plan.model);
+      w.member("unit", plan.unit);
+    }
+    w.member("vary", series.name);
+    w.key("current");
+    w.begin_object();
+    w.member("value", series.current);
+    w.member("occupancy", plan.now.occupancy);
+    w.end_object();
+    w.key("points");
+    w.begin_array();
+    for (const auto& p : series.points) {
+      w.begin_object();
+      w.member("value", p.value);
+      w.member("blocks_per_sm", p.blocks);
+      w.member("active_warps_per_sm", p.active_warps);
+      w.member("occupancy", p.occupancy);
+      w.key("limiters");
+      w.begin_array();
+      for (const auto limiter : p.limiters) w.value(limiter);
+      w.end_array();
+      w.end_object();
+    }
+    w.end_array();
+    w.key("cliffs");
+    w.begin_array();
+    for (const auto& c : series.cliffs) {
+      w.begin_object();
+      w.member("before", c.before);
+      w.member("after", c.after);
+      w.member("occupancy_before", c.occupancy_before);
+      w.member("occupancy_after", c.occupancy_after);
+      w.end_object();
+    }
+    w.end_array();
+    w.end_object();
   }
-  j["vary"] = series.name;
-  j["current"] = {{"value", series.current}, {"occupancy", plan.now.occupancy}};
-  j["points"] = nlohmann::ordered_json::array();
-  for (const auto& p : series.points) {
-    nlohmann::ordered_json point;
-    point["value"] = p.value;
-    point["blocks_per_sm"] = p.blocks;
-    point["active_warps_per_sm"] = p.active_warps;
-    point["occupancy"] = p.occupancy;
-    point["limiters"] = p.limiters;
-    j["points"].push_back(std::move(point));
-  }
-  j["cliffs"] = nlohmann::ordered_json::array();
-  for (const auto& c : series.cliffs) {
-    j["cliffs"].push_back({{"before", c.before},
-                           {"after", c.after},
-                           {"occupancy_before", c.occupancy_before},
-                           {"occupancy_after", c.occupancy_after}});
-  }
-  return json_text(j, 2) + "\n";
+  return text + "\n";
 }
 
 std::string sweep_text(const sweep_plan& plan, const terminal& term) {
