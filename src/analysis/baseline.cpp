@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "occcalc/common/percent.hpp"
+#include "occcalc/request/target.hpp"
 
 namespace occcalc::cli {
 
@@ -307,7 +308,7 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
   // entry where both sides hold the same entries.
   pass(
       [](const identity& k) {
-        return std::optional<key>(key{std::string_view(), k.name, k.arch.substr(0, k.arch.find(':'))});
+        return std::optional<key>(key{std::string_view(), k.name, occcalc::processor_of(k.arch)});
       },
       [&](const key& k, const std::vector<std::size_t>& olds, const std::vector<std::size_t>& news) {
         by_origin(k, olds, news);

@@ -237,7 +237,7 @@ class record_stream {
   /// builder allows, and a level of keys that refuses a repeated one.
   bool skip_open() {
     if (depth_ - (record_depth - 1) >= occcalc::max_json_depth) {
-      throw occcalc::error("nested more than " + std::to_string(occcalc::max_json_depth) + " arrays and objects deep");
+      throw occcalc::detail::too_deep_json();
     }
     skip_value_ = false;
     ++depth_;
@@ -253,7 +253,7 @@ class record_stream {
   bool skipped_key(const std::string& name) {
     auto& seen = skip_keys_[skip_level_ - 1];
     if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
-      throw occcalc::error("duplicate key " + occcalc::detail::quoted(name) + " in an object");
+      throw occcalc::detail::duplicate_json_key(name);
     }
     seen.push_back(name);
     return true;

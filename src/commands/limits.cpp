@@ -3,6 +3,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -39,11 +40,7 @@ exit_status run_limits_for(const occcalc::resolved_request& r, bool json, std::o
       w.member("schema_version", occcalc::limits_schema_version);
       w.member("vendor", "nvidia");
       w.member("arch", arch.id);
-      w.key("gpu");
-      if (const std::string* gpu = r.device_name())
-        w.value(*gpu);
-      else
-        w.null();
+      w.member("gpu", r.device_name() ? std::optional<std::string_view>(*r.device_name()) : std::nullopt);
       w.member("threads_per_block", r.launch.threads_per_block);
       w.member("registers_per_thread", r.launch.registers_per_thread);
       w.member("static_smem_bytes", r.launch.static_shared_memory_bytes);
@@ -124,11 +121,7 @@ exit_status run_limits_for(const occcalc::resolved_amd_request& r, bool json, st
       w.member("schema_version", occcalc::limits_schema_version);
       w.member("vendor", "amd");
       w.member("arch", t.id);
-      w.key("gpu");
-      if (r.named_gpu)
-        w.value(r.named_gpu->name);
-      else
-        w.null();
+      w.member("gpu", r.named_gpu ? std::optional<std::string_view>(r.named_gpu->name) : std::nullopt);
       w.member("model", "llvm");
       w.member("work_group_size", r.work_group_size);
       w.member("wave_size", r.mode.wave_size);

@@ -40,6 +40,10 @@ constexpr std::string_view suffix_of(target_features features) noexcept {
   return "";
 }
 
+/// A target's processor, its target ID features cut off: `gfx90a` for
+/// `gfx90a:xnack+`; any other spelling whole.
+constexpr std::string_view processor_of(std::string_view target) noexcept { return target.substr(0, target.find(':')); }
+
 struct gpu_target {
   /// As the toolchains spell it: `sm_90a`, `gfx90a`, `gfx90a:xnack+` (AMD
   /// features in their canonical order); for an unknown vendor, the input's
@@ -55,7 +59,7 @@ struct gpu_target {
 
   /// The processor without its target ID features: `gfx90a` for
   /// `gfx90a:xnack+`; the whole name for NVIDIA.
-  std::string_view processor() const noexcept { return std::string_view(name).substr(0, name.find(':')); }
+  std::string_view processor() const noexcept { return processor_of(name); }
 };
 
 namespace detail {
@@ -108,7 +112,7 @@ inline gpu_target parse_gpu_target(std::string_view name) {
       t.suffix = features_of(name);
     }
   } else {
-    const std::string_view processor = name.substr(0, name.find(':'));
+    const std::string_view processor = processor_of(name);
     if (is_gfx_name(processor)) {
       t.name = std::string(processor);
       if (detail::read_amd_features(name.substr(processor.size()), t)) {

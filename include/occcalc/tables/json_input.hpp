@@ -27,6 +27,16 @@ inline constexpr std::size_t max_json_message_chars = 160;
 
 namespace detail {
 
+/// The refusal of JSON nested deeper than `max_json_depth`.
+inline error too_deep_json() {
+  return error("nested more than " + std::to_string(max_json_depth) + " arrays and objects deep");
+}
+
+/// The refusal of an object that holds `name` twice.
+inline error duplicate_json_key(const std::string& name) {
+  return error("duplicate key " + occcalc::detail::quoted(name) + " in an object");
+}
+
 /// nlohmann's SAX events building the document, with the checks that make
 /// untrusted JSON safe. (nlohmann's callback parser would do, but it rescans
 /// the enclosing array at the end of every object: quadratic in the entries
@@ -51,8 +61,7 @@ class strict_json_builder {
     return true;
   }
   bool key(json::string_t& name) {
-    if (!keys_.back().insert(name).second)
-      throw error("duplicate key " + occcalc::detail::quoted(name) + " in an object");
+    if (!keys_.back().insert(name).second) throw duplicate_json_key(name);
     key_ = std::move(name);
     return true;
   }
@@ -102,7 +111,7 @@ class strict_json_builder {
   }
   void open(json::value_t type) {
     if (stack_.size() >= static_cast<std::size_t>(max_json_depth)) {
-      throw error("nested more than " + std::to_string(max_json_depth) + " arrays and objects deep");
+      throw too_deep_json();
     }
     // A child container is filled before its parent grows again, so the
     // pointer stays valid while it is open.
