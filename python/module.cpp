@@ -8,7 +8,6 @@
 #include <pybind11/stl.h>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -39,6 +38,7 @@
 #include "render/amd_text.hpp"
 #include "render/brief.hpp"
 #include "render/result_json.hpp"
+#include "render/table_entry_json.hpp"
 
 #include "column.hpp"
 #include "output.hpp"
@@ -761,15 +761,15 @@ void set_python_error(std::exception_ptr p) {
 /// Each table entry as the CLI's `list --json` writes it, JSON text.
 std::vector<std::string> gpu_entries() {
   std::vector<std::string> out;
-  for (const auto& g : tables().gpus) out.push_back(cli::json_text(cli::gpu_json(g)));
-  for (const auto& g : tables().amd_gpus) out.push_back(cli::json_text(cli::amd_gpu_json(g)));
+  for (const auto& g : tables().gpus) out.push_back(cli::entry_text(g));
+  for (const auto& g : tables().amd_gpus) out.push_back(cli::entry_text(g));
   return out;
 }
 
 std::vector<std::string> arch_entries() {
   std::vector<std::string> out;
-  for (const auto& a : tables().architectures) out.push_back(cli::json_text(cli::arch_json(a)));
-  for (const auto& t : tables().amd_targets) out.push_back(cli::json_text(cli::amd_target_json(t)));
+  for (const auto& a : tables().architectures) out.push_back(cli::entry_text(a));
+  for (const auto& t : tables().amd_targets) out.push_back(cli::entry_text(t));
   return out;
 }
 

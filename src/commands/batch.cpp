@@ -9,7 +9,6 @@
 #include <vector>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "analysis/occupancy_floor.hpp"
 #include "analysis/query.hpp"
@@ -44,10 +43,8 @@ void answer_line(const occcalc::table& tables, const std::optional<double>& min_
                  bool too_long, std::int64_t line_number, request_answerer& worker, answers& to) {
   if (too_long) {
     to.bad = true;
-    to.text += json_text(error_json("",
-                                    fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
-                                                line_number, max_batch_line_bytes >> 20),
-                                    ""));
+    to.text += error_text("", fmt::format("line {} is longer than {} MiB; a request is a short JSON object",
+                                          line_number, max_batch_line_bytes >> 20));
   } else {
     const request_outcome outcome =
         append_request_answer(tables, line, fmt::format("line {}", line_number), min_percent, worker, to.text);

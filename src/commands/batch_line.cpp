@@ -19,6 +19,7 @@
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/tables/json_input.hpp"
+#include "render/json_writer.hpp"
 #include "render/result_json.hpp"
 
 namespace occcalc::cli {
@@ -27,6 +28,23 @@ namespace {
 
 /// The batch key that tags a line for the caller; echoed, never computed with.
 constexpr std::string_view batch_id_key = "id";
+
+/// A value read from a line as compact JSON, through the one writer: one
+/// number format and one string escaping for every output.
+std::string json_text(const nlohmann::json& j) {
+  std::string text;
+  json_writer w(text);
+  w.value(nlohmann::ordered_json(j));
+  return text;
+}
+
+/// A value from the line as an error message repeats it: JSON, one line, at
+/// most 80 characters.
+std::string shown_value(const nlohmann::json& j) {
+  const std::string text = json_text(j);
+  return occcalc::detail::one_line(text, occcalc::detail::max_quoted_chars) +
+         (text.size() > occcalc::detail::max_quoted_chars ? fmt::format(" ({} bytes)", text.size()) : "");
+}
 
 /// The `id` of a line that is an object with a valid one, else empty: an
 /// error on the line still carries it where it can.
@@ -116,7 +134,8 @@ class flat_request_reader {
   bool number_float(double, const std::string&) { return false; }
   bool string(std::string& value) {
     if (in_id_) {
-      to_.id_json = json_text(nlohmann::json(value));
+      to_.id_json.clear();
+      json_writer(to_.id_json).value(value);
       return true;
     }
     if (field_ == nullptr || field_->kind == occcalc::field_kind::flag || occcalc::detail::trim(value).empty()) {
@@ -210,14 +229,14 @@ request_outcome append_request_answer(const occcalc::table& tables, std::string_
   } catch (const occcalc::input_error& e) {
     outcome = {true, false};
     to.resize(start);
-    to += json_text(error_json(e.field(), e.keyed_text(), answerer.line.id_json));
+    to += error_text(e.field(), e.keyed_text(), answerer.line.id_json);
   } catch (const std::bad_alloc&) {
     throw;  // the caller's to handle: no room for an answer either
   } catch (const std::exception& e) {
     // Whatever else a request provokes is its own error: other requests keep their answers.
     outcome = {true, false};
     to.resize(start);
-    to += json_text(error_json("", fmt::format("{}: {}", name, e.what()), answerer.line.id_json));
+    to += error_text("", fmt::format("{}: {}", name, e.what()), answerer.line.id_json);
   }
   return outcome;
 }

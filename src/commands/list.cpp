@@ -3,16 +3,16 @@
 #include <ostream>
 #include <set>
 #include <string>
+#include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "occcalc/error.hpp"
 #include "occcalc/tables/gpu_names.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
+#include "render/json_writer.hpp"
 #include "render/nvidia_text.hpp"
-#include "render/result_json.hpp"
+#include "render/table_entry_json.hpp"
 
 namespace occcalc::cli {
 
@@ -70,25 +70,23 @@ exit_status run_list(const occcalc::table& tables, const list_options& opts, std
     return exit_status::ok;
   }
   if (opts.json) {
-    nlohmann::ordered_json j;
-    j["schema_version"] = occcalc::list_schema_version;
-    if (archs) {
-      j["architectures"] = nlohmann::ordered_json::array();
-      for (const auto& arch : tables.architectures) j["architectures"].push_back(arch_json(arch));
-    }
-    if (gpus) {
-      j["gpus"] = nlohmann::ordered_json::array();
-      for (const auto& g : tables.gpus) j["gpus"].push_back(gpu_json(g));
-    }
-    if (amd) {
-      j["amd_targets"] = nlohmann::ordered_json::array();
-      for (const auto& t : tables.amd_targets) j["amd_targets"].push_back(amd_target_json(t));
-    }
-    if (gpus || amd) {
-      j["amd_gpus"] = nlohmann::ordered_json::array();
-      for (const auto& g : tables.amd_gpus) j["amd_gpus"].push_back(amd_gpu_json(g));
-    }
-    out << json_text(j, 2) << "\n";
+    // Each list of entries, when asked for.
+    const auto entries = [](json_writer& w, bool wanted, std::string_view name, const auto& list) {
+      if (!wanted) return;
+      w.key(name);
+      w.begin_array();
+      for (const auto& entry : list) write_entry(w, entry);
+      w.end_array();
+    };
+    out << pretty_document([&](json_writer& w) {
+      w.begin_object();
+      w.member("schema_version", occcalc::list_schema_version);
+      entries(w, archs, "architectures", tables.architectures);
+      entries(w, gpus, "gpus", tables.gpus);
+      entries(w, amd, "amd_targets", tables.amd_targets);
+      entries(w, gpus || amd, "amd_gpus", tables.amd_gpus);
+      w.end_object();
+    });
     return exit_status::ok;
   }
   bool first = true;

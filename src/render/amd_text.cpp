@@ -4,7 +4,6 @@
 #include <string>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/request/parse.hpp"
@@ -236,42 +235,6 @@ void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term
     }
   }
   out << text;
-}
-
-nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t) {
-  nlohmann::ordered_json j;
-  j["id"] = t.id;
-  j["family"] = t.family;
-  j["members"] = t.members;
-  j["models"] = nlohmann::ordered_json::array();
-  for (const auto m : t.models) j["models"].push_back(occcalc::to_string(m));
-  j["wave_sizes"] = nlohmann::ordered_json::array();
-  for (const auto& f : t.vgpr_files) j["wave_sizes"].push_back(f.wave_size);
-  j["simds_per_cu"] = t.simds_per_cu;
-  j["max_waves_per_simd"] = t.max_waves_per_simd;
-  j["vgpr_files"] = nlohmann::ordered_json::array();
-  for (const auto& f : t.vgpr_files) {
-    j["vgpr_files"].push_back({{"wave_size", f.wave_size}, {"total", f.total}, {"granule", f.granule}});
-  }
-  j["unified_vgpr_file"] = t.unified_vgpr_file;
-  j["sgprs_per_simd"] = t.sgprs_per_simd ? nlohmann::ordered_json(*t.sgprs_per_simd) : nlohmann::ordered_json(nullptr);
-  j["lds_per_cu_bytes"] = t.lds_per_cu_bytes;
-  j["max_lds_per_work_group_bytes"] = t.max_lds_per_work_group_bytes;
-  j["max_work_group_size"] = t.max_work_group_size;
-  j["has_wgp_mode"] = t.has_wgp_mode;
-  j["sources"] = t.sources;
-  return j;
-}
-
-nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g) {
-  nlohmann::ordered_json j;
-  j["id"] = g.id;
-  j["name"] = g.name;
-  j["target"] = g.target_id;
-  j["compute_units"] = g.compute_units;
-  j["aliases"] = g.aliases;
-  j["sources"] = g.sources;
-  return j;
 }
 
 void render_amd_target_list(std::ostream& out, const occcalc::table& tables, const terminal& term) {

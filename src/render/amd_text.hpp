@@ -5,8 +5,6 @@
 #include <string>
 #include <string_view>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "analysis/amd_query.hpp"
 #include "occcalc/nvidia/arch.hpp"
 
@@ -22,12 +20,6 @@ std::string amd_limit_reason(const amd_query& q, occcalc::amd_resource res);
 void render_amd_text(std::ostream& out, const amd_query& q, const terminal& term);
 /// The same, under the name the NVIDIA breakdown has (for visitors).
 inline void render_text(std::ostream& out, const amd_query& q, const terminal& term) { render_amd_text(out, q, term); }
-
-/// One AMD target as `occcalc list --json` prints it.
-nlohmann::ordered_json amd_target_json(const occcalc::amd_target& t);
-
-/// One named AMD GPU as JSON.
-nlohmann::ordered_json amd_gpu_json(const occcalc::amd_gpu& g);
 
 /// The AMD targets and named AMD GPUs as tables.
 void render_amd_target_list(std::ostream& out, const occcalc::table& tables, const terminal& term);

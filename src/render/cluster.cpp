@@ -5,7 +5,6 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/common/percent.hpp"
 #include "occcalc/version.hpp"
@@ -256,17 +255,15 @@ const occcalc::cluster_sweep_point& point_of(const nvidia_suggestion& s, std::in
   return s.cluster_points[static_cast<std::size_t>(size - s.cluster_points.front().cluster_size)];
 }
 
-template <typename Range>
-nlohmann::ordered_json range_json(const Range& r) {
-  return {{"fewest", r.fewest}, {"most", r.most}};
-}
-
-nlohmann::ordered_json point_json(const occcalc::cluster_sweep_point& p) {
+/// One cluster size's answer as a JSON object.
+void write_point(json_writer& w, const occcalc::cluster_sweep_point& p) {
   const auto& c = p.capacity;
-  return {{"cluster_size", p.cluster_size},
-          {"max_active_clusters", range_json(c.clusters)},
-          {"blocks_in_clusters", range_json(c.blocks_in_clusters)},
-          {"cluster_occupancy", range_json(c.occupancy)}};
+  w.begin_object();
+  w.member("cluster_size", p.cluster_size);
+  write_range(w, "max_active_clusters", c.clusters);
+  write_range(w, "blocks_in_clusters", c.blocks_in_clusters);
+  write_range(w, "cluster_occupancy", c.occupancy);
+  w.end_object();
 }
 
 std::string point_words(const occcalc::cluster_sweep_point& p) {
@@ -297,16 +294,25 @@ std::string cluster_advice_text(const nvidia_suggestion& s, const terminal& term
   return text;
 }
 
-nlohmann::ordered_json cluster_advice_json(const nvidia_suggestion& s) {
+void write_cluster_advice(json_writer& w, const nvidia_suggestion& s) {
   const auto& now = point_of(s, s.cluster_size);
-  nlohmann::ordered_json j;
-  j["sm_count"] = now.capacity.sm_count;
-  j["basis"] = occcalc::to_string(now.capacity.basis);
-  j["layout"] = now.capacity.layout ? nlohmann::ordered_json(now.capacity.layout->id) : nlohmann::ordered_json();
-  j["now"] = point_json(now);
-  j["best_cluster_size"] = s.best_cluster_size;
-  j["best"] = s.best_cluster_size ? point_json(point_of(s, s.best_cluster_size)) : nlohmann::ordered_json();
-  return j;
+  w.begin_object();
+  w.member("sm_count", now.capacity.sm_count);
+  w.member("basis", occcalc::to_string(now.capacity.basis));
+  w.key("layout");
+  if (now.capacity.layout)
+    w.value(now.capacity.layout->id);
+  else
+    w.null();
+  w.key("now");
+  write_point(w, now);
+  w.member("best_cluster_size", s.best_cluster_size);
+  w.key("best");
+  if (s.best_cluster_size)
+    write_point(w, point_of(s, s.best_cluster_size));
+  else
+    w.null();
+  w.end_object();
 }
 
 }  // namespace occcalc::cli

@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "analysis/nvidia_query.hpp"
 #include "analysis/suggestion.hpp"
 #include "render/json_writer.hpp"
@@ -47,7 +45,7 @@ struct cluster_sweep_plan {
 /// suggest --cluster: the size given and the best, in text and as the
 /// `cluster` member of suggest's JSON.
 std::string cluster_advice_text(const nvidia_suggestion& s, const terminal& term);
-nlohmann::ordered_json cluster_advice_json(const nvidia_suggestion& s);
+void write_cluster_advice(json_writer& w, const nvidia_suggestion& s);
 
 std::string cluster_sweep_text(const cluster_sweep_plan& plan, const terminal& term);
 std::string cluster_sweep_csv(const cluster_sweep_plan& plan);

@@ -91,7 +91,8 @@ class json_writer {
       value(v);
     }
   }
-  /// A document built with nlohmann (a table entry), written in this style.
+  /// A value read from the input with nlohmann (a batch line's id, a value
+  /// an error message repeats), written in this style.
   void value(const nlohmann::ordered_json& j);
   /// JSON text made elsewhere in compact style (a cached table entry); only
   /// in compact style, where it is written as it is.

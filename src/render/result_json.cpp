@@ -8,7 +8,6 @@
 #include <utility>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/nvidia/explain.hpp"
@@ -18,27 +17,9 @@
 #include "render/amd_text.hpp"
 #include "render/cluster.hpp"
 #include "render/json_writer.hpp"
+#include "render/table_entry_json.hpp"
 
 namespace occcalc::cli {
-
-std::string json_text(const nlohmann::ordered_json& j, int indent) {
-  // Through the one writer: one number format and one string escaping for
-  // every output, whichever way its document was built.
-  std::string text;
-  {
-    json_writer w(text, indent >= 0 ? json_writer::style::pretty : json_writer::style::compact);
-    w.value(j);
-  }
-  return text;
-}
-
-std::string json_text(const nlohmann::json& j, int indent) { return json_text(nlohmann::ordered_json(j), indent); }
-
-std::string shown_value(const nlohmann::json& j) {
-  const std::string text = json_text(j);
-  return occcalc::detail::one_line(text, occcalc::detail::max_quoted_chars) +
-         (text.size() > occcalc::detail::max_quoted_chars ? fmt::format(" ({} bytes)", text.size()) : "");
-}
 
 namespace {
 
@@ -168,9 +149,8 @@ void write_limits(json_writer& w, const amd_query& q) {
 
 }  // namespace
 
-template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
-void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
-                                   const MakeGpu& make_gpu, const query* family) {
+template <typename Arch, typename Gpu>
+void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const query* family) {
   w.member("arch", arch.id);
   write_gpu_name(w, gpu);
   // A family name (`H100`): its products, each with its SM count.
@@ -207,12 +187,9 @@ void result_writer::write_identity(json_writer& w, const Arch& arch, const Gpu* 
   // line, the entries were most of a record (1.6 KB of a batch line).
   if (w.format() != json_writer::style::pretty) return;
   w.key("architecture");
-  w.value(make_arch(arch));
+  write_entry(w, arch);
   w.key("device");
-  if (gpu)
-    w.value(make_gpu(*gpu));
-  else
-    w.null();
+  write_entry_or_null(w, gpu);
 }
 
 void result_writer::append(std::string& out, const query& q, std::string_view id_json, std::string_view gate) {
@@ -260,7 +237,7 @@ void result_writer::write(json_writer& w, const query& q, std::string_view id_js
     w.null();
   }
   w.end_object();
-  write_identity(w, arch, q.request.named_gpu, arch_json, gpu_json, &q);
+  write_identity(w, arch, q.request.named_gpu, &q);
   write_counts(w, occcalc::summarize(result), result.warps_per_block, result.active_threads_per_sm);
   write_waves(w, q.waves);
   write_whole_wave_grids(w, q.waves);
@@ -305,7 +282,7 @@ void result_writer::write(json_writer& w, const amd_query& q, std::string_view i
   w.member("grid", q.request.grid_work_groups);
   w.member("sm_count", q.request.compute_units);
   w.end_object();
-  write_identity(w, t, q.request.named_gpu, amd_target_json, amd_gpu_json);
+  write_identity(w, t, q.request.named_gpu);
   write_counts(w, occcalc::summarize(r), r.waves_per_work_group, r.work_groups * q.request.work_group_size);
   w.member("waves_per_simd", r.waves_per_simd);
   w.member("max_waves_per_simd", r.max_waves_per_simd);
@@ -346,13 +323,22 @@ std::string result_text(const amd_query& q, json_writer::style style) {
   return text;
 }
 
-nlohmann::ordered_json error_json(const std::string& field, const std::string& message, std::string_view id_json) {
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::result_schema_version;
-  if (!id_json.empty()) j["id"] = nlohmann::ordered_json::parse(id_json);
-  j["error"]["field"] = field.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(field);
-  j["error"]["message"] = message;
-  return j;
+std::string error_text(std::string_view field, std::string_view message, std::string_view id_json) {
+  std::string text;
+  json_writer w(text);
+  w.begin_object();
+  write_head(w, id_json, {});
+  w.key("error");
+  w.begin_object();
+  w.key("field");
+  if (field.empty())
+    w.null();
+  else
+    w.value(field);
+  w.member("message", message);
+  w.end_object();
+  w.end_object();
+  return text;
 }
 
 }  // namespace occcalc::cli

@@ -6,8 +6,6 @@
 #include <string>
 #include <unordered_map>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "analysis/amd_query.hpp"
 #include "analysis/nvidia_query.hpp"
 #include "occcalc/nvidia/arch.hpp"
@@ -37,9 +35,8 @@ class result_writer {
  private:
   /// `arch`, `gpu` (the name) and, in a pretty document, their table
   /// entries `architecture` and `device`: the same keys for either vendor.
-  template <typename Arch, typename Gpu, typename MakeArch, typename MakeGpu>
-  void write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const MakeArch& make_arch,
-                      const MakeGpu& make_gpu, const query* family = nullptr);
+  template <typename Arch, typename Gpu>
+  void write_identity(json_writer& w, const Arch& arch, const Gpu* gpu, const query* family = nullptr);
 };
 
 /// What an inspect record says of a kernel's occupancy: the result's counts
@@ -53,30 +50,9 @@ void write_occupancy(json_writer& w, const amd_query& q);
 std::string result_text(const query& q, json_writer::style style);
 std::string result_text(const amd_query& q, json_writer::style style);
 
-/// `j` as JSON text (`indent` spaces, or compact with -1). Every JSON output
-/// goes through here or `append_json_string`, so bytes that are not valid
-/// UTF-8 (a Latin-1 file name, a stray byte in a symbol table) are replaced
-/// by U+FFFD rather than aborting the output.
-std::string json_text(const nlohmann::ordered_json& j, int indent = -1);
-std::string json_text(const nlohmann::json& j, int indent = -1);
-
-/// A value from the input as an error message repeats it: JSON, one line,
-/// at most 80 characters.
-std::string shown_value(const nlohmann::json& j);
-
-/// `{"schema_version": 1, "id": ..., "error": {"field": ..., "message": ...}}`;
-/// a null field when the error is about the line as a whole; `id` (already
-/// JSON) only when not empty.
-nlohmann::ordered_json error_json(const std::string& field, const std::string& message, std::string_view id_json = {});
-
-/// An architecture with every limit the calculator uses, named as in the
-/// tables.
-nlohmann::ordered_json arch_json(const occcalc::nvidia_arch& arch);
-
-/// A figure that may be absent: the number, or null.
-nlohmann::ordered_json optional_json(const std::optional<std::int64_t>& value);
-
-/// A named GPU.
-nlohmann::ordered_json gpu_json(const occcalc::gpu& g);
+/// `{"schema_version": 1, "id": ..., "error": {"field": ..., "message": ...}}`
+/// in compact style: a null field when the error is about the line as a
+/// whole; `id` (already JSON) only when not empty.
+std::string error_text(std::string_view field, std::string_view message, std::string_view id_json = {});
 
 }  // namespace occcalc::cli

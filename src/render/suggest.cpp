@@ -4,7 +4,6 @@
 #include <algorithm>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/common/percent.hpp"
@@ -12,7 +11,8 @@
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
-#include "render/result_json.hpp"
+#include "render/json_writer.hpp"
+#include "render/table_entry_json.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 
@@ -77,11 +77,17 @@ std::string together_text(const std::vector<together_row>& rows, const std::stri
   return text;
 }
 
-nlohmann::ordered_json changes_json(const occcalc::knob_changes& changes,
-                                    const std::function<std::string_view(std::size_t)>& name_of) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  for (const auto& c : changes.changes) out.push_back({{"knob", name_of(c.id)}, {"from", c.from}, {"to", c.to}});
-  return out;
+void write_changes(json_writer& w, const occcalc::knob_changes& changes,
+                   const std::function<std::string_view(std::size_t)>& name_of) {
+  w.begin_array();
+  for (const auto& c : changes.changes) {
+    w.begin_object();
+    w.member("knob", name_of(c.id));
+    w.member("from", c.from);
+    w.member("to", c.to);
+    w.end_object();
+  }
+  w.end_array();
 }
 
 std::string suggest_json(const nvidia_suggestion& s) {
@@ -89,68 +95,97 @@ std::string suggest_json(const nvidia_suggestion& s) {
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
   const occcalc::gpu* gpu = resolved.named_gpu;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::suggest_schema_version;
-  j["arch"] = arch.id;
-  j["gpu"] = gpu ? nlohmann::ordered_json(gpu->name) : nlohmann::ordered_json();
-  j["device"] = gpu ? gpu_json(*gpu) : nlohmann::ordered_json();
-  // A family whose products differ in SMs (H100): each one's min grid size.
-  j["family"] = nullptr;
-  if (!resolved.family.empty() && !resolved.sm_count) {
-    nlohmann::ordered_json gpus = nlohmann::ordered_json::array();
-    for (const occcalc::gpu* g : resolved.family) {
-      gpus.push_back(
-          {{"name", g->name}, {"sm_count", g->sm_count}, {"min_grid_size", s.choice.blocks_per_sm * g->sm_count}});
-    }
-    j["family"] = {{"name", resolved.family_name}, {"gpus", std::move(gpus)}};
-  }
-  j["block_size"] = s.choice.block_size;
-  j["tied_block_sizes"] = s.ties;
-  j["recommended_block_size"] = s.recommended;
-  j["blocks_per_sm"] = s.choice.blocks_per_sm;
-  j["occupancy"] = s.choice.result.occupancy();
-  j["dynamic_smem_bytes"] = s.choice.launch.dynamic_shared_memory_bytes;
-  j["min_grid_size"] = nullptr;
-  if (resolved.sm_count) j["min_grid_size"] = s.choice.blocks_per_sm * *resolved.sm_count;
-  if (s.threads_given) {
-    j["next_steps"] = nlohmann::ordered_json::array();
-    for (std::size_t i = 0; i < s.steps.size(); ++i) {
-      const auto& step = s.steps[i];
-      nlohmann::ordered_json item;
-      item["resource"] = occcalc::to_string(step.limiter);
-      item["current"] = step.current;
-      item["needed"] = step.reachable ? nlohmann::ordered_json(step.needed) : nlohmann::ordered_json();
-      item["blocks_per_sm"] = step.result.blocks_per_sm;
-      item["occupancy"] = step.result.occupancy();
-      if (step.limiter == resource::registers && step.reachable) {
-        item["maxrregcount"] = step.needed;
-        item["launch_bounds"] = {launch.threads_per_block, step.result.blocks_per_sm};
-        item["launch_bounds_register_cap"] = s.register_caps[i];
+  return pretty_document([&](json_writer& w) {
+    w.begin_object();
+    w.member("schema_version", occcalc::suggest_schema_version);
+    w.member("arch", arch.id);
+    w.member("gpu", gpu ? std::optional<std::string_view>(gpu->name) : std::nullopt);
+    w.key("device");
+    write_entry_or_null(w, gpu);
+    // A family whose products differ in SMs (H100): each one's min grid size.
+    w.key("family");
+    if (!resolved.family.empty() && !resolved.sm_count) {
+      w.begin_object();
+      w.member("name", resolved.family_name);
+      w.key("gpus");
+      w.begin_array();
+      for (const occcalc::gpu* g : resolved.family) {
+        w.begin_object();
+        w.member("name", g->name);
+        w.member("sm_count", g->sm_count);
+        w.member("min_grid_size", s.choice.blocks_per_sm * g->sm_count);
+        w.end_object();
       }
-      j["next_steps"].push_back(std::move(item));
+      w.end_array();
+      w.end_object();
+    } else {
+      w.null();
     }
-    j["together"] = nlohmann::ordered_json::array();
-    for (const auto& found : s.together) {
-      j["together"].push_back(
-          {{"changes",
-            changes_json(found.changes,
-                         [](std::size_t id) { return occcalc::to_string(static_cast<occcalc::launch_knob>(id)); })},
-           {"relative_change", found.changes.cost},
-           {"blocks_per_sm", found.result.blocks_per_sm},
-           {"occupancy", found.result.occupancy()}});
+    w.member("block_size", s.choice.block_size);
+    w.key("tied_block_sizes");
+    w.begin_array();
+    for (const auto size : s.ties) w.value(size);
+    w.end_array();
+    w.member("recommended_block_size", s.recommended);
+    w.member("blocks_per_sm", s.choice.blocks_per_sm);
+    w.member("occupancy", s.choice.result.occupancy());
+    w.member("dynamic_smem_bytes", s.choice.launch.dynamic_shared_memory_bytes);
+    w.member("min_grid_size", resolved.sm_count
+                                  ? std::optional<std::int64_t>(s.choice.blocks_per_sm * *resolved.sm_count)
+                                  : std::nullopt);
+    if (s.threads_given) {
+      w.key("next_steps");
+      w.begin_array();
+      for (std::size_t i = 0; i < s.steps.size(); ++i) {
+        const auto& step = s.steps[i];
+        w.begin_object();
+        w.member("resource", occcalc::to_string(step.limiter));
+        w.member("current", step.current);
+        w.member("needed", step.reachable ? std::optional<std::int64_t>(step.needed) : std::nullopt);
+        w.member("blocks_per_sm", step.result.blocks_per_sm);
+        w.member("occupancy", step.result.occupancy());
+        if (step.limiter == resource::registers && step.reachable) {
+          w.member("maxrregcount", step.needed);
+          w.key("launch_bounds");
+          w.begin_array();
+          w.value(launch.threads_per_block);
+          w.value(step.result.blocks_per_sm);
+          w.end_array();
+          w.member("launch_bounds_register_cap", s.register_caps[i]);
+        }
+        w.end_object();
+      }
+      w.end_array();
+      w.key("together");
+      w.begin_array();
+      for (const auto& found : s.together) {
+        w.begin_object();
+        w.key("changes");
+        write_changes(w, found.changes,
+                      [](std::size_t id) { return occcalc::to_string(static_cast<occcalc::launch_knob>(id)); });
+        w.member("relative_change", found.changes.cost);
+        w.member("blocks_per_sm", found.result.blocks_per_sm);
+        w.member("occupancy", found.result.occupancy());
+        w.end_object();
+      }
+      w.end_array();
+    } else {
+      w.key("next_steps");
+      w.null();
+      w.key("together");
+      w.null();
     }
-  } else {
-    j["next_steps"] = nullptr;
-    j["together"] = nullptr;
-  }
-  if (s.target) j["target_met"] = s.target_met;
-  const auto& dynamic = s.dynamic;
-  j["max_dynamic_smem_per_block"] =
-      dynamic && dynamic->cuda_bytes ? nlohmann::ordered_json(*dynamic->cuda_bytes) : nlohmann::ordered_json();
-  j["max_dynamic_smem_per_block_resident"] =
-      dynamic && dynamic->resident_bytes ? nlohmann::ordered_json(*dynamic->resident_bytes) : nlohmann::ordered_json();
-  j["cluster"] = s.cluster_points.empty() ? nlohmann::ordered_json() : cluster_advice_json(s);
-  return json_text(j, 2) + "\n";
+    if (s.target) w.member("target_met", s.target_met);
+    const auto& dynamic = s.dynamic;
+    w.member("max_dynamic_smem_per_block", dynamic ? dynamic->cuda_bytes : std::nullopt);
+    w.member("max_dynamic_smem_per_block_resident", dynamic ? dynamic->resident_bytes : std::nullopt);
+    w.key("cluster");
+    if (s.cluster_points.empty())
+      w.null();
+    else
+      write_cluster_advice(w, s);
+    w.end_object();
+  });
 }
 
 std::string suggest_text(const nvidia_suggestion& s, const terminal& term) {

@@ -8,9 +8,8 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 #include "analysis/suggestion.hpp"
+#include "render/json_writer.hpp"
 
 #include "render/terminal.hpp"
 
@@ -43,7 +42,7 @@ std::string together_text(const std::vector<together_row>& rows, const std::stri
 
 /// The `changes` array of a `together` item: each knob by `name_of`, from
 /// and to.
-nlohmann::ordered_json changes_json(const occcalc::knob_changes& changes,
-                                    const std::function<std::string_view(std::size_t)>& name_of);
+void write_changes(json_writer& w, const occcalc::knob_changes& changes,
+                   const std::function<std::string_view(std::size_t)>& name_of);
 
 }  // namespace occcalc::cli

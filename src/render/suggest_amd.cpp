@@ -2,14 +2,14 @@
 // the next steps under HIP's and RCP's models, and the compiler's next
 // steps (--model llvm); text and JSON (schema/suggest.schema.json).
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/version.hpp"
 #include "render/amd_text.hpp"
-#include "render/result_json.hpp"
+#include "render/json_writer.hpp"
 #include "render/suggest.hpp"
+#include "render/table_entry_json.hpp"
 #include "render/terminal.hpp"
 #include "render/text_layout.hpp"
 
@@ -38,12 +38,21 @@ std::pair<std::string, std::string> amd_step_words(occcalc::amd_resource r, std:
 }
 
 /// The limiters, in report order.
-nlohmann::ordered_json limiters_json(const occcalc::amd_resource_set& limiters) {
-  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+void write_limiters(json_writer& w, const occcalc::amd_resource_set& limiters) {
+  w.key("limiters");
+  w.begin_array();
   for (const auto res : occcalc::amd_resources) {
-    if (limiters.contains(res)) out.push_back(occcalc::to_string(res));
+    if (limiters.contains(res)) w.value(occcalc::to_string(res));
   }
-  return out;
+  w.end_array();
+}
+
+/// `arch`, `gpu` and `device`: the target and the named GPU.
+void write_target(json_writer& w, const occcalc::amd_target& target, const occcalc::amd_gpu* gpu) {
+  w.member("arch", target.id);
+  w.member("gpu", gpu ? std::optional<std::string_view>(gpu->name) : std::nullopt);
+  w.key("device");
+  write_entry_or_null(w, gpu);
 }
 
 /// The words for a knob's change in a text row.
@@ -109,81 +118,102 @@ std::string amd_steps_text(const amd_suggestion& s, const terminal& term) {
 std::string suggest_json(const amd_suggestion& s) {
   const auto& r = s.resolved;
   const auto& choice = s.choice;
-  const auto searched = [&](auto value) {
-    return s.searched ? nlohmann::ordered_json(value) : nlohmann::ordered_json(nullptr);
-  };
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::suggest_schema_version;
-  j["arch"] = r.target->id;
-  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
-  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
-  j["model"] = occcalc::to_string(r.model);
-  j["unit"] = (s.searched ? choice.result.per_wgp : s.now.per_wgp) ? "wgp" : "cu";
-  j["block_size"] = searched(choice.block_size);
-  j["blocks_per_sm"] = searched(choice.blocks_per_unit);
-  j["occupancy"] = searched(choice.result.occupancy());
-  j["min_grid_size"] = s.searched && r.compute_units ? nlohmann::ordered_json(s.min_grid) : nlohmann::ordered_json();
-  j["now"] = nullptr;
-  j["next_steps"] = nullptr;
-  j["together"] = nullptr;
-  if (s.threads_given) {
-    nlohmann::ordered_json now;
-    now["work_group_size"] = r.work_group_size;
-    now["work_groups"] = s.now.work_groups;
-    now["occupancy"] = s.now.occupancy();
-    now["limiters"] = limiters_json(s.now.limiters);
-    j["now"] = std::move(now);
-    j["next_steps"] = nlohmann::ordered_json::array();
+  return pretty_document([&](json_writer& w) {
+    // What the block size search found, or null where it did not search.
+    const auto found = [&](std::string_view name, auto value) {
+      w.key(name);
+      if (s.searched)
+        w.value(value);
+      else
+        w.null();
+    };
+    w.begin_object();
+    w.member("schema_version", occcalc::suggest_schema_version);
+    write_target(w, *r.target, r.named_gpu);
+    w.member("model", occcalc::to_string(r.model));
+    w.member("unit", (s.searched ? choice.result.per_wgp : s.now.per_wgp) ? "wgp" : "cu");
+    found("block_size", choice.block_size);
+    found("blocks_per_sm", choice.blocks_per_unit);
+    found("occupancy", choice.result.occupancy());
+    w.member("min_grid_size", s.searched && r.compute_units ? std::optional<std::int64_t>(s.min_grid) : std::nullopt);
+    if (!s.threads_given) {
+      for (const auto name : {"now", "next_steps", "together"}) {
+        w.key(name);
+        w.null();
+      }
+      w.end_object();
+      return;
+    }
+    w.key("now");
+    w.begin_object();
+    w.member("work_group_size", r.work_group_size);
+    w.member("work_groups", s.now.work_groups);
+    w.member("occupancy", s.now.occupancy());
+    write_limiters(w, s.now.limiters);
+    w.end_object();
+    w.key("next_steps");
+    w.begin_array();
     for (const auto& step : s.steps) {
-      j["next_steps"].push_back(
-          {{"resource", occcalc::to_string(step.limiter)},
-           {"knob", occcalc::to_string(step.knob)},
-           {"current", step.current},
-           {"needed", step.reachable ? nlohmann::ordered_json(step.needed) : nlohmann::ordered_json()},
-           {"work_groups", step.result.work_groups},
-           {"occupancy", step.result.occupancy()}});
+      w.begin_object();
+      w.member("resource", occcalc::to_string(step.limiter));
+      w.member("knob", occcalc::to_string(step.knob));
+      w.member("current", step.current);
+      w.member("needed", step.reachable ? std::optional<std::int64_t>(step.needed) : std::nullopt);
+      w.member("work_groups", step.result.work_groups);
+      w.member("occupancy", step.result.occupancy());
+      w.end_object();
     }
-    j["together"] = nlohmann::ordered_json::array();
-    for (const auto& found : s.together) {
-      j["together"].push_back({{"changes", changes_json(found.changes,
-                                                        [](std::size_t id) {
-                                                          return occcalc::to_string(static_cast<occcalc::amd_knob>(id));
-                                                        })},
-                               {"relative_change", found.changes.cost},
-                               {"work_groups", found.result.work_groups},
-                               {"occupancy", found.result.occupancy()}});
+    w.end_array();
+    w.key("together");
+    w.begin_array();
+    for (const auto& found_changes : s.together) {
+      w.begin_object();
+      w.key("changes");
+      write_changes(w, found_changes.changes,
+                    [](std::size_t id) { return occcalc::to_string(static_cast<occcalc::amd_knob>(id)); });
+      w.member("relative_change", found_changes.changes.cost);
+      w.member("work_groups", found_changes.result.work_groups);
+      w.member("occupancy", found_changes.result.occupancy());
+      w.end_object();
     }
+    w.end_array();
     if (s.target) {
-      j["target"] = *s.target;
-      j["target_met"] = s.target_met;
+      w.member("target", *s.target);
+      w.member("target_met", s.target_met);
     }
-  }
-  return json_text(j, 2) + "\n";
+    w.end_object();
+  });
 }
 
 std::string suggest_json(const amd_llvm_suggestion& s) {
   const auto& r = s.resolved;
-  nlohmann::ordered_json j;
-  j["schema_version"] = occcalc::suggest_schema_version;
-  j["arch"] = r.target->id;
-  j["gpu"] = r.named_gpu ? nlohmann::ordered_json(r.named_gpu->name) : nlohmann::ordered_json();
-  j["device"] = r.named_gpu ? amd_gpu_json(*r.named_gpu) : nlohmann::ordered_json();
-  j["model"] = occcalc::to_string(occcalc::amd_model::llvm);
-  j["unit"] = s.now.per_wgp ? "wgp" : "cu";
-  j["work_group_size"] = r.work_group_size;
-  j["waves_per_simd"] = s.now.waves_per_simd;
-  j["occupancy"] = s.now.occupancy();
-  j["limiters"] = limiters_json(s.now.limiters);
-  j["target"] = s.target ? nlohmann::ordered_json(*s.target) : nlohmann::ordered_json(nullptr);
-  j["goal_waves_per_simd"] = s.plan ? nlohmann::ordered_json(s.plan->goal_waves) : nlohmann::ordered_json(nullptr);
-  j["reachable"] = s.plan ? nlohmann::ordered_json(s.plan->reachable) : nlohmann::ordered_json(nullptr);
-  j["steps"] = nlohmann::ordered_json::array();
-  if (s.plan) {
-    for (const auto& step : s.plan->steps) {
-      j["steps"].push_back({{"resource", occcalc::to_string(step.resource)}, {"from", step.from}, {"to", step.to}});
+  return pretty_document([&](json_writer& w) {
+    w.begin_object();
+    w.member("schema_version", occcalc::suggest_schema_version);
+    write_target(w, *r.target, r.named_gpu);
+    w.member("model", occcalc::to_string(occcalc::amd_model::llvm));
+    w.member("unit", s.now.per_wgp ? "wgp" : "cu");
+    w.member("work_group_size", r.work_group_size);
+    w.member("waves_per_simd", s.now.waves_per_simd);
+    w.member("occupancy", s.now.occupancy());
+    write_limiters(w, s.now.limiters);
+    w.member("target", s.target);
+    w.member("goal_waves_per_simd", s.plan ? std::optional<std::int64_t>(s.plan->goal_waves) : std::nullopt);
+    w.member("reachable", s.plan ? std::optional<bool>(s.plan->reachable) : std::nullopt);
+    w.key("steps");
+    w.begin_array();
+    if (s.plan) {
+      for (const auto& step : s.plan->steps) {
+        w.begin_object();
+        w.member("resource", occcalc::to_string(step.resource));
+        w.member("from", step.from);
+        w.member("to", step.to);
+        w.end_object();
+      }
     }
-  }
-  return json_text(j, 2) + "\n";
+    w.end_array();
+    w.end_object();
+  });
 }
 
 std::string suggest_text(const amd_llvm_suggestion& s, const terminal& term) {
