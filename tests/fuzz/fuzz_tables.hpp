@@ -1,10 +1,7 @@
-// The embedded tables, loaded once per fuzz process.
+// The tables the CLI answers with, compiled in: what the fuzz targets that
+// evaluate what they read take (the table fuzz target reads the JSON).
 #pragma once
 
-#include "cli/embedded_tables.hpp"
-#include "occcalc/tables/load.hpp"
+#include "cli/compiled_tables.hpp"
 
-inline const occcalc::table& fuzz_tables() {
-  static const occcalc::table tables = occcalc::load_tables(occcalc::cli::embedded_tables());
-  return tables;
-}
+inline const occcalc::table& fuzz_tables() { return occcalc::cli::resident_tables(); }
