@@ -6,7 +6,7 @@ _occcalc() {
   local commands="list batch inspect check diff suggest limits sweep help"
   local kernel="--cc --gpu --threads --regs --smem --dyn-smem --carveout --cache --barriers --grid --sm-count --cluster
     --gfx --vgprs --agprs --sgprs --lds --wave32 --wave64 --cu-mode --wgp-mode --model --brief"
-  local common="--help --json --table --color"
+  local common="--help --json --format --table --color"
   local inputs="--kernel --arch --verbose --jobs --threads --dyn-smem --carveout --model"
   local cmd="" i
   for ((i = 1; i < COMP_CWORD; i++)); do
@@ -23,7 +23,15 @@ _occcalc() {
     --cache) COMPREPLY=($(compgen -W "none shared l1 equal" -- "$cur")); return ;;
     --carveout) COMPREPLY=($(compgen -W "default max-shared max-l1" -- "$cur")); return ;;
     --vary) COMPREPLY=($(compgen -W "threads regs smem barriers cluster vgprs sgprs lds agprs" -- "$cur")); return ;;
-    --format) COMPREPLY=($(compgen -W "text json github sarif markdown" -- "$cur")); return ;;
+    --format)
+      # Each command's formats, as its help lists them.
+      case $cmd in
+        check | diff) COMPREPLY=($(compgen -W "text json github sarif markdown" -- "$cur")) ;;
+        inspect | sweep) COMPREPLY=($(compgen -W "text json csv" -- "$cur")) ;;
+        batch) COMPREPLY=($(compgen -W "json" -- "$cur")) ;;
+        *) COMPREPLY=($(compgen -W "text json" -- "$cur")) ;;
+      esac
+      return ;;
     --columns)
       COMPREPLY=($(compgen -W "arch regs sgprs agprs cap smem stack scratch spill bar block blocks waves occupancy limiter
         kernel" -- "$cur"))
@@ -38,13 +46,13 @@ _occcalc() {
   case $cmd in
     "") flags="$common --version --min-occupancy $kernel" ;;
     help) COMPREPLY=($(compgen -W "list batch inspect check diff suggest limits sweep" -- "$cur")); return ;;
-    list) flags="--help --json --ids --color --table"
+    list) flags="--help --json --format --ids --color --table"
       [[ $cur != -* ]] && { COMPREPLY=($(compgen -W "archs gpus amd all" -- "$cur")); return; } ;;
     batch) flags="$common --min-occupancy" ;;
     inspect) flags="$common $inputs --csv --wide --columns" ;;
-    check) flags="$common $inputs --policy --baseline --require-threads --format" ;;
+    check) flags="$common $inputs --policy --baseline --require-threads" ;;
     diff) flags="$common $inputs --fail-on-regression --max-register-increase --max-stack-increase
-      --max-occupancy-drop --format" ;;
+      --max-occupancy-drop" ;;
     suggest) flags="$common $kernel --max-threads --dyn-smem-per-thread --target --blocks" ;;
     limits) flags="$common $kernel" ;;
     sweep) flags="$common $kernel --vary --from --to --step --csv --ascii --svg" ;;

@@ -46,6 +46,9 @@ complete -c occcalc -n "__fish_seen_subcommand_from check" -l policy -r -F
 complete -c occcalc -n "__fish_seen_subcommand_from check" -l baseline -r -F
 complete -c occcalc -n "__fish_seen_subcommand_from check" -l require-threads -d "Refuse kernels judged at the suggested block size"
 complete -c occcalc -n "__fish_seen_subcommand_from check diff" -l format -x -a "text json github sarif markdown"
+complete -c occcalc -n "__fish_seen_subcommand_from inspect sweep" -l format -x -a "text json csv"
+complete -c occcalc -n "__fish_seen_subcommand_from batch" -l format -x -a "json"
+complete -c occcalc -n "not __fish_seen_subcommand_from batch inspect check diff sweep" -l format -x -a "text json"
 complete -c occcalc -n "__fish_seen_subcommand_from diff" -l fail-on-regression
 for flag in max-register-increase max-stack-increase max-occupancy-drop
   complete -c occcalc -n "__fish_seen_subcommand_from diff" -l $flag -x

@@ -6,7 +6,8 @@
 - bash: the script is sourced and its function run as bash would run it:
   `occcalc ins<TAB>` gives inspect, `--cc sm_9<TAB>` the sm_9x ids the
   built occcalc lists, `--gpu h100<TAB>` the H100 ids, `--gfx gfx90<TAB>`
-  the gfx90x targets, `inspect --wi<TAB>` --wide.
+  the gfx90x targets, `inspect --wi<TAB>` --wide, and `--format <TAB>`
+  each command's formats as its help lists them.
 - zsh and fish: each parses (`zsh -n`, `fish --no-execute`) where installed.
 
 usage: completions.py OCCCALC REPO_ROOT
@@ -19,7 +20,7 @@ import sys
 
 OCCCALC, ROOT = os.path.abspath(sys.argv[1]), sys.argv[2]
 DIR = os.path.join(ROOT, "completions")
-COMMANDS = ["list", "batch", "inspect", "check", "diff", "suggest", "sweep"]
+COMMANDS = ["list", "batch", "inspect", "check", "diff", "suggest", "limits", "sweep"]
 
 
 def flags():
@@ -28,6 +29,14 @@ def flags():
         text = subprocess.run([OCCCALC, *args, "--help"], capture_output=True, text=True, check=True).stdout
         found |= set(re.findall(r"(?<![\w-])--([a-z][a-z0-9-]*)", text))
     return found
+
+
+def formats(command):
+    """The formats `occcalc [COMMAND] --help` lists for --format."""
+    args = [command] if command else []
+    text = " ".join(subprocess.run([OCCCALC, *args, "--help"], capture_output=True, text=True, check=True).stdout.split())
+    listed = re.search(r"Output format: ((?:[a-z]+(?: \(default\))?(?:, | or )?)+)", text).group(1)
+    return sorted(re.findall(r"[a-z]+", listed.replace("(default)", "").replace(" or ", " ")))
 
 
 def complete(words):
@@ -58,6 +67,11 @@ def main():
         (["occcalc", "help", "sw"], lambda r: r == ["sweep"]),
         (["occcalc", "sweep", "--vary", "v"], lambda r: r == ["vgprs"]),
     ]
+    for command in [""] + COMMANDS:
+        words = [OCCCALC] + ([command] if command else []) + ["--format", ""]
+        reply, err = complete(words)
+        if sorted(reply) != formats(command) or err:
+            problems.append(f"bash: {' '.join(words[1:])}<TAB> gave {reply}, not {formats(command)} {err}")
     for words, ok in cases:
         words = [OCCCALC] + words[1:]
         reply, err = complete(words)

@@ -16,7 +16,7 @@ import sys
 
 OCCCALC, ROOT = sys.argv[1], sys.argv[2]
 PAGE = os.path.join(ROOT, "docs", "occcalc.1")
-COMMANDS = ["list", "batch", "inspect", "check", "diff", "suggest", "sweep"]
+COMMANDS = ["list", "batch", "inspect", "check", "diff", "suggest", "limits", "sweep"]
 
 
 def help_text(args):

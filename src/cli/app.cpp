@@ -31,6 +31,10 @@
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/load.hpp"
 #include "occcalc/version.hpp"
+#include "render/check.hpp"
+#include "render/diff.hpp"
+#include "render/formats.hpp"
+#include "render/inspect_report.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
@@ -41,7 +45,8 @@ namespace {
 
 /// One row per subcommand (ninja's tool table): its name and line for
 /// `--help` and "did you mean", whether it reads every vendor's tables, its
-/// options, and what runs it. Adding a command is one row and its functions.
+/// options, the formats it prints, and what runs it. Adding a command is one
+/// row and its functions.
 struct command_info {
   const char* name;
   const char* description;
@@ -49,40 +54,59 @@ struct command_info {
   const char* needs;
   bool all_tables;
   void (*bind)(CLI::App&, options&);
+  /// Its `--format` choices, the default first: its renderer table's where
+  /// it has one.
+  format_choices (*formats)();
   exit_status (*run)(context&);
 };
 
+/// The formats of a command that prints text or JSON.
+constexpr format_choices text_or_json() { return {output_format::text, output_format::json}; }
+/// The query's.
+constexpr format_choices (*query_formats)() = text_or_json;
+
 constexpr command_info commands[] = {
-    {"list", "List the supported architectures, AMD targets and named GPUs", nullptr, true, bind_list,
+    {"list", "List the supported architectures, AMD targets and named GPUs", nullptr, true, bind_list, text_or_json,
      run_list_command},
     {"batch", "Read requests as JSON Lines from stdin, write one JSON result per line", nullptr, true, bind_batch,
-     run_batch_command},
+     [] { return format_choices{output_format::json}; }, run_batch_command},
     {"inspect",
      "Read kernels' resource usage from cubins, fat binaries, AMD code objects, offload bundles, ELF files or "
      "ptxas/nvlink logs",
      "INPUT...: the build outputs to read (cubins, fat binaries, libraries, executables, AMD code objects, "
      "Triton caches, compiler logs or directories; - for standard input)",
-     true, bind_inspect, run_inspect_command},
+     true, bind_inspect, [] { return format_choices(inspect_renderers); }, run_inspect_command},
     {"check", "CI gate: check the kernels of build outputs against a policy file",
      "--policy FILE and INPUT...: a policy (JSON; see examples/) and the build outputs to check", true, bind_check,
-     run_check_command},
+     [] { return format_choices(check_renderers); }, run_check_command},
     {"diff", "Compare two builds kernel by kernel: registers, spills, stack, shared memory, occupancy",
      "OLD and NEW: two builds, each a build output, a directory or a saved inspect --json", true, bind_diff,
-     run_diff_command},
+     [] { return format_choices(diff_renderers); }, run_diff_command},
     {"suggest",
      "The block size with the most resident threads, next steps per limiter (or changes together), dynamic "
      "shared memory for N blocks (AMD: HIP's block size search and each model's next steps)",
-     nullptr, false, bind_suggest, run_suggest_command},
+     nullptr, false, bind_suggest, text_or_json, run_suggest_command},
     {"limits",
      "The most registers per thread and shared memory per block each occupancy level allows (AMD: VGPRs, SGPRs, "
      "LDS)",
-     "--threads N: the block (work-group) size the limits are for", false, bind_limits, run_limits_command},
+     "--threads N: the block (work-group) size the limits are for", false, bind_limits, text_or_json,
+     run_limits_command},
     {"sweep",
      "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary, or clusters as "
      "their size does: chart, cliffs, CSV, JSON, SVG",
      "--vary FIGURE: threads, regs, smem, barriers or cluster (AMD: threads, vgprs, sgprs or lds)", false, bind_sweep,
+     [] {
+       return format_choices{output_format::text, output_format::json, output_format::csv};
+     },
      run_sweep_command},
 };
+
+/// `--format`, from the formats a command prints, and `--csv` where CSV is
+/// one of them (`--json` is every command's: the main parser's).
+void bind_format(CLI::App& app, options& opts, const format_choices& formats) {
+  app.add_option("--format", opts.format, "Output format: " + formats.names(true))->type_name("FORMAT");
+  if (formats.contains(output_format::csv)) app.add_flag("--csv", opts.csv, "Print CSV: --format csv");
+}
 
 /// Whether `text` is a subcommand's name.
 bool names_command(std::string_view text) {
@@ -125,6 +149,8 @@ exit_status run_parsed(options& opts, const std::vector<bool>& request_given, co
                                                       "--regs 32 --brief); {} has no one-line answer",
                                                       chosen->name));
     }
+    opts.output =
+        chosen_format(opts, chosen ? chosen->name : "the query", (chosen ? chosen->formats : query_formats)());
     return chosen ? chosen->run(c) : run_query_command(c);
   } catch (const occcalc::input_error& e) {
     err << "occcalc: error: " << printable(occcalc::flagged_text(e)) << "\n";
@@ -213,7 +239,8 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
     request_options.back()->group(group);
   }
   // The options every command shares.
-  app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text");
+  app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text: --format json");
+  bind_format(app, opts, query_formats());
   app.add_flag("--brief", opts.brief,
                "One line: the architecture, the occupancy, blocks and warps per SM, the limiter (the query)");
   app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
@@ -233,6 +260,7 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
   for (const auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command.name, command.description);
     command.bind(*sub, opts);
+    bind_format(*sub, opts, command.formats());
     parsers.push_back(sub);
     subcommands.push_back(sub);
   }

@@ -61,7 +61,6 @@ void bind_batch(CLI::App& app, options& opts) {
 
 void bind_inspect(CLI::App& app, options& opts) {
   bind_inputs(app, opts);
-  app.add_flag("--csv", opts.csv, "Print CSV instead of a table");
   app.add_flag("--wide", opts.inspect.table.wide, "Show every column and whole kernel names, however wide");
   app.add_option("--columns", opts.inspect.table.columns,
                  "The table's columns, in order (comma-separated): " + inspect_column_ids())
@@ -87,15 +86,12 @@ void bind_check(CLI::App& app, options& opts) {
   app.add_flag("--require-threads", opts.inspect.require_threads,
                "Refuse (exit 2) a kernel the policy gives no block size and that declares none, rather than "
                "judge it at the size suggest picks");
-  app.add_option("--format", opts.format,
-                 "text (default), json, github (annotations, and a summary when GITHUB_STEP_SUMMARY is set), "
-                 "sarif (code scanning) or markdown")
-      ->type_name("FORMAT");
   bind_inputs(app, opts);
   app.footer(
       "Example:\n"
       "  occcalc check --policy occupancy-policy.json build/ --format github\n"
-      "Also --json. Exit 0: every kernel passes; 1: a violation; 2: a bad policy or input.");
+      "github: annotations, and a summary when GITHUB_STEP_SUMMARY is set; sarif: code scanning. Exit 0: every "
+      "kernel passes; 1: a violation; 2: a bad policy or input.");
 }
 
 void bind_diff(CLI::App& app, options& opts) {
@@ -115,13 +111,11 @@ void bind_diff(CLI::App& app, options& opts) {
                  "Occupancy (percentage points) a kernel may lose before it counts as a regression (default 0)")
       ->type_name("PCT");
   bind_kernel_selection(app, opts);
-  app.add_option("--format", opts.format,
-                 "text (default), json, github (annotations for regressed, new and removed kernels), sarif or markdown")
-      ->type_name("FORMAT");
   app.footer(
       "Example:\n"
       "  occcalc diff baseline.json build/app --fail-on-regression\n"
-      "Also --threads, --dyn-smem, --carveout, --model (as for inspect) and --json (schema/diff.schema.json).\n"
+      "Also --threads, --dyn-smem, --carveout, --model (as for inspect). json: schema/diff.schema.json; github: "
+      "annotations for regressed, new and removed kernels.\n"
       "Exit 0, or 1 with --fail-on-regression when a kernel regressed; 2 when a side cannot be read.");
 }
 
@@ -169,7 +163,6 @@ void bind_sweep(CLI::App& app, options& opts) {
   app.add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)")->type_name("N");
   app.add_option("--to", opts.sweep.to, "Last value (default: the architecture's maximum)")->type_name("N");
   app.add_option("--step", opts.sweep.step, "Step (default: a warp, one register, an allocation unit)")->type_name("N");
-  app.add_flag("--csv", opts.sweep.csv, "Print every point as CSV");
   app.add_flag("--ascii", opts.sweep.ascii, "Draw the chart with ASCII characters only");
   app.add_option("--svg", opts.sweep.svg_file,
                  "Also write the three charts (block size, registers, shared memory) to this SVG file (- for "

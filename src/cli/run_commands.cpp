@@ -49,19 +49,6 @@ void refuse_kernel_fields(const context& c, std::string_view name) {
 
 namespace {
 
-/// The `--format` given, one of those `renderers` prints; refuses it beside
-/// --json, or naming the choices.
-template <typename Renderers>
-output_format format_from(const options& opts, const Renderers& renderers) {
-  refuse(opts.json, "json", "cannot be given together with --format; --json is --format json");
-  const auto format = find_output_format(opts.format);
-  if (!format || !find_renderer(renderers, *format)) {
-    throw occcalc::input_error("format",
-                               occcalc::detail::quoted(opts.format) + " is not one of " + format_names(renderers));
-  }
-  return *format;
-}
-
 /// The most threads --jobs may ask for.
 constexpr std::int64_t max_jobs = 1024;
 
@@ -72,6 +59,28 @@ void read_jobs(const options& opts, inspect_command& command) {
   }
 }
 
+}  // namespace
+
+output_format chosen_format(const options& opts, std::string_view command, const format_choices& choices) {
+  refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
+  refuse(opts.json && !opts.format.empty(), "json", "cannot be given together with --format; --json is --format json");
+  refuse(opts.csv && !opts.format.empty(), "csv", "cannot be given together with --format; --csv is --format csv");
+  // An alias is its format's name.
+  const char* alias = opts.json ? "json" : opts.csv ? "csv" : nullptr;
+  if (alias == nullptr && opts.format.empty()) return choices.default_format();
+  const std::string_view name = alias != nullptr ? std::string_view(alias) : std::string_view(opts.format);
+  if (const auto format = find_output_format(name); format && choices.contains(*format)) return *format;
+  if (alias != nullptr) {
+    throw occcalc::input_error(alias, fmt::format("does not apply to {}: it prints {}", command, choices.names()));
+  }
+  throw occcalc::input_error(
+      "format", choices.size() == 1 ? fmt::format("{} is not {}, the one format {} prints",
+                                                  occcalc::detail::quoted(opts.format), choices.names(), command)
+                                    : occcalc::detail::quoted(opts.format) + " is not one of " + choices.names());
+}
+
+namespace {
+
 exit_status run_inspect_or_check(context& c, bool is_check) {
   auto& opts = c.opts;
   read_jobs(opts, opts.inspect);
@@ -79,7 +88,6 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
   refuse_kernel_fields(c, name);
   refuse(!opts.min_occupancy.empty(), "min_occupancy",
          fmt::format("does not apply to {}; put a min_occupancy in a policy file for occcalc check", name));
-  refuse(opts.json && opts.csv, "csv", "cannot be given together with --json");
   auto& command = opts.inspect;
   for (const auto& column : command.table.columns) {
     if (!is_inspect_column(column)) {
@@ -88,8 +96,7 @@ exit_status run_inspect_or_check(context& c, bool is_check) {
     }
   }
   refuse(command.table.wide && !command.table.columns.empty(), "wide", "cannot be given together with --columns");
-  command.format = opts.json ? output_format::json : opts.csv ? output_format::csv : output_format::text;
-  if (!opts.format.empty()) command.format = format_from(opts, check_renderers);
+  command.format = opts.output;
   command.overrides = parse_overrides(opts.request);
   return is_check ? run_check(c.tables, command, c.in, c.out, c.err, c.term)
                   : run_inspect(c.tables, command, c.in, c.out, c.err, c.term);
@@ -106,8 +113,7 @@ exit_status run_diff_command(context& c) {
   o.new_input = opts.diff_new;
   read_jobs(opts, opts.inspect);
   o.read = opts.inspect;
-  o.read.format = opts.json ? output_format::json : output_format::text;
-  if (!opts.format.empty()) o.read.format = format_from(opts, diff_renderers);
+  o.read.format = opts.output;
   o.read.overrides = parse_overrides(opts.request);
   if (!opts.max_register_increase.empty()) {
     o.thresholds.registers =
@@ -125,7 +131,9 @@ exit_status run_diff_command(context& c) {
 }
 
 exit_status run_query_command(context& c) {
-  return run_query(c.tables, {c.opts.request, c.opts.min_occupancy, c.opts.json, c.opts.brief, c.term}, c.out, c.err);
+  return run_query(c.tables,
+                   {c.opts.request, c.opts.min_occupancy, c.opts.output == output_format::json, c.opts.brief, c.term},
+                   c.out, c.err);
 }
 
 exit_status run_list_command(context& c) {
@@ -133,7 +141,7 @@ exit_status run_list_command(context& c) {
       !wrong.empty()) {
     throw occcalc::error(wrong);
   }
-  return run_list(c.tables, {c.opts.list_what, c.opts.json, c.opts.list_ids, c.term}, c.out);
+  return run_list(c.tables, {c.opts.list_what, c.opts.output == output_format::json, c.opts.list_ids, c.term}, c.out);
 }
 
 exit_status run_batch_command(context& c) {
@@ -146,20 +154,21 @@ exit_status run_check_command(context& c) { return run_inspect_or_check(c, true)
 exit_status run_suggest_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to suggest");
   refuse(c.opts.request.grid.has_value(), "grid", "does not apply to suggest; min grid size needs --gpu or --sm-count");
-  return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.json, c.out, c.term);
+  return run_suggest(c.tables, c.opts.request, c.opts.suggest, c.opts.output == output_format::json, c.out, c.term);
 }
 
 exit_status run_limits_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to limits");
   refuse(c.opts.request.grid.has_value(), "grid", "does not apply to limits");
-  return run_limits(c.tables, c.opts.request, c.opts.json, c.out, c.term);
+  return run_limits(c.tables, c.opts.request, c.opts.output == output_format::json, c.out, c.term);
 }
 
 exit_status run_sweep_command(context& c) {
   refuse(!c.opts.min_occupancy.empty(), "min_occupancy", "does not apply to sweep");
   refuse(c.opts.request.grid.has_value(), "grid", "does not apply to sweep");
   if (c.opts.sweep.ascii) c.term.utf8 = false;
-  return run_sweep(c.tables, c.opts.request, c.opts.sweep, c.opts.json, c.out, c.term);
+  c.opts.sweep.csv = c.opts.output == output_format::csv;
+  return run_sweep(c.tables, c.opts.request, c.opts.sweep, c.opts.output == output_format::json, c.out, c.term);
 }
 
 }  // namespace occcalc::cli

@@ -5,6 +5,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "commands/exit_status.hpp"
@@ -15,6 +16,7 @@
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/tables.hpp"
 
+#include "render/formats.hpp"
 #include "render/terminal.hpp"
 
 namespace occcalc::cli {
@@ -25,7 +27,12 @@ struct options {
   std::vector<std::string> table_files;
   std::string min_occupancy;
   std::string colour = "auto";
+  /// --json, --csv and --format as given: aliases, settled into `output`.
   bool json = false;
+  bool csv = false;
+  std::string format;
+  /// The format to print, one of the command's choices (`chosen_format`).
+  output_format output = output_format::text;
   /// The query's one-line answer.
   bool brief = false;
   std::string list_what = "all";
@@ -33,9 +40,6 @@ struct options {
   inspect_command inspect;
   /// --jobs as typed.
   std::string jobs;
-  bool csv = false;
-  /// check's --format.
-  std::string format;
   /// diff's sides and thresholds (as typed).
   std::string diff_old, diff_new, max_register_increase, max_stack_increase, max_occupancy_drop;
   bool fail_on_regression = false;
@@ -57,6 +61,12 @@ struct context {
 };
 
 using occcalc::flag_name;
+
+/// The format `opts` asks for (`--format`, or its aliases `--json` and
+/// `--csv`), one of `choices` (those of `command`, by name), else their
+/// default; refuses two of them together, or a format the command does not
+/// print.
+output_format chosen_format(const options& opts, std::string_view command, const format_choices& choices);
 
 exit_status run_inspect_command(context& c);
 exit_status run_check_command(context& c);

@@ -1,9 +1,12 @@
 // The output formats: one row each, so a command's `--format` choices, its
 // messages and its renderers all read one table. Adding a format is a row
-// here and a renderer in the command's render file.
+// here, a renderer in the command's render file, and the format in the
+// command's choices (its renderer table, or its row in cli/app.cpp).
 #pragma once
 
 #include <array>
+#include <cstddef>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -68,15 +71,49 @@ constexpr Render find_renderer(const std::array<format_renderer<Render>, N>& tab
   return nullptr;
 }
 
+/// The formats a command prints, its default first: what its `--format`
+/// takes, its help says and its messages name, from one list (its renderer
+/// table's formats, where it has one).
+class format_choices {
+ public:
+  constexpr format_choices(std::initializer_list<output_format> formats) noexcept {
+    for (const auto f : formats) formats_[count_++] = f;
+  }
+  template <typename Render, std::size_t N>
+  explicit constexpr format_choices(const std::array<format_renderer<Render>, N>& table) noexcept {
+    for (const auto& row : table) formats_[count_++] = row.format;
+  }
+
+  constexpr bool contains(output_format f) const noexcept {
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (formats_[i] == f) return true;
+    }
+    return false;
+  }
+  constexpr output_format default_format() const noexcept { return formats_[0]; }
+  constexpr std::size_t size() const noexcept { return count_; }
+
+  /// For messages: `text, json or csv`; for help, with `(default)` after
+  /// the default where there is a choice.
+  std::string names(bool mark_default = false) const {
+    std::string out;
+    for (std::size_t i = 0; i < count_; ++i) {
+      if (i > 0) out += i + 1 == count_ ? " or " : ", ";
+      out += info(formats_[i]).name;
+      if (mark_default && i == 0 && count_ > 1) out += " (default)";
+    }
+    return out;
+  }
+
+ private:
+  std::array<output_format, output_formats.size()> formats_{};
+  std::size_t count_ = 0;
+};
+
 /// The formats `table` prints, for messages: `text, json or csv`.
 template <typename Render, std::size_t N>
 std::string format_names(const std::array<format_renderer<Render>, N>& table) {
-  std::string out;
-  for (std::size_t i = 0; i < N; ++i) {
-    if (i > 0) out += i + 1 == N ? " or " : ", ";
-    out += info(table[i].format).name;
-  }
-  return out;
+  return format_choices(table).names();
 }
 
 }  // namespace occcalc::cli
