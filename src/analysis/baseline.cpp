@@ -212,13 +212,26 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
   std::vector<char> old_paired(before.size()), new_paired(after.size());
   using key = std::array<std::string_view, 3>;
   /// One kernel still unpaired under one pass's key: sorted, a key's kernels
-  /// are one run, the old build's first.
+  /// are one run, the old build's first. By the key's hash first: two
+  /// kernels' keys are compared in full only where their hashes are equal,
+  /// not along the prefix that a build's paths and names share.
   struct keyed {
+    std::size_t hash;
     key k;
     bool is_new;
     std::size_t index;
-    bool operator<(const keyed& o) const { return std::tie(k, is_new, index) < std::tie(o.k, o.is_new, o.index); }
+    bool operator<(const keyed& o) const {
+      if (hash != o.hash) return hash < o.hash;
+      return std::tie(k, is_new, index) < std::tie(o.k, o.is_new, o.index);
+    }
   };
+  const auto hash_of = [](const key& k) {
+    std::size_t h = 0;
+    for (const auto part : k) h = h * 1000003 ^ std::hash<std::string_view>()(part);
+    return h;
+  };
+  // The copies no key tells apart, named in the order of their keys.
+  std::vector<std::pair<key, std::string>> ambiguous;
   // One pass: pairs the kernels still unpaired whose key is unique on both
   // sides, and hands every other key's kernels, old and new, to `rest`.
   // `key_of` may leave a kernel out of a pass (an empty optional).
@@ -227,11 +240,11 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
     kernels.reserve(before.size() + after.size());
     for (std::size_t i = 0; i < before.size(); ++i) {
       if (old_paired[i]) continue;
-      if (const std::optional<key> k = key_of(before.identity_of(i))) kernels.push_back({*k, false, i});
+      if (const std::optional<key> k = key_of(before.identity_of(i))) kernels.push_back({hash_of(*k), *k, false, i});
     }
     for (std::size_t i = 0; i < after.size(); ++i) {
       if (new_paired[i]) continue;
-      if (const std::optional<key> k = key_of(after.identity_of(i))) kernels.push_back({*k, true, i});
+      if (const std::optional<key> k = key_of(after.identity_of(i))) kernels.push_back({hash_of(*k), *k, true, i});
     }
     std::sort(kernels.begin(), kernels.end());
     std::vector<std::size_t> olds, news;
@@ -298,9 +311,9 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
       out.pairs.emplace_back(old_copies[i].second, new_copies[i].second);
       old_paired[old_copies[i].second] = new_paired[new_copies[i].second] = 1;
     }
-    out.ambiguities.push_back(fmt::format("{} ({}, {} old and {} new)",
-                                          after.identity_of(new_copies.front().second).demangled, k[2], olds.size(),
-                                          news.size()));
+    ambiguous.emplace_back(
+        k, fmt::format("{} ({}, {} old and {} new)", after.identity_of(new_copies.front().second).demangled, k[2],
+                       olds.size(), news.size()));
   };
   // Last, by processor: an AMD target's features (`gfx90a:xnack+`) pair a
   // kernel with its own variant above, and here with a baseline that names
@@ -314,6 +327,8 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
         by_origin(k, olds, news);
         if (olds.empty() || !old_paired[olds.front()]) by_figures(k, olds, news);
       });
+  std::sort(ambiguous.begin(), ambiguous.end());
+  for (auto& a : ambiguous) out.ambiguities.push_back(std::move(a.second));
   for (std::size_t i = 0; i < before.size(); ++i) {
     if (!old_paired[i]) out.removed.push_back(i);
   }

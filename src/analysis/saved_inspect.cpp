@@ -1,7 +1,8 @@
 #include "analysis/saved_inspect.hpp"
 
 #include <algorithm>
-#include <cassert>
+#include <array>
+#include <bitset>
 #include <functional>
 #include <iterator>
 #include <optional>
@@ -30,7 +31,7 @@ constexpr std::size_t max_saved_text_bytes = std::size_t{1} << 20;
 
 using nlohmann::json;
 
-/// The members of a record `kernel_of` reads, sorted: the others (the
+/// The members of a record `kernel_of` reads: the others (the
 /// occupancy, worked out again from these) are read as JSON, refused where
 /// malformed, and dropped without being built.
 constexpr std::string_view saved_record_fields[] = {"agprs",
@@ -63,156 +64,229 @@ constexpr std::string_view saved_record_fields[] = {"agprs",
                                                     "wave_size",
                                                     "wgp_mode"};
 
-constexpr bool saved_record_fields_sorted() {
-  for (std::size_t i = 1; i < std::size(saved_record_fields); ++i) {
-    if (!(saved_record_fields[i - 1] < saved_record_fields[i])) return false;
-  }
-  return true;
+/// A key's order in `slots_by_length`: its length, then its text, so that
+/// a key read is compared in full only with the keys of its length.
+constexpr bool shorter(std::string_view a, std::string_view b) noexcept {
+  return a.size() != b.size() ? a.size() < b.size() : a < b;
 }
-static_assert(saved_record_fields_sorted(), "saved_record_fields is searched by halves");
 
-bool is_saved_record_field(std::string_view key) {
-  return std::binary_search(std::begin(saved_record_fields), std::end(saved_record_fields), key);
+/// The slots of `saved_record_fields` in the order `shorter` gives their keys.
+constexpr auto slots_by_length = [] {
+  std::array<std::size_t, std::size(saved_record_fields)> order{};
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    std::size_t at = i;
+    for (; at > 0 && shorter(saved_record_fields[i], saved_record_fields[order[at - 1]]); --at) {
+      order[at] = order[at - 1];
+    }
+    order[at] = i;
+  }
+  return order;
+}();
+
+/// Where `key` is in `saved_record_fields`, if it is one: each key of every
+/// record is looked up here.
+std::optional<std::size_t> saved_field_slot(std::string_view key) {
+  const auto* it =
+      std::lower_bound(slots_by_length.begin(), slots_by_length.end(), key,
+                       [](std::size_t slot, std::string_view k) { return shorter(saved_record_fields[slot], k); });
+  if (it == slots_by_length.end() || saved_record_fields[*it] != key) return std::nullopt;
+  return *it;
 }
+
+/// The slot of `key`, a member `kernel_of` reads; in a constant expression
+/// (`at<slot_of("registers")>`), found as the program is compiled.
+constexpr std::size_t slot_of(std::string_view key) {
+  for (std::size_t i = 0; i < std::size(saved_record_fields); ++i) {
+    if (saved_record_fields[i] == key) return i;
+  }
+  return std::size(saved_record_fields);
+}
+template <std::size_t Slot>
+constexpr std::integral_constant<std::size_t, Slot> at{};
+
+/// The members of a record `kernel_of` reads, each in its slot of
+/// `saved_record_fields`: null where the record has none.
+using record_fields = std::array<json, std::size(saved_record_fields)>;
 
 /// One record of a saved inspect, as a build's kernel: every raw figure it
-/// holds. Throws `table_error` naming the record.
-build_kernel kernel_of(const std::string& origin, std::size_t index, const json& record) {
-  const std::string where = fmt::format("{}: kernels[{}]", origin, index);
-  const auto text_field = [&](const char* key, bool required) {
-    assert(is_saved_record_field(key));
-    const auto it = record.find(key);
-    if (it == record.end() || it->is_null()) {
+/// holds (its texts moved out of `record`). Throws `table_error` naming the
+/// record.
+build_kernel kernel_of(const std::string& origin, std::size_t index, record_fields& record) {
+  const auto where = [&] { return fmt::format("{}: kernels[{}]", origin, index); };
+  const auto text_field = [&](auto slot, bool required) {
+    static_assert(slot < std::size(saved_record_fields), "a member kernel_of reads");
+    const std::string_view key = saved_record_fields[slot];
+    json& value = record[slot];
+    if (value.is_null()) {
       if (!required) return std::string();
-      throw occcalc::table_error(fmt::format("{}: field '{}' is missing", where, key));
+      throw occcalc::table_error(fmt::format("{}: field '{}' is missing", where(), key));
     }
-    if (!it->is_string()) throw occcalc::table_error(fmt::format("{}: field '{}' is not a string", where, key));
-    const auto& text = it->get_ref<const std::string&>();
+    if (!value.is_string()) throw occcalc::table_error(fmt::format("{}: field '{}' is not a string", where(), key));
+    auto& text = value.get_ref<std::string&>();
     if (text.size() > max_saved_text_bytes) {
       throw occcalc::table_error(
-          fmt::format("{}: field '{}' holds {} bytes; a saved record's text is at most {} (1 MiB)", where, key,
+          fmt::format("{}: field '{}' holds {} bytes; a saved record's text is at most {} (1 MiB)", where(), key,
                       text.size(), max_saved_text_bytes));
     }
-    return text;
+    return std::move(text);
   };
-  const auto count = [&](const char* key) -> std::optional<std::int64_t> {
-    assert(is_saved_record_field(key));
-    const auto it = record.find(key);
-    if (it == record.end() || it->is_null()) return std::nullopt;
-    if (!it->is_number_integer() || it->get<std::int64_t>() < 0) {
-      throw occcalc::table_error(fmt::format("{}: field '{}' is not a count", where, key));
+  const auto count = [&](auto slot) -> std::optional<std::int64_t> {
+    static_assert(slot < std::size(saved_record_fields), "a member kernel_of reads");
+    const std::string_view key = saved_record_fields[slot];
+    const json& value = record[slot];
+    if (value.is_null()) return std::nullopt;
+    if (!value.is_number_integer() || value.get<std::int64_t>() < 0) {
+      throw occcalc::table_error(fmt::format("{}: field '{}' is not a count", where(), key));
     }
-    return it->get<std::int64_t>();
+    return value.get<std::int64_t>();
   };
-  const auto dims = [&](const char* key) -> std::optional<inspect::dim3> {
-    assert(is_saved_record_field(key));
-    const auto it = record.find(key);
-    if (it == record.end() || it->is_null()) return std::nullopt;
+  const auto dims = [&](auto slot) -> std::optional<inspect::dim3> {
+    static_assert(slot < std::size(saved_record_fields), "a member kernel_of reads");
+    const std::string_view key = saved_record_fields[slot];
+    const json& value = record[slot];
+    if (value.is_null()) return std::nullopt;
     inspect::dim3 d{};
-    if (!it->is_array() || it->size() != d.size()) {
-      throw occcalc::table_error(fmt::format("{}: field '{}' is not three dimensions", where, key));
+    if (!value.is_array() || value.size() != d.size()) {
+      throw occcalc::table_error(fmt::format("{}: field '{}' is not three dimensions", where(), key));
     }
     for (std::size_t axis = 0; axis < d.size(); ++axis) {
-      const auto& n = (*it)[axis];
+      const auto& n = value[axis];
       if (!n.is_number_integer() || n.get<std::int64_t>() < 1 || n.get<std::int64_t>() > occcalc::max_request_value) {
-        throw occcalc::table_error(fmt::format("{}: field '{}' holds {}, not a dimension", where, key, n.dump()));
+        throw occcalc::table_error(fmt::format("{}: field '{}' holds {}, not a dimension", where(), key, n.dump()));
       }
       d[axis] = n.get<std::int64_t>();
     }
     return d;
   };
   build_kernel b;
-  b.file = text_field("file", true);
+  b.file = text_field(at<slot_of("file")>, true);
   auto& k = b.kernel.resources;
-  k.name = text_field("kernel", true);
-  k.arch = occcalc::parse_gpu_target(text_field("arch", true));
-  b.kernel.demangled = text_field("name", true);
-  k.origin = text_field("origin", false);
-  k.registers = count("registers");
-  k.register_cap = count("register_cap");
-  k.min_blocks_per_sm = count("min_blocks_per_sm");
-  k.static_shared_memory_bytes = count("static_smem_bytes");
-  k.stack_frame_bytes = count("stack_frame_bytes");
-  k.stack_size_bytes = count("stack_size_bytes");
-  k.local_memory_bytes = count("local_memory_bytes");
-  k.spill_store_bytes = count("spill_store_bytes");
-  k.spill_load_bytes = count("spill_load_bytes");
-  k.barriers = count("barriers");
-  k.agprs = count("agprs");
-  k.sgprs = count("sgprs");
-  k.wave_size = count("wave_size");
-  k.vgpr_spills = count("vgpr_spills");
-  k.sgpr_spills = count("sgpr_spills");
-  k.compiler_waves_per_simd = count("compiler_waves_per_simd");
-  if (const auto it = record.find("wgp_mode"); it != record.end() && !it->is_null()) {
-    if (!it->is_boolean()) throw occcalc::table_error(where + ": field 'wgp_mode' is not true or false");
-    k.wgp_mode = it->get<bool>();
+  k.name = text_field(at<slot_of("kernel")>, true);
+  k.arch = occcalc::parse_gpu_target(text_field(at<slot_of("arch")>, true));
+  b.kernel.demangled = text_field(at<slot_of("name")>, true);
+  k.origin = text_field(at<slot_of("origin")>, false);
+  k.registers = count(at<slot_of("registers")>);
+  k.register_cap = count(at<slot_of("register_cap")>);
+  k.min_blocks_per_sm = count(at<slot_of("min_blocks_per_sm")>);
+  k.static_shared_memory_bytes = count(at<slot_of("static_smem_bytes")>);
+  k.stack_frame_bytes = count(at<slot_of("stack_frame_bytes")>);
+  k.stack_size_bytes = count(at<slot_of("stack_size_bytes")>);
+  k.local_memory_bytes = count(at<slot_of("local_memory_bytes")>);
+  k.spill_store_bytes = count(at<slot_of("spill_store_bytes")>);
+  k.spill_load_bytes = count(at<slot_of("spill_load_bytes")>);
+  k.barriers = count(at<slot_of("barriers")>);
+  k.agprs = count(at<slot_of("agprs")>);
+  k.sgprs = count(at<slot_of("sgprs")>);
+  k.wave_size = count(at<slot_of("wave_size")>);
+  k.vgpr_spills = count(at<slot_of("vgpr_spills")>);
+  k.sgpr_spills = count(at<slot_of("sgpr_spills")>);
+  k.compiler_waves_per_simd = count(at<slot_of("compiler_waves_per_simd")>);
+  if (const json& wgp = record[at<slot_of("wgp_mode")>]; !wgp.is_null()) {
+    if (!wgp.is_boolean()) throw occcalc::table_error(where() + ": field 'wgp_mode' is not true or false");
+    k.wgp_mode = wgp.get<bool>();
   }
-  k.max_threads = dims("max_threads");
-  k.required_threads = dims("required_threads");
-  k.cluster_dims = dims("cluster_dims");
+  k.max_threads = dims(at<slot_of("max_threads")>);
+  k.required_threads = dims(at<slot_of("required_threads")>);
+  k.cluster_dims = dims(at<slot_of("cluster_dims")>);
   // A Triton kernel's launch is its metadata's, not the command's.
-  if (text_field("block_size_from", false) == triton_block_size) {
-    b.own_threads = count("block_size");
-    b.own_dyn_smem_bytes = count("dyn_smem_bytes");
-    b.triton_config = text_field("triton_config", false);
+  if (text_field(at<slot_of("block_size_from")>, false) == triton_block_size) {
+    b.own_threads = count(at<slot_of("block_size")>);
+    b.own_dyn_smem_bytes = count(at<slot_of("dyn_smem_bytes")>);
+    b.triton_config = text_field(at<slot_of("triton_config")>, false);
   }
   return b;
 }
 
-/// SAX events of a saved inspect, each record of `kernels` built alone and
-/// handed over as it ends: a library's records are never one
-/// document. A record holds only the members `kernel_of` reads; the others
+/// SAX events of a saved inspect, each record of `kernels` read as it
+/// comes: a library's records are never one document, and a record is never
+/// a tree. A member `kernel_of` reads goes to its slot (a container, such as
+/// a dimension, built there); the others (the occupancy, worked out again)
 /// are skipped, as strictly as they would be built. The rest (the version,
 /// the inputs) builds `root`, whose `kernels` stays empty unless it holds
-/// what is not a record. Strict as tables are (`strict_json_builder`).
+/// what is not a record. Strict as tables are (`strict_json_builder`): a
+/// repeated key, nesting past `max_json_depth` and what JSON is not are
+/// refused, inside a record too.
 class record_stream {
  public:
-  using record_fn = std::function<void(json&&)>;
+  using record_fn = std::function<void(record_fields&)>;
   record_stream(json& root, record_fn on_record) : root_(root), on_record_(std::move(on_record)) {}
 
-  bool null() { return skipping() ? skipped() : target().null(); }
-  bool boolean(bool v) { return skipping() ? skipped() : target().boolean(v); }
-  bool number_integer(json::number_integer_t v) { return skipping() ? skipped() : target().number_integer(v); }
-  bool number_unsigned(json::number_unsigned_t v) { return skipping() ? skipped() : target().number_unsigned(v); }
-  bool number_float(json::number_float_t v, const json::string_t& s) {
-    return skipping() ? skipped() : target().number_float(v, s);
+  bool null() {
+    return scalar(nullptr, [](auto& to) { return to.null(); });
   }
-  bool string(json::string_t& v) { return skipping() ? skipped() : target().string(v); }
-  bool binary(json::binary_t& v) { return skipping() ? skipped() : target().binary(v); }
+  bool boolean(bool v) {
+    return scalar(v, [&](auto& to) { return to.boolean(v); });
+  }
+  bool number_integer(json::number_integer_t v) {
+    return scalar(v, [&](auto& to) { return to.number_integer(v); });
+  }
+  bool number_unsigned(json::number_unsigned_t v) {
+    return scalar(v, [&](auto& to) { return to.number_unsigned(v); });
+  }
+  bool number_float(json::number_float_t v, const json::string_t& s) {
+    return scalar(v, [&](auto& to) { return to.number_float(v, s); });
+  }
+  bool string(json::string_t& v) {
+    return scalar(std::move(v), [&](auto& to) { return to.string(v); });
+  }
+  bool binary(json::binary_t& v) {
+    return scalar(json::binary(v), [&](auto& to) { return to.binary(v); });
+  }
   bool key(json::string_t& name) {
     if (skip_level_ > 0) return skipped_key(name);
+    if (value_builder_) return value_builder_->key(name);
+    if (in_record_) return record_key(name);
     if (depth_ == 1) in_kernels_key_ = name == "kernels";
-    // The record still takes the key, so that a second one is refused.
-    if (record_builder_ && depth_ == record_depth) skip_value_ = !is_saved_record_field(name);
-    return target().key(name);
+    return root_.key(name);
   }
   bool start_object(std::size_t n) {
     if (skipping()) return skip_open();
-    if (!record_builder_ && depth_ == 2 && in_kernels_) {
-      record_ = json();
-      record_builder_.emplace(record_);
+    if (in_record_ && !value_builder_) value_builder_.emplace(fields_[slot_]);
+    if (value_builder_) {
+      check_depth();
+      ++depth_;
+      return value_builder_->start_object(n);
+    }
+    if (depth_ == 2 && in_kernels_) {
+      // A record opens.
+      for (auto& f : fields_) f = nullptr;
+      present_.reset();
+      other_keys_.clear();
+      in_record_ = true;
+      ++depth_;
+      return true;
     }
     ++depth_;
-    return target().start_object(n);
+    return root_.start_object(n);
   }
   bool end_object() {
     if (skip_level_ > 0) return skip_close();
-    const bool ok = target().end_object();
-    if (--depth_ == 2 && record_builder_) {
-      record_builder_.reset();
-      on_record_(std::move(record_));
+    if (value_builder_) return end_value([&] { return value_builder_->end_object(); });
+    if (in_record_) {
+      in_record_ = false;
+      --depth_;
+      on_record_(fields_);
+      return true;
     }
+    const bool ok = root_.end_object();
+    --depth_;
     return ok;
   }
   bool start_array(std::size_t n) {
     if (skipping()) return skip_open();
+    if (in_record_ && !value_builder_) value_builder_.emplace(fields_[slot_]);
+    if (value_builder_) {
+      check_depth();
+      ++depth_;
+      return value_builder_->start_array(n);
+    }
     if (++depth_ == 2) in_kernels_ = in_kernels_key_;
-    return target().start_array(n);
+    return root_.start_array(n);
   }
   bool end_array() {
     if (skip_level_ > 0) return skip_close();
-    const bool ok = target().end_array();
+    if (value_builder_) return end_value([&] { return value_builder_->end_array(); });
+    const bool ok = root_.end_array();
     if (--depth_ == 1) in_kernels_ = false;
     return ok;
   }
@@ -224,7 +298,46 @@ class record_stream {
   /// The depth inside a record: the document, `kernels`, the record.
   static constexpr int record_depth = 3;
 
-  occcalc::detail::strict_json_builder& target() { return record_builder_ ? *record_builder_ : root_; }
+  /// A value that is not a container: dropped when skipped, to its slot as
+  /// a record's member, else to the builder it belongs to.
+  template <typename Value, typename Forward>
+  bool scalar(Value&& value, Forward&& forward) {
+    if (skipping()) return skipped();
+    if (value_builder_) return forward(*value_builder_);
+    if (in_record_) {
+      fields_[slot_] = json(std::forward<Value>(value));
+      return true;
+    }
+    return forward(root_);
+  }
+  /// A record's key: a member `kernel_of` reads takes its slot; another is
+  /// skipped. Either, given twice, is refused.
+  bool record_key(const std::string& name) {
+    if (const auto slot = saved_field_slot(name)) {
+      if (present_[*slot]) throw occcalc::detail::duplicate_json_key(name);
+      present_.set(*slot);
+      slot_ = *slot;
+      return true;
+    }
+    if (std::find(other_keys_.begin(), other_keys_.end(), name) != other_keys_.end()) {
+      throw occcalc::detail::duplicate_json_key(name);
+    }
+    other_keys_.push_back(name);
+    skip_value_ = true;
+    return true;
+  }
+  /// A member's value that is a container closes a level.
+  template <typename Close>
+  bool end_value(Close&& close) {
+    const bool ok = close();
+    if (--depth_ == record_depth) value_builder_.reset();
+    return ok;
+  }
+  /// Nesting within a record counts from the record, as a table's from its
+  /// document.
+  void check_depth() const {
+    if (depth_ - (record_depth - 1) >= occcalc::max_json_depth) throw occcalc::detail::too_deep_json();
+  }
 
   /// Whether the value now read is a skipped member's or inside one.
   bool skipping() const noexcept { return skip_value_ || skip_level_ > 0; }
@@ -233,12 +346,10 @@ class record_stream {
     skip_value_ = false;
     return true;
   }
-  /// An array or object of a skipped member opens: the depth the record's
-  /// builder allows, and a level of keys that refuses a repeated one.
+  /// An array or object of a skipped member opens: the depth a record
+  /// allows, and a level of keys that refuses a repeated one.
   bool skip_open() {
-    if (depth_ - (record_depth - 1) >= occcalc::max_json_depth) {
-      throw occcalc::detail::too_deep_json();
-    }
+    check_depth();
     skip_value_ = false;
     ++depth_;
     if (skip_keys_.size() == skip_level_) skip_keys_.emplace_back();
@@ -261,8 +372,16 @@ class record_stream {
 
   occcalc::detail::strict_json_builder root_;
   record_fn on_record_;
-  json record_;
-  std::optional<occcalc::detail::strict_json_builder> record_builder_;
+  /// The open record's members, which of them it has given, and the keys
+  /// of the members skipped.
+  record_fields fields_;
+  std::bitset<std::size(saved_record_fields)> present_;
+  std::vector<std::string> other_keys_;
+  bool in_record_ = false;
+  /// The slot of the member whose value comes next.
+  std::size_t slot_ = 0;
+  /// Builds a member's value that is a container, in its slot.
+  std::optional<occcalc::detail::strict_json_builder> value_builder_;
   int depth_ = 0;
   bool in_kernels_key_ = false;
   bool in_kernels_ = false;
@@ -316,7 +435,7 @@ kernel_store kernels_from_inspect_json(const std::string& origin, std::string_vi
   kernel_store out;
   std::size_t index = 0;
   bool version_checked = false;
-  record_stream events(root, [&](json&& record) {
+  record_stream events(root, [&](record_fields& record) {
     if (!version_checked && root.is_object() && root.contains("schema_version")) {
       check_version(root["schema_version"]);
       version_checked = true;

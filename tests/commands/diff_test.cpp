@@ -112,6 +112,47 @@ TEST_CASE("diff: the members of a saved record that are not read are still held 
   CHECK_THAT(e.out, Contains("0 regressed, 0 new, 0 removed, 0 improved, 0 changed otherwise, 3 unchanged"));
 }
 
+TEST_CASE("diff: the members of a saved record that are read are held to their kinds, each once", "[cli][diff]") {
+  // Each member is read into its slot as it comes, never into a tree: the
+  // same refusals as a tree's, named in the order the record is read.
+  const std::string saved = run({"inspect", old_build, "--json"}).out;
+  const auto refused = [&](const std::string& name, const std::string& from, const std::string& to) {
+    std::string text = saved;
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+    const std::string path = occcalc::test::temp_file(name, text);
+    const auto r = run({"diff", path, old_build});
+    CHECK(r.status == exit_status::bad_input);
+    const std::string lead = "occcalc: error: " + path + ": ";
+    REQUIRE(r.err.rfind(lead, 0) == 0);
+    return r.err.substr(lead.size());
+  };
+  CHECK(refused("read-twice.json", "\"registers\":", "\"registers\": 3, \"registers\":") ==
+        "duplicate key 'registers' in an object\n");
+  CHECK(refused("skipped-twice.json", "\"occupancy\":", "\"occupancy\": 1, \"occupancy\":") ==
+        "duplicate key 'occupancy' in an object\n");
+  CHECK(refused("negative.json", "\"registers\":", "\"registers\": -1, \"x\":") ==
+        "kernels[0]: field 'registers' is not a count\n");
+  CHECK(refused("text-count.json", "\"barriers\":", "\"barriers\": \"1\", \"x\":") ==
+        "kernels[0]: field 'barriers' is not a count\n");
+  CHECK(refused("two-dims.json", "\"registers\":", "\"max_threads\": [1, 2], \"registers\":") ==
+        "kernels[0]: field 'max_threads' is not three dimensions\n");
+  CHECK(refused("zero-dim.json", "\"registers\":", "\"cluster_dims\": [1, {\"a\": 0}, 1], \"registers\":") ==
+        "kernels[0]: field 'cluster_dims' holds {\"a\":0}, not a dimension\n");
+  CHECK(refused("wgp.json", "\"registers\":", "\"wgp_mode\": 1, \"registers\":") ==
+        "kernels[0]: field 'wgp_mode' is not true or false\n");
+  CHECK(refused("name-object.json", "\"name\":", "\"name\": {\"a\": 1}, \"x\":") ==
+        "kernels[0]: field 'name' is not a string\n");
+  // Checked as kernel_of reads them: the file before a count, whatever the
+  // record's order.
+  CHECK(refused("missing-file.json", "\"file\":", "\"sgprs\": -1, \"x\":") == "kernels[0]: field 'file' is missing\n");
+  std::string deep = "0";
+  for (int i = 0; i < 70; ++i) deep = "[" + deep + "]";
+  CHECK(refused("deep-read.json", "\"registers\":", "\"max_threads\": " + deep + ", \"registers\":") ==
+        "nested more than 64 arrays and objects deep\n");
+}
+
 TEST_CASE("check --baseline applies the policy only to what is new or got worse", "[cli][check][diff]") {
   const std::string policy = std::string(OCCCALC_TEMP_DIR) + "/max10.json";
   std::ofstream(policy) << R"({"schema_version": 1, "defaults": {"max_registers": 10}})";
