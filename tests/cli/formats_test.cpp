@@ -26,15 +26,15 @@ struct command_line {
 
 const std::vector<command_line>& command_lines() {
   static const std::vector<command_line> lines = {
-      {{"--cc", "8.0", "--threads", "128", "--regs", "40"}, "text (default) or json"},
-      {{"list", "archs"}, "text (default) or json"},
+      {{"--cc", "8.0", "--threads", "128", "--regs", "40"}, "text (default) or json", {}},
+      {{"list", "archs"}, "text (default) or json", {}},
       {{"batch"}, "json", "{\"cc\": \"8.0\", \"threads\": 128, \"regs\": 40}\n"},
-      {{"inspect", log_fixture}, "text (default), json or csv"},
-      {{"check", "--policy", strict, log_fixture}, "text (default), json, github, sarif or markdown"},
-      {{"diff", log_fixture, log_fixture}, "text (default), json, github, sarif or markdown"},
-      {{"suggest", "--cc", "8.0", "--regs", "40"}, "text (default) or json"},
-      {{"limits", "--cc", "9.0", "--threads", "256"}, "text (default) or json"},
-      {{"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "256", "--regs", "40"}, "text (default), json or csv"},
+      {{"inspect", log_fixture}, "text (default), json or csv", {}},
+      {{"check", "--policy", strict, log_fixture}, "text (default), json, github, sarif or markdown", {}},
+      {{"diff", log_fixture, log_fixture}, "text (default), json, github, sarif or markdown", {}},
+      {{"suggest", "--cc", "8.0", "--regs", "40"}, "text (default) or json", {}},
+      {{"limits", "--cc", "9.0", "--threads", "256"}, "text (default) or json", {}},
+      {{"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "256", "--regs", "40"}, "text (default), json or csv", {}},
   };
   return lines;
 }
