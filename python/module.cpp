@@ -583,7 +583,7 @@ std::string suggest_json(const py::kwargs& kwargs) {
 std::string sweep_json(const py::kwargs& kwargs) {
   std::vector<std::string> o(4);
   const occcalc::request req = request_without(kwargs, {"vary", "from_", "to", "step"}, o);
-  if (o[0].empty()) throw occcalc::input_error("vary", "is required: threads, regs, smem or barriers (AMD: threads, vgprs, sgprs or lds)");
+  if (o[0].empty()) throw occcalc::input_error("vary", "is required: " + cli::vary_choices());
   cli::sweep_options options;
   options.vary = o[0];
   options.from = o[1];

@@ -6,8 +6,9 @@
 - bash: the script is sourced and its function run as bash would run it:
   `occcalc ins<TAB>` gives inspect, `--cc sm_9<TAB>` the sm_9x ids the
   built occcalc lists, `--gpu h100<TAB>` the H100 ids, `--gfx gfx90<TAB>`
-  the gfx90x targets, `inspect --wi<TAB>` --wide, and `--format <TAB>`
-  each command's formats as its help lists them.
+  the gfx90x targets, `inspect --wi<TAB>` --wide, `--format <TAB>` each
+  command's formats as its help lists them, and the values of --vary,
+  --model, --cache, --color and list's WHAT the ones occcalc's refusals list.
 - zsh and fish: each parses (`zsh -n`, `fish --no-execute`) where installed.
 
 usage: completions.py OCCCALC REPO_ROOT
@@ -37,6 +38,26 @@ def formats(command):
     text = " ".join(subprocess.run([OCCCALC, *args, "--help"], capture_output=True, text=True, check=True).stdout.split())
     listed = re.search(r"Output format: ((?:[a-z]+(?: \(default\))?(?:, | or )?)+)", text).group(1)
     return sorted(re.findall(r"[a-z]+", listed.replace("(default)", "").replace(" or ", " ")))
+
+
+# Closed lists of values: a command line that refuses a value, and so names
+# every value it takes.
+REFUSALS = {
+    "--vary": [["sweep", "--vary", "x", "--cc", "8.0", "--threads", "128", "--regs", "32"],
+               ["sweep", "--vary", "x", "--gfx", "gfx90a", "--threads", "128", "--vgprs", "32"]],
+    "--model": [["--gfx", "gfx90a", "--threads", "128", "--vgprs", "32", "--model", "x"]],
+    "--cache": [["--cc", "3.5", "--threads", "128", "--regs", "32", "--cache", "x"]],
+    "--color": [["--cc", "8.0", "--threads", "128", "--regs", "32", "--color", "x"]],
+    "list": [["list", "x"]],
+}
+
+
+def refused_values(args):
+    """The values a refusal of `args` names: `... is not one of a, b or c`."""
+    err = subprocess.run([OCCCALC, *args], capture_output=True, text=True).stderr
+    listed = re.search(r"(?:is not one of|expected) (.*)$", err.strip()).group(1)
+    listed = re.sub(r"\(.*?\)", "", listed).replace(" or ", ", ")
+    return {v.strip() for v in listed.split(",") if re.fullmatch(r"[a-z0-9-]+", v.strip())}
 
 
 def complete(words):
@@ -72,6 +93,12 @@ def main():
         reply, err = complete(words)
         if sorted(reply) != formats(command) or err:
             problems.append(f"bash: {' '.join(words[1:])}<TAB> gave {reply}, not {formats(command)} {err}")
+    for flag, lines in REFUSALS.items():
+        wanted_values = set().union(*(refused_values(args) for args in lines))
+        words = [OCCCALC] + ([flag, ""] if flag.startswith("--") else [flag, ""])
+        reply, err = complete(words)
+        if set(reply) != wanted_values or err:
+            problems.append(f"bash: {flag} <TAB> gave {sorted(reply)}, not {sorted(wanted_values)} {err}")
     for words, ok in cases:
         words = [OCCCALC] + words[1:]
         reply, err = complete(words)

@@ -51,7 +51,7 @@ struct command_info {
   const char* name;
   const char* description;
   /// What it cannot run without, for the message when that is missing.
-  const char* needs;
+  std::string (*needs)();
   bool all_tables;
   void (*bind)(CLI::App&, options&);
   /// Its `--format` choices, the default first: its renderer table's where
@@ -73,15 +73,20 @@ constexpr command_info commands[] = {
     {"inspect",
      "Read kernels' resource usage from cubins, fat binaries, AMD code objects, offload bundles, ELF files or "
      "ptxas/nvlink logs",
-     "INPUT...: the build outputs to read (cubins, fat binaries, libraries, executables, AMD code objects, "
-     "Triton caches, compiler logs or directories; - for standard input)",
+     [] {
+       return std::string(
+           "INPUT...: the build outputs to read (cubins, fat binaries, libraries, executables, AMD code objects, "
+           "Triton caches, compiler logs or directories; - for standard input)");
+     },
      true, bind_inspect, [] { return format_choices(inspect_renderers); }, run_inspect_command},
     {"check", "CI gate: check the kernels of build outputs against a policy file",
-     "--policy FILE and INPUT...: a policy (JSON; see examples/) and the build outputs to check", true, bind_check,
-     [] { return format_choices(check_renderers); }, run_check_command},
+     [] {
+       return std::string("--policy FILE and INPUT...: a policy (JSON; see examples/) and the build outputs to check");
+     },
+     true, bind_check, [] { return format_choices(check_renderers); }, run_check_command},
     {"diff", "Compare two builds kernel by kernel: registers, spills, stack, shared memory, occupancy",
-     "OLD and NEW: two builds, each a build output, a directory or a saved inspect --json", true, bind_diff,
-     [] { return format_choices(diff_renderers); }, run_diff_command},
+     [] { return std::string("OLD and NEW: two builds, each a build output, a directory or a saved inspect --json"); },
+     true, bind_diff, [] { return format_choices(diff_renderers); }, run_diff_command},
     {"suggest",
      "The block size with the most resident threads, next steps per limiter (or changes together), dynamic "
      "shared memory for N blocks (AMD: HIP's block size search and each model's next steps)",
@@ -89,12 +94,12 @@ constexpr command_info commands[] = {
     {"limits",
      "The most registers per thread and shared memory per block each occupancy level allows (AMD: VGPRs, SGPRs, "
      "LDS)",
-     "--threads N: the block (work-group) size the limits are for", false, bind_limits, text_or_json,
-     run_limits_command},
+     [] { return std::string("--threads N: the block (work-group) size the limits are for"); }, false, bind_limits,
+     text_or_json, run_limits_command},
     {"sweep",
      "Occupancy as threads, registers, shared memory or barriers (AMD: VGPRs, SGPRs, LDS) vary, or clusters as "
      "their size does: chart, cliffs, CSV, JSON, SVG",
-     "--vary FIGURE: threads, regs, smem, barriers or cluster (AMD: threads, vgprs, sgprs or lds)", false, bind_sweep,
+     [] { return "--vary FIGURE: " + vary_choices(); }, false, bind_sweep,
      [] {
        return format_choices{output_format::text, output_format::json, output_format::csv};
      },
@@ -280,7 +285,7 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
     }
     std::vector<command_needs> needs;
     for (const auto& command : commands) {
-      if (command.needs != nullptr) needs.push_back({command.name, command.needs});
+      if (command.needs != nullptr) needs.push_back({command.name, command.needs()});
     }
     err << "occcalc: error: " << printable(parse_error_text(e, app, needs)) << "\n";
     return exit_status::bad_input;

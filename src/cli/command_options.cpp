@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/help_format.hpp"
+#include "commands/sweep.hpp"
 #include "occcalc/amd/target.hpp"
 #include "render/inspect_report.hpp"
 
@@ -156,8 +157,8 @@ void bind_limits(CLI::App& app, options& /*opts*/) {
 
 void bind_sweep(CLI::App& app, options& opts) {
   app.add_option("--vary", opts.sweep.vary,
-                 "The figure to vary: threads, regs, smem, barriers or cluster (the cluster size, on --gpu or "
-                 "--sm-count; AMD: threads, vgprs, sgprs, lds or, on CDNA, agprs)")
+                 "The figure to vary: " + vary_choices() +
+                     "; cluster is the cluster size, on --gpu or --sm-count, and agprs on CDNA")
       ->required()
       ->type_name("FIGURE");
   app.add_option("--from", opts.sweep.from, "First value (default: the figure's smallest)")->type_name("N");

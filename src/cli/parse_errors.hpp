@@ -19,7 +19,7 @@ namespace occcalc::cli {
 /// What a command needs, for its "needs" line: `inspect needs INPUT...: ...`.
 struct command_needs {
   const char* command;
-  const char* needs;
+  std::string needs;
 };
 
 /// `e` as occcalc says it (no `occcalc: error: ` prefix). `app` is the whole

@@ -2,9 +2,11 @@
 
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <ostream>
 #include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -27,16 +29,32 @@ namespace occcalc::cli {
 
 namespace {
 
-/// The row of `table` named `text`; throws naming every row otherwise.
+/// `table`'s names, then `more`'s, joined by `separator` (`last` before
+/// the last).
 template <typename Table>
-auto parse_variable(const Table& table, const std::string& text, std::string_view vendor_note) {
-  std::string names;
+std::string variable_names(const Table& table, std::initializer_list<std::string_view> more, std::string_view separator,
+                           std::string_view last) {
+  std::vector<std::string_view> names;
+  for (const auto& row : table) names.push_back(row.name);
+  names.insert(names.end(), more.begin(), more.end());
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) out += i + 1 == names.size() ? last : separator;
+    out += names[i];
+  }
+  return out;
+}
+
+/// The row of `table` named `text`; throws naming every choice otherwise
+/// (`more`: those that are not rows).
+template <typename Table>
+auto parse_variable(const Table& table, const std::string& text, std::initializer_list<std::string_view> more,
+                    std::string_view vendor_note) {
   for (const auto& row : table) {
     if (text == row.name) return row.id;
-    names += (names.empty() ? "" : ", ") + std::string(row.name);
   }
-  throw occcalc::input_error("vary",
-                             occcalc::detail::quoted(text) + " is not one of " + names + std::string(vendor_note));
+  throw occcalc::input_error("vary", occcalc::detail::quoted(text) + " is not one of " +
+                                         variable_names(table, more, ", ", ", ") + std::string(vendor_note));
 }
 
 /// The most points a sweep may have: every register count, or every block
@@ -113,7 +131,7 @@ sweep_series make_series(const occcalc::nvidia_arch& arch, const occcalc::launch
 sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_options& options) {
   const auto& arch = *resolved.arch;
   const auto& launch = resolved.launch;
-  const auto variable = parse_variable(occcalc::sweep_variables, options.vary, "");
+  const auto variable = parse_variable(occcalc::sweep_variables, options.vary, {cluster_variable}, "");
   const bool threads = variable == occcalc::sweep_variable::threads;
   sweep_plan plan;
   plan.target_id = arch.id;
@@ -144,7 +162,7 @@ sweep_plan plan_for(const occcalc::resolved_request& resolved, const sweep_optio
 
 sweep_plan plan_for(const occcalc::resolved_amd_request& r, const sweep_options& options) {
   const auto& t = *r.target;
-  const auto variable = parse_variable(occcalc::amd_sweep_variables, options.vary, " (AMD)");
+  const auto variable = parse_variable(occcalc::amd_sweep_variables, options.vary, {}, " (AMD)");
   if (variable == occcalc::amd_sweep_variable::sgprs && t.max_sgprs_per_wave == 0) {
     throw occcalc::input_error("vary",
                                "sgprs does not apply to " + t.id + " (" + t.family + "): it has no scalar registers");
@@ -261,6 +279,11 @@ exit_status run_cluster_sweep(const occcalc::table& tables, const occcalc::reque
 
 }  // namespace
 
+std::string vary_choices() {
+  return variable_names(occcalc::sweep_variables, {cluster_variable}, ", ", " or ") +
+         " (AMD: " + variable_names(occcalc::amd_sweep_variables, {}, ", ", " or ") + ")";
+}
+
 exit_status run_sweep(const occcalc::table& tables, const occcalc::request& request, const sweep_options& options,
                       bool json, std::ostream& out, const terminal& term) {
   if (json && options.csv) throw occcalc::input_error("csv", "cannot be given together with --json");
@@ -268,7 +291,7 @@ exit_status run_sweep(const occcalc::table& tables, const occcalc::request& requ
     throw occcalc::input_error("cluster",
                                "does not apply to sweep; " + occcalc::field_ref("vary") + " cluster varies it");
   }
-  if (occcalc::detail::trim(options.vary) == "cluster")
+  if (occcalc::detail::trim(options.vary) == cluster_variable)
     return run_cluster_sweep(tables, request, options, json, out, term);
   if (request.sm_count) {
     throw occcalc::input_error("sm_count", "applies to sweep only with " + occcalc::field_ref("vary") + " cluster");

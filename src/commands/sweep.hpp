@@ -4,6 +4,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 #include "commands/exit_status.hpp"
 #include "occcalc/nvidia/arch.hpp"
@@ -13,9 +14,18 @@
 
 namespace occcalc::cli {
 
+/// `--vary cluster`: the cluster size, on one device (not a figure of the
+/// launch, so not a row of the sweep tables).
+inline constexpr std::string_view cluster_variable = "cluster";
+
+/// What `--vary` takes, from the sweep tables, for help and messages:
+/// `threads, regs, smem, barriers or cluster (AMD: threads, vgprs, sgprs,
+/// lds or agprs)`.
+std::string vary_choices();
+
 /// What `sweep` was asked, beyond the usual kernel flags.
 struct sweep_options {
-  /// threads, regs, smem or barriers.
+  /// One of `vary_choices()`.
   std::string vary;
   /// The range, as typed; empty for the figure's default.
   std::string from, to, step;

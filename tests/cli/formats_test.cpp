@@ -34,7 +34,9 @@ const std::vector<command_line>& command_lines() {
       {{"diff", log_fixture, log_fixture}, "text (default), json, github, sarif or markdown", {}},
       {{"suggest", "--cc", "8.0", "--regs", "40"}, "text (default) or json", {}},
       {{"limits", "--cc", "9.0", "--threads", "256"}, "text (default) or json", {}},
-      {{"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "256", "--regs", "40"}, "text (default), json or csv", {}},
+      {{"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "256", "--regs", "40"},
+       "text (default), json or csv",
+       {}},
   };
   return lines;
 }

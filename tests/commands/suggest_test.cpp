@@ -20,7 +20,7 @@ TEST_CASE("cli: suggest and sweep errors name the flag and exit 2", "[cli][sweep
   };
   const auto c = GENERATE(values<error_case>({
       {{"sweep", "--vary", "warps", "--cc", "8.0", "--threads", "128", "--regs", "32"},
-       "occcalc: error: --vary 'warps' is not one of threads, regs, smem, barriers"},
+       "occcalc: error: --vary 'warps' is not one of threads, regs, smem, barriers, cluster"},
       {{"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "128", "--regs", "32", "--from", "100", "--to", "10"},
        "occcalc: error: --to 10 is below --from 100"},
       {{"sweep", "--vary", "smem", "--cc", "8.0", "--threads", "128", "--regs", "32", "--step", "0"},

@@ -274,7 +274,7 @@ def test_sweep_is_the_clis():
     assert occcalc.sweep("threads", gpu="RTX 4090", regs=64, from_=64, to=512, step=64) == \
         cli_json(["sweep", "--vary", "threads", "--gpu", "RTX 4090", "--regs", "64", "--from", "64", "--to", "512",
                   "--step", "64"])
-    with pytest.raises(occcalc.Error, match="vary 'bogus' is not one of threads, regs, smem, barriers"):
+    with pytest.raises(occcalc.Error, match="vary 'bogus' is not one of threads, regs, smem, barriers, cluster"):
         occcalc.sweep("bogus", cc="7.0", threads=128, regs=37)
 
 
