@@ -108,9 +108,12 @@ constexpr command_info commands[] = {
 
 /// `--format`, from the formats a command prints, and `--csv` where CSV is
 /// one of them (`--json` is every command's: the main parser's).
-void bind_format(CLI::App& app, options& opts, const format_choices& formats) {
-  app.add_option("--format", opts.format, "Output format: " + formats.names(true))->type_name("FORMAT");
+/// Returns the `--format` option.
+CLI::Option* bind_format(CLI::App& app, options& opts, const format_choices& formats) {
+  CLI::Option* format =
+      app.add_option("--format", opts.format, "Output format: " + formats.names(true))->type_name("FORMAT");
   if (formats.contains(output_format::csv)) app.add_flag("--csv", opts.csv, "Print CSV: --format csv");
+  return format;
 }
 
 /// Whether `text` is a subcommand's name.
@@ -245,7 +248,9 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
   }
   // The options every command shares.
   app.add_flag("--json", opts.json, "Print JSON (schema/result.schema.json) instead of text: --format json");
-  bind_format(app, opts, query_formats());
+  // --format is the main parser's and each command's: given before the
+  // command and after it, it is given twice.
+  std::vector<const CLI::Option*> format_options{bind_format(app, opts, query_formats())};
   app.add_flag("--brief", opts.brief,
                "One line: the architecture, the occupancy, blocks and warps per SM, the limiter (the query)");
   app.add_option("--min-occupancy", opts.min_occupancy, "Gate: exit 1 when the occupancy (percent) is below this")
@@ -265,7 +270,7 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
   for (const auto& command : commands) {
     CLI::App* sub = app.add_subcommand(command.name, command.description);
     command.bind(*sub, opts);
-    bind_format(*sub, opts, command.formats());
+    format_options.push_back(bind_format(*sub, opts, command.formats()));
     parsers.push_back(sub);
     subcommands.push_back(sub);
   }
@@ -296,6 +301,11 @@ exit_status parse_and_run(const std::vector<const char*>& args, const terminal& 
   }
   if (const auto extras = app.remaining(); !extras.empty()) {
     err << "occcalc: error: " << printable(unexpected_argument_text(app, args, extras.front())) << "\n";
+    return exit_status::bad_input;
+  }
+  if (std::count_if(format_options.begin(), format_options.end(), [](const CLI::Option* o) { return o->count() > 0; }) >
+      1) {
+    err << "occcalc: error: --format is given more than once; give it once\n";
     return exit_status::bad_input;
   }
   const auto given = [&](std::size_t i) { return request_options[i]->count() > 0; };

@@ -106,6 +106,12 @@ TEST_CASE("cli: a format a command does not print, or two asked at once, is refu
         "occcalc: error: --csv cannot be given together with --json\n");
   CHECK(run({"sweep", "--vary", "regs", "--cc", "8.0", "--threads", "256", "--csv", "--format", "csv"}).err ==
         "occcalc: error: --csv cannot be given together with --format; --csv is --format csv\n");
+  // Before the command and after it, as twice after it.
+  CHECK(run({"--format", "json", "inspect", log_fixture, "--format", "csv"}).err ==
+        "occcalc: error: --format is given more than once; give it once\n");
+  CHECK(run({"inspect", log_fixture, "--format", "json", "--format", "csv"}).err ==
+        "occcalc: error: --format is given more than once; give it once\n");
+  CHECK(run({"--format", "csv", "inspect", log_fixture}).out == run({"inspect", log_fixture, "--csv"}).out);
   const auto both = run({"check", "--policy", strict, log_fixture, "--json", "--format", "json"});
   CHECK(both.status == exit_status::bad_input);
   CHECK(both.err == "occcalc: error: --json cannot be given together with --format; --json is --format json\n");
