@@ -29,7 +29,6 @@
 #include "occcalc/error.hpp"
 #include "occcalc/request/lookup.hpp"
 #include "occcalc/request/request.hpp"
-#include "occcalc/tables/load.hpp"
 #include "occcalc/version.hpp"
 #include "render/check.hpp"
 #include "render/diff.hpp"

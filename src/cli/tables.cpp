@@ -4,6 +4,7 @@
 #include "cli/embedded_tables.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/request/lookup.hpp"
+#include "occcalc/tables/load.hpp"
 
 namespace occcalc::cli {
 

@@ -7,7 +7,7 @@
 
 #include "cli/compiled_tables.hpp"
 #include "occcalc/request/request.hpp"
-#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/tables.hpp"
 
 namespace occcalc::cli {
 

@@ -5,7 +5,7 @@
 #include <optional>
 
 #include "commands/exit_status.hpp"
-#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/tables.hpp"
 
 namespace occcalc::cli {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "commands/exit_status.hpp"
-#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/tables.hpp"
 
 #include "render/terminal.hpp"
 

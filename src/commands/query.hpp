@@ -7,7 +7,7 @@
 
 #include "commands/exit_status.hpp"
 #include "occcalc/request/request.hpp"
-#include "occcalc/tables/load.hpp"
+#include "occcalc/tables/tables.hpp"
 
 #include "render/terminal.hpp"
 
