@@ -8,7 +8,8 @@
   built occcalc lists, `--gpu h100<TAB>` the H100 ids, `--gfx gfx90<TAB>`
   the gfx90x targets, `inspect --wi<TAB>` --wide, `--format <TAB>` each
   command's formats as its help lists them, and the values of --vary,
-  --model, --cache, --color and list's WHAT the ones occcalc's refusals list.
+  --model, --cache, --color and list's WHAT the ones occcalc's refusals list
+  (zsh's and fish's lists of those values too).
 - zsh and fish: each parses (`zsh -n`, `fish --no-execute`) where installed.
 
 usage: completions.py OCCCALC REPO_ROOT
@@ -50,6 +51,18 @@ REFUSALS = {
     "--color": [["--cc", "8.0", "--threads", "128", "--regs", "32", "--color", "x"]],
     "list": [["list", "x"]],
 }
+
+
+def listed_values(name, text, flag):
+    """Every list of values the zsh or fish script offers for `flag` (list's
+    WHAT: its positional), each as a set."""
+    if name == "_occcalc":
+        pattern = r"'1:what:\(([^)]*)\)'" if flag == "list" else rf"'{re.escape(flag)}\[[^]]*\]:[A-Z]+:\(([^)]*)\)'"
+    elif flag == "list":
+        pattern = r'__fish_seen_subcommand_from list" -a "([^"]*)"'
+    else:
+        pattern = rf'-l {re.escape(flag[2:])} -x -a "([^"]*)"'
+    return [set(found.split()) for found in re.findall(pattern, text)]
 
 
 def refused_values(args):
@@ -99,6 +112,11 @@ def main():
         reply, err = complete(words)
         if set(reply) != wanted_values or err:
             problems.append(f"bash: {flag} <TAB> gave {sorted(reply)}, not {sorted(wanted_values)} {err}")
+        for name in ["_occcalc", "occcalc.fish"]:
+            with open(os.path.join(DIR, name), encoding="utf-8") as f:
+                lists = listed_values(name, f.read(), flag)
+            if not lists or any(values != wanted_values for values in lists):
+                problems.append(f"{name}: {flag} offers {[sorted(v) for v in lists]}, not {sorted(wanted_values)}")
     for words, ok in cases:
         words = [OCCCALC] + words[1:]
         reply, err = complete(words)
