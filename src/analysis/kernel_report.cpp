@@ -60,6 +60,15 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
     kernel.lds_bytes = *k.static_shared_memory_bytes + overrides.dyn_smem_bytes.value_or(0);
     const occcalc::amd_mode mode{k.wave_size.value_or(target.default_wave_size()), k.wgp_mode.value_or(true)};
     const occcalc::amd_model model = overrides.model.value_or(target.models.front());
+    if (!r.block_size && !target.hip) {
+      // HIP's search needs HIP's figures, which a target HIP does not run on
+      // (gfx1250: the compiler's model alone) has none of.
+      r.unavailable = fmt::format(
+          "the kernel declares no work-group size, and HIP's block size search has no "
+          "figures for {}: give --threads",
+          target.id);
+      return;
+    }
     if (!r.block_size) {
       // No size declared or given: the one AMD's tools pick, HIP's search
       // (what `occcalc suggest` answers).

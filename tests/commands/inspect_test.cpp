@@ -413,3 +413,16 @@ TEST_CASE("cli: many kernels stream out in order, each format whole", "[cli][ins
   CHECK_THAT(text.out, Contains("\n        0 kernel0()\n"));
   CHECK_THAT(text.out, Contains("\n  1048576 kernel4999()\n"));
 }
+
+TEST_CASE("inspect: a gfx1250 kernel that declares no size has no occupancy and says why, never a crash",
+          "[cli][inspect][amd]") {
+  // gfx1250 runs no HIP model, so HIP's block size search has nothing to search with: it read an empty
+  // optional and died of a division by zero (SIGFPE).
+  const std::string remarks = std::string(OCCCALC_AMD_FIXTURE_DIR) + "/remarks22.gfx1250.remarks";
+  const auto r = run({"inspect", remarks, "--arch", "gfx1250"});
+  CHECK(r.status == exit_status::ok);
+  CHECK_THAT(r.out, Contains("no occupancy for 2 kernels: the kernel declares no work-group size, and HIP's"));
+  const auto sized = run({"inspect", remarks, "--arch", "gfx1250", "--threads", "256", "--json"});
+  CHECK(sized.status == exit_status::ok);
+  CHECK_THAT(sized.out, Contains("\"block_size\":256"));
+}

@@ -482,6 +482,16 @@ TEST_CASE(
         // Without a size the remarks cannot say which one the compiler's figure follows: where occcalc's
         // suggestion gives another, the note says so and the gate takes the compiler's.
         const auto suggested = occcalc::cli::report_kernel(tables, "r", r, {});
+        if (!occcalc::find_amd_target(tables, target)->hip) {
+          // gfx1250 runs no HIP model: there is no HIP search to suggest a size (it read past an empty
+          // optional, and divided by zero where that memory held zeros).
+          CHECK(suggested.unavailable ==
+                "the kernel declares no work-group size, and HIP's block size search has "
+                "no figures for " +
+                    target + ": give --threads");
+          ++kernels;
+          continue;
+        }
         REQUIRE(suggested.block_size_from == occcalc::cli::suggested_block_size);
         CHECK(suggested.launch_occupancy() == from_object.launch_occupancy());
         CHECK(suggested.compiler_difference().empty() ==
