@@ -46,12 +46,11 @@
 #include <string>
 #include <vector>
 
-#include "cli/embedded_tables.hpp"
+#include "cli/compiled_tables.hpp"
 #include "inspect/amdgpu_assembly.hpp"
 #include "inspect/amdgpu_remarks.hpp"
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/amd/occupancy.hpp"
-#include "occcalc/tables/load.hpp"
 #include "stated_counts.hpp"
 
 namespace {
@@ -316,7 +315,7 @@ int main(int argc, char** argv) {
     return skipped;
   }
   const std::string clang = argv[1];
-  const occcalc::table tables = occcalc::load_tables(occcalc::cli::embedded_tables());
+  const occcalc::table tables = occcalc::cli::compiled_tables();
   const auto dir = std::filesystem::temp_directory_path() / ("occcalc-amd-llvm-test-" + label);
   std::filesystem::create_directories(dir);
   const auto kernels = chosen_specs();

@@ -31,11 +31,10 @@
 #include <vector>
 #include <climits>
 
-#include "cli/embedded_tables.hpp"
+#include "cli/compiled_tables.hpp"
 #include "cuda_occupancy_bridge.hpp"
 #include "occcalc/nvidia/limits.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
-#include "occcalc/tables/load.hpp"
 #include "stated_counts.hpp"
 
 namespace {
@@ -304,7 +303,7 @@ void check_limits(const occcalc::nvidia_arch& arch, const cudaOccDeviceProp& pro
 }  // namespace
 
 int main() {
-  const occcalc::table tables = occcalc::load_tables(occcalc::cli::embedded_tables());
+  const occcalc::table tables = occcalc::cli::compiled_tables();
   std::mt19937_64 rng(20261122);
   tally total;
   std::vector<std::string> unsupported;

@@ -18,10 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "cli/embedded_tables.hpp"
+#include "cli/compiled_tables.hpp"
 #include "cuda_occupancy_bridge.hpp"
 #include "occcalc/nvidia/suggest.hpp"
-#include "occcalc/tables/load.hpp"
 #include "stated_counts.hpp"
 
 namespace {
@@ -162,7 +161,7 @@ void check_arch(const occcalc::nvidia_arch& arch, tally& t) {
 }  // namespace
 
 int main() {
-  const occcalc::table tables = occcalc::load_tables(occcalc::cli::embedded_tables());
+  const occcalc::table tables = occcalc::cli::compiled_tables();
   tally total;
   std::string skipped;
   for (const auto& arch : tables.architectures) {

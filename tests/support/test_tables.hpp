@@ -1,6 +1,4 @@
-// The default tables, loaded once for the tests. Defined in test_tables.cpp:
-// the loader is header-only, and compiling it into every test file would
-// cost seconds each.
+// The default tables, made once for the tests. Defined in test_tables.cpp.
 #pragma once
 
 #include <cstdint>
