@@ -30,6 +30,17 @@ void write_range(json_writer& w, std::string_view name, const Range& r) {
   w.end_object();
 }
 
+/// One cluster size's answer as a JSON object.
+void write_point(json_writer& w, const occcalc::cluster_sweep_point& p) {
+  const auto& c = p.capacity;
+  w.begin_object();
+  w.member("cluster_size", p.cluster_size);
+  write_range(w, "max_active_clusters", c.clusters);
+  write_range(w, "blocks_in_clusters", c.blocks_in_clusters);
+  write_range(w, "cluster_occupancy", c.occupancy);
+  w.end_object();
+}
+
 /// The device an answer is on: `H200 (132 SMs)`, or `66 SMs of H200
 /// (--sm-count)`.
 std::string device_words(const occcalc::cluster_device& d, bool sm_count_given) {
@@ -235,15 +246,7 @@ std::string cluster_sweep_json(const cluster_sweep_plan& plan) {
     w.member("best_cluster_size", plan.best_size);
     w.key("points");
     w.begin_array();
-    for (const auto& p : plan.points) {
-      const auto& c = p.capacity;
-      w.begin_object();
-      w.member("cluster_size", p.cluster_size);
-      write_range(w, "max_active_clusters", c.clusters);
-      write_range(w, "blocks_in_clusters", c.blocks_in_clusters);
-      write_range(w, "cluster_occupancy", c.occupancy);
-      w.end_object();
-    }
+    for (const auto& p : plan.points) write_point(w, p);
     w.end_array();
     w.end_object();
   });
@@ -253,17 +256,6 @@ namespace {
 
 const occcalc::cluster_sweep_point& point_of(const nvidia_suggestion& s, std::int64_t size) {
   return s.cluster_points[static_cast<std::size_t>(size - s.cluster_points.front().cluster_size)];
-}
-
-/// One cluster size's answer as a JSON object.
-void write_point(json_writer& w, const occcalc::cluster_sweep_point& p) {
-  const auto& c = p.capacity;
-  w.begin_object();
-  w.member("cluster_size", p.cluster_size);
-  write_range(w, "max_active_clusters", c.clusters);
-  write_range(w, "blocks_in_clusters", c.blocks_in_clusters);
-  write_range(w, "cluster_occupancy", c.occupancy);
-  w.end_object();
 }
 
 std::string point_words(const occcalc::cluster_sweep_point& p) {
