@@ -184,7 +184,10 @@ std::string unexpected_argument_text(const CLI::App& app, const std::vector<cons
         option = a->get_option_no_throw(meant);
       }
       std::string description = option != nullptr ? option->get_description() : std::string();
-      if (!description.empty()) description.front() = static_cast<char>(std::tolower(description.front()));
+      // Lower the first letter of a sentence ("Registers per thread"), not of a name ("AMD target").
+      if (description.size() > 1 && std::isupper(static_cast<unsigned char>(description[1])) == 0) {
+        description.front() = static_cast<char>(std::tolower(static_cast<unsigned char>(description.front())));
+      }
       return fmt::format("{} is not an option of {}; did you mean {}{}?", occcalc::detail::quoted(flag), where, meant,
                          description.empty() ? std::string() : " (" + description + ")");
     };

@@ -64,6 +64,9 @@ TEST_CASE("cli: the issue's parser messages, in occcalc's words", "[cli][errors]
       row{{"--registers", "32"},
           "'--registers' is not an option of the query; did you mean --regs (registers per thread (ptxas -v 'Used N "
           "registers'))?"},
+      row{{"--target", "gfx90a"},
+          "'--target' is not an option of the query; did you mean --gfx (AMD target: gfx90a, gfx1100, ... (VLIW: "
+          "cypress, cayman, ...))?"},
       row{{"--cc", "8.0", "--threads", "128", "--regs", "32", "--smem", "48KB"},
           "--smem '48KB' is not a size; expected bytes, or KiB with a K or KiB suffix, in [0, 2147483647]; write 48K "
           "or 49152 (K is KiB, 1024 bytes)"},
