@@ -8,11 +8,11 @@
 #include <cstdio>
 #include <exception>
 
-#include "inspect/decompress.hpp"
-#include "inspect/elf.hpp"
-#include "inspect/fatbin.hpp"
-#include "inspect/inspect.hpp"
-#include "inspect/mapped_file.hpp"
+#include "builds/readers/decompress.hpp"
+#include "builds/readers/elf.hpp"
+#include "builds/readers/fatbin.hpp"
+#include "builds/readers/inspect_bytes.hpp"
+#include "builds/readers/mapped_file.hpp"
 
 int main(int argc, char** argv) {
   if (argc != 2) {

@@ -19,17 +19,17 @@
 #include <variant>
 #include <vector>
 
-#include "analysis/kernel_report.hpp"
-#include "analysis/query.hpp"
+#include "builds/kernel_report.hpp"
+#include "analysis/evaluated.hpp"
 #include "commands/inspect.hpp"
 #include "commands/suggest.hpp"
 #include "commands/sweep.hpp"
 #include "cli/compiled_tables.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/error.hpp"
-#include "inspect/demangle.hpp"
-#include "inspect/inspect.hpp"
-#include "inspect/mapped_file.hpp"
+#include "builds/readers/demangle.hpp"
+#include "builds/readers/inspect_bytes.hpp"
+#include "builds/readers/mapped_file.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/nvidia/suggest.hpp"
 #include "occcalc/nvidia/summary.hpp"

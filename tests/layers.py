@@ -5,11 +5,16 @@
   common <- nvidia, amd <- tables <- request (error.hpp and version.hpp are
   below them all). common/ names no vendor.
 - In src/: cli/app.cpp (the parser), cli/command_options.cpp (each
-  command's options) and cli/help_format.cpp (its help text) are the only
-  files that include CLI11; analysis/ and
-  render/ never include cli/ or commands/; analysis/ does not format (no
-  render/ includes); the binary readers in inspect/ include nothing of the
-  CLI.
+  command's options), cli/help_format.cpp (its help text) and
+  cli/parse_errors.cpp are the only files that include CLI11. builds/, the
+  home of reading a build, never includes cli/, commands/ or render/; its
+  readers (builds/readers/) include nothing else of builds/, nor io/ or
+  analysis/; analysis/ (what a request concludes) and io/ include none of
+  builds/; render/ never includes cli/ or commands/.
+- No two src/ files in different folders share a name (a header and its
+  source share one folder): each name says what it holds wherever it is
+  included. The public headers' vendor layers (nvidia/occupancy.hpp,
+  amd/occupancy.hpp) are exempt: their paths are the library's API.
 - No source file is longer than MAX_LINES.
 - The umbrella header (occcalc.hpp) reaches no JSON library: a program that
   reads table files includes tables/load.hpp itself.
@@ -34,7 +39,7 @@ CLI11_FILES = ("cli/app.cpp", "cli/command_options.cpp", "cli/help_format.cpp", 
 # leaves through render/json_writer: nlohmann only reads. A file leaves this
 # list when it stops; none joins it.
 NLOHMANN_FILES = {
-    "analysis/policy.cpp", "analysis/saved_inspect.cpp", "analysis/triton.cpp", "commands/batch_line.cpp",
+    "builds/policy.cpp", "builds/saved_inspect.cpp", "builds/triton.cpp", "commands/batch_line.cpp",
     # The writer's escaping of text that is not plain (invalid UTF-8 replaced),
     # and its bridge for values read from the input (a batch line's id).
     "render/json_string.cpp", "render/json_writer.cpp",
@@ -45,7 +50,7 @@ NLOHMANN_FILES = {
 # so that no header carries nlohmann into the translation units that include
 # it.
 JSON_READER_HEADERS = ("occcalc/tables/load.hpp", "occcalc/tables/json_input.hpp", "occcalc/tables/entry_reader.hpp")
-TABLE_FILE_READERS = {"cli/tables.cpp", "tablegen/main.cpp"}
+TABLE_FILE_READERS = {"cli/tables.cpp", "tablegen/tablegen.cpp"}
 
 # Which public layers each layer may include (besides itself).
 BASE = {"error.hpp", "version.hpp"}
@@ -60,14 +65,24 @@ ALLOWED = {
 VENDOR_WORDS = re.compile(r"\b(nvidia|amd|cuda|hip|rocm|gfx\d*|sm_\d+)\b", re.IGNORECASE)
 INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.MULTILINE)
 
-# src/ folders and the src/ folders they must not include.
+# src/ areas (a top folder, or builds/readers) and the areas they must not
+# include.
 SRC_FORBIDDEN = {
-    "analysis": {"cli", "commands", "render"},
+    "analysis": {"cli", "commands", "render", "builds", "builds/readers"},
+    "builds": {"cli", "commands", "render"},
+    "builds/readers": {"cli", "commands", "render", "analysis", "io", "builds"},
     "render": {"cli", "commands"},
-    "inspect": {"cli", "commands", "render", "analysis", "io"},
-    "io": {"cli", "commands", "render", "analysis"},
+    "io": {"cli", "commands", "render", "analysis", "builds", "builds/readers"},
     "commands": {"cli"},
 }
+
+
+def area_of(path: str) -> str:
+    """The area of a path under src/: builds/readers, or its top folder."""
+    parts = path.split("/")
+    if len(parts) > 2 and parts[:2] == ["builds", "readers"]:
+        return "builds/readers"
+    return parts[0] if len(parts) > 1 else ""
 
 
 def main() -> int:
@@ -110,7 +125,7 @@ def main() -> int:
     for source in sorted(list(src.rglob("*.cpp")) + list(src.rglob("*.hpp"))):
         rel = source.relative_to(src)
         text = source.read_text(encoding="utf-8")
-        folder = rel.parts[0] if len(rel.parts) > 1 else ""
+        folder = area_of(rel.as_posix())
         includes = INCLUDE.findall(text)
         if any(t.startswith("CLI/") for t in includes) and rel.as_posix() not in CLI11_FILES:
             problems.append(f"src/{rel}: only {', '.join(CLI11_FILES)} include CLI11")
@@ -122,9 +137,17 @@ def main() -> int:
             problems.append(f"src/{rel}: includes {readers[0]}, which brings nlohmann's whole header; "
                             "occcalc/tables/tables.hpp declares the tables")
         for target in includes:
-            head = target.split("/")[0]
-            if head in SRC_FORBIDDEN.get(folder, set()):
+            if area_of(target) in SRC_FORBIDDEN.get(folder, set()):
                 problems.append(f"src/{rel}: {folder}/ may not include {target}")
+
+    # One name, one file: a stem in two folders of src/ is one too many.
+    folders_of = {}
+    for source in sorted(list(src.rglob("*.cpp")) + list(src.rglob("*.hpp"))):
+        rel = source.relative_to(src)
+        folders_of.setdefault(source.stem, set()).add(rel.parent.as_posix())
+    for stem, folders in sorted(folders_of.items()):
+        if len(folders) > 1:
+            problems.append(f"src/: {stem} names files in {', '.join(sorted(folders))}; give each its own name")
 
     for listed in sorted(NLOHMANN_FILES):
         path = src / listed

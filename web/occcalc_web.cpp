@@ -11,15 +11,15 @@
 #include <string_view>
 #include <variant>
 
-#include "analysis/kernel_report.hpp"
+#include "builds/kernel_report.hpp"
+#include "builds/readers/amdgpu_remarks.hpp"
+#include "builds/readers/compiler_log.hpp"
+#include "builds/readers/demangle.hpp"
 #include "cli/compiled_tables.hpp"
 #include "commands/batch_line.hpp"
 #include "commands/query.hpp"
 #include "commands/suggest.hpp"
 #include "commands/sweep.hpp"
-#include "inspect/amdgpu_remarks.hpp"
-#include "inspect/compiler_log.hpp"
-#include "inspect/demangle.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/nvidia/compute_capability.hpp"
 #include "occcalc/request/request.hpp"

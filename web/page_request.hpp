@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-#include "inspect/kernel_resources.hpp"
+#include "builds/readers/kernel_resources.hpp"
 #include "occcalc/tables/load.hpp"
 
 namespace occcalc::web {

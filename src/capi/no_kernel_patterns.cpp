@@ -1,7 +1,7 @@
-// libocccalc's compile_name_pattern (analysis/kernel_pattern.hpp): its calls
+// libocccalc's compile_name_pattern (builds/kernel_pattern.hpp): its calls
 // read one input whole and take no kernel pattern, so the library links no
 // RE2 and needs no libre2.
-#include "analysis/kernel_pattern.hpp"
+#include "builds/kernel_pattern.hpp"
 
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"

@@ -5,16 +5,17 @@
 
 #include <fmt/format.h>
 
-#include "analysis/occupancy_floor.hpp"
+#include "builds/occupancy_floor.hpp"
 #include "cli/parse_errors.hpp"
 #include "commands/batch.hpp"
+#include "commands/check.hpp"
 #include "commands/diff.hpp"
 #include "commands/list.hpp"
 #include "commands/query.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/parse.hpp"
-#include "render/check.hpp"
-#include "render/diff.hpp"
+#include "render/check_report.hpp"
+#include "render/diff_report.hpp"
 #include "render/formats.hpp"
 #include "render/terminal.hpp"
 

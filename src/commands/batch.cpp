@@ -10,10 +10,10 @@
 
 #include <fmt/format.h>
 
-#include "analysis/occupancy_floor.hpp"
-#include "analysis/query.hpp"
+#include "analysis/evaluated.hpp"
+#include "builds/occupancy_floor.hpp"
+#include "builds/readers/parallel.hpp"
 #include "commands/batch_line.hpp"
-#include "inspect/parallel.hpp"
 #include "io/cpus.hpp"
 #include "io/line_reader.hpp"
 #include "occcalc/common/math.hpp"

@@ -14,8 +14,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "analysis/occupancy_floor.hpp"
-#include "analysis/query.hpp"
+#include "analysis/evaluated.hpp"
+#include "builds/occupancy_floor.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/tables/json_input.hpp"

@@ -4,7 +4,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "analysis/baseline.hpp"
+#include "builds/baseline.hpp"
 #include "commands/exit_status.hpp"
 #include "commands/inspect.hpp"
 
@@ -20,12 +20,6 @@ struct diff_options {
   regression_thresholds thresholds;
   bool fail_on_regression = false;
 };
-
-/// The kernels of one side that pass the filter: a saved `inspect --json`,
-/// or a build output read as inspect reads it; a file, a directory, a pipe
-/// or `-` (standard input). Throws `occcalc::error` naming it.
-kernel_store read_side(const occcalc::table& tables, const std::string& path, const inspect_command& read,
-                       std::istream& in, std::ostream& err);
 
 /// Prints the comparison; exit 1 with `fail_on_regression` when a kernel
 /// got worse, 2 when a side could not be read.

@@ -5,8 +5,8 @@
 
 #include <fmt/format.h>
 
-#include "analysis/occupancy_floor.hpp"
-#include "analysis/query.hpp"
+#include "analysis/evaluated.hpp"
+#include "builds/occupancy_floor.hpp"
 #include "occcalc/amd/summary.hpp"
 #include "occcalc/common/percent.hpp"
 #include "occcalc/error.hpp"

@@ -12,7 +12,7 @@
 #include "occcalc/request/amd.hpp"
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/resolve.hpp"
-#include "render/suggest.hpp"
+#include "render/suggest_report.hpp"
 
 namespace occcalc::cli {
 

@@ -23,7 +23,7 @@
 #include "occcalc/request/parse.hpp"
 #include "occcalc/request/resolve.hpp"
 #include "render/cluster.hpp"
-#include "render/sweep.hpp"
+#include "render/sweep_report.hpp"
 
 namespace occcalc::cli {
 

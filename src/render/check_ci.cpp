@@ -4,7 +4,7 @@
 
 #include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
-#include "render/check.hpp"
+#include "render/check_report.hpp"
 #include "render/github_commands.hpp"
 #include "render/markdown.hpp"
 #include "render/result_json.hpp"

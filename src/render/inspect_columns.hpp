@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/kernel_report.hpp"
+#include "builds/kernel_report.hpp"
 #include "occcalc/common/summary.hpp"
 #include "render/inspect_report.hpp"
 #include "render/terminal.hpp"

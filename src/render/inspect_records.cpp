@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "inspect/parallel.hpp"
+#include "builds/readers/parallel.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/version.hpp"
 #include "render/cluster.hpp"

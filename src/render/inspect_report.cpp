@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "inspect/parallel.hpp"
+#include "builds/readers/parallel.hpp"
 #include "occcalc/common/text.hpp"
 #include "occcalc/nvidia/occupancy.hpp"
 #include "occcalc/request/lookup.hpp"

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analysis/kernel_report.hpp"
+#include "builds/kernel_report.hpp"
 #include "render/formats.hpp"
 
 namespace occcalc::cli {

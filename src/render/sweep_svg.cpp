@@ -1,4 +1,4 @@
-#include "render/sweep.hpp"
+#include "render/sweep_report.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -46,9 +46,9 @@
 #include <string>
 #include <vector>
 
+#include "builds/readers/amdgpu_assembly.hpp"
+#include "builds/readers/amdgpu_remarks.hpp"
 #include "cli/compiled_tables.hpp"
-#include "inspect/amdgpu_assembly.hpp"
-#include "inspect/amdgpu_remarks.hpp"
 #include "occcalc/amd/limits.hpp"
 #include "occcalc/amd/occupancy.hpp"
 #include "stated_counts.hpp"

@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "builds/readers/compiler_log.hpp"
 #include "cli_runner.hpp"
 #include "files.hpp"
-#include "inspect/compiler_log.hpp"
 
 using occcalc::cli::exit_status;
 using occcalc::test::fixture_dir;

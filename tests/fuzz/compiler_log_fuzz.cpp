@@ -4,9 +4,9 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analysis/kernel_report.hpp"
+#include "builds/kernel_report.hpp"
+#include "builds/readers/compiler_log.hpp"
 #include "fuzz_tables.hpp"
-#include "inspect/compiler_log.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "analysis/kernel_report.hpp"
+#include "builds/kernel_report.hpp"
+#include "builds/readers/inspect_bytes.hpp"
 #include "fuzz_tables.hpp"
-#include "inspect/inspect.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   occcalc::inspect::inspect_options options;

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "analysis/policy.hpp"
+#include "builds/policy.hpp"
 #include "occcalc/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -7,9 +7,9 @@
 #include <random>
 #include <string>
 
-#include "analysis/kernel_report.hpp"
-#include "inspect/inspect.hpp"
-#include "inspect/mapped_file.hpp"
+#include "builds/kernel_report.hpp"
+#include "builds/readers/inspect_bytes.hpp"
+#include "builds/readers/mapped_file.hpp"
 #include "occcalc/amd/hip.hpp"
 #include "occcalc/amd/sweep.hpp"
 #include "occcalc/common/waves.hpp"

@@ -2,7 +2,7 @@
 /// Every architecture of data/nvidia-architectures.json as `constexpr` figures, for
 /// programs that use the header-only calculator without reading a table: the
 /// figures the table loader validated, written by occcalc_tablegen
-/// (src/tablegen/main.cpp). Do not edit: the builtin_architectures test compares
+/// (src/tablegen/tablegen.cpp). Do not edit: the builtin_architectures test compares
 /// this file with the build's own (build/src/builtin_architectures.hpp).
 #pragma once
 
