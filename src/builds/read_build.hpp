@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "builds/kernel_report.hpp"
-#include "builds/kernel_store.hpp"
 #include "builds/readers/bytes.hpp"
 
 namespace occcalc::cli {
@@ -76,13 +75,5 @@ std::size_t read_build(const occcalc::table& tables, const build_request& reques
 /// judge or compare the kernels once all are read (`check`, `diff`).
 read_result read_build(const occcalc::table& tables, const build_request& request, std::istream& in, std::ostream& err,
                        const block_size_for& threads_for);
-
-/// One build's kernels that pass the selection, packed into a store (what
-/// `diff` compares and `check --baseline` excuses against): a saved
-/// `inspect --json`, or a build output read as `read_build` reads it, each
-/// kernel at `overrides`; `path` is a file, a directory, a pipe or `-`
-/// (standard input, `in`). Throws `occcalc::error` naming it.
-kernel_store read_kernel_store(const occcalc::table& tables, const std::string& path, const build_request& request,
-                               const launch_overrides& overrides, std::istream& in, std::ostream& err);
 
 }  // namespace occcalc::cli

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <ostream>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@
 #include "builds/baseline.hpp"
 #include "builds/policy.hpp"
 #include "builds/read_build.hpp"
+#include "builds/read_store.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "render/check_report.hpp"
@@ -168,11 +170,10 @@ class judging_sink final : public report_sink {
 /// it: a violation of a kernel no worse than its baseline copy, at the same
 /// launch, is excused with the baseline as the reason. Nothing unknown on
 /// either side is excused.
-void excuse_by_baseline(const occcalc::table& tables, const inspect_command& command, std::istream& in,
+void excuse_by_baseline(const occcalc::table& tables, const inspect_command& command, const kernel_store& before,
                         std::ostream& err, judging_sink& judged) {
   check_outcome& outcome = judged.outcome;
   outcome.baseline = {{}, {}, "no worse than in the baseline " + command.baseline, "baseline"};
-  const auto before = read_kernel_store(tables, command.baseline, command, command.overrides, in, err);
   const kernel_pairing pairing = pair_kernels(before, judged.store);
   if (!pairing.ambiguities.empty()) {
     err << "occcalc: note: baseline: " << occcalc::detail::printable(ambiguity_note(pairing.ambiguities)) << "\n";
@@ -213,6 +214,14 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     throw occcalc::input_error("format", std::string(info(command.format).name) + " is not a format of check; give " +
                                              format_names(check_renderers));
   }
+  // The baseline is read beside the build, unless one of them is standard
+  // input; what it says comes where it would, read after the build.
+  std::optional<background_store> baseline;
+  const bool stdin_read =
+      command.baseline == "-" || std::find(command.inputs.begin(), command.inputs.end(), "-") != command.inputs.end();
+  if (!command.baseline.empty() && !stdin_read) {
+    baseline.emplace(tables, command.baseline, command, command.overrides, in);
+  }
   judging_sink judged(p, command);
   read_result result;
   result.failed = read_build(
@@ -238,7 +247,12 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     if (command.require_threads) throw occcalc::input_error("require_threads", unset + "; " + fix);
     err << "occcalc: warning: " << unset << ": judged at the size suggest picks, not your launch; " << fix << "\n";
   }
-  if (!command.baseline.empty()) excuse_by_baseline(tables, command, in, err, judged);
+  if (!command.baseline.empty()) {
+    const kernel_store before = baseline
+                                    ? baseline->get(err)
+                                    : read_kernel_store(tables, command.baseline, command, command.overrides, in, err);
+    excuse_by_baseline(tables, command, before, err, judged);
+  }
   outcome.unreadable_inputs = result.failed;
   // With --kernel or --arch, entries for the kernels left out are not stale.
   if (!filters_kernels(command))

@@ -1,8 +1,6 @@
 #include "commands/diff.hpp"
 
 #include <exception>
-#include <functional>
-#include <future>
 #include <optional>
 #include <ostream>
 #include <sstream>
@@ -10,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "builds/read_build.hpp"
+#include "builds/read_store.hpp"
 #include "occcalc/error.hpp"
 #include "render/diff_report.hpp"
 
@@ -23,30 +22,17 @@ exit_status run_diff(const occcalc::table& tables, const diff_options& options, 
   // The two sides are read at once (a saved baseline's JSON is read on one
   // thread), each saying what it has to say apart; the old side's notes and
   // error come first, as though it had been read first.
-  const auto read = [&](const std::string& path, std::ostream& said) {
-    return read_kernel_store(tables, path, options.read, options.read.overrides, in, said);
-  };
-  std::ostringstream old_said, new_said;
-  // (Deferred, read after the new side, where no thread can be started.)
-  auto old_side =
-      std::async(std::launch::async | std::launch::deferred, read, std::cref(options.old_input), std::ref(old_said));
+  background_store old_side(tables, options.old_input, options.read, options.read.overrides, in);
+  std::ostringstream new_said;
   std::optional<kernel_store> after;
   std::exception_ptr new_failed;
   try {
-    after = read(options.new_input, new_said);
+    after = read_kernel_store(tables, options.new_input, options.read, options.read.overrides, in, new_said);
   } catch (...) {
     new_failed = std::current_exception();
   }
-  const auto say = [&](const std::ostringstream& said) { err << said.str(); };
-  kernel_store before;
-  try {
-    before = old_side.get();
-  } catch (...) {
-    say(old_said);
-    throw;
-  }
-  say(old_said);
-  say(new_said);
+  const kernel_store before = old_side.get(err);
+  err << new_said.str();
   if (new_failed) std::rethrow_exception(new_failed);
   if (filters_kernels(options.read) && before.empty() && after->empty()) {
     // A filter that leaves nothing to compare is never "no regressions".
