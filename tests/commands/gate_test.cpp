@@ -480,9 +480,9 @@ TEST_CASE("check says what it judged, warns of suggested block sizes, and --requ
   CHECK(r.err ==
         "occcalc: warning: 7 kernels declare no block size and the policy gives them none: judged at the size suggest "
         "picks, not your launch; set defaults.threads (or a rule's threads) to the block size you launch\n");
-  const auto strict = run({"check", "--policy", no_threads, cubin, "--require-threads"});
-  CHECK(strict.status == exit_status::bad_input);
-  CHECK(strict.err ==
+  const auto required = run({"check", "--policy", no_threads, cubin, "--require-threads"});
+  CHECK(required.status == exit_status::bad_input);
+  CHECK(required.err ==
         "occcalc: error: --require-threads 7 kernels declare no block size and the policy gives them none; set "
         "defaults.threads (or a rule's threads) to the block size you launch\n");
   const auto j = nlohmann::json::parse(run({"check", "--policy", no_threads, cubin, "--json"}).out);

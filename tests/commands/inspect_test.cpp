@@ -283,15 +283,15 @@ TEST_CASE("cli: a Triton cache is read with each kernel's launch from its metada
 TEST_CASE("cli: a kernel that declares clusters says what a cluster launch keeps per SM", "[cli][inspect][cluster]") {
   // cluster.cu: __cluster_dims__(2, 1, 1), 128 threads (launch bounds), 10 registers on sm_90: 16 blocks per
   // SM, of which a cluster launch keeps 8 (docs/clusters.md): 32 of 64 warps.
-  const std::string cubin = std::string(OCCCALC_FIXTURE_DIR) + "/cluster.sm_90.cubin";
-  const auto j = nlohmann::json::parse(run({"inspect", cubin, "--json"}).out);
+  const std::string clustered = std::string(OCCCALC_FIXTURE_DIR) + "/cluster.sm_90.cubin";
+  const auto j = nlohmann::json::parse(run({"inspect", clustered, "--json"}).out);
   const auto& k = j["kernels"][0];
   CHECK(k["cluster_dims"] == nlohmann::json::array({2, 1, 1}));
   CHECK(k["occupancy"]["blocks_per_sm"] == 16);
   CHECK(k["cluster"] == nlohmann::json::parse(
                             R"({"blocks": 2, "blocks_per_sm": {"fewest": 8, "most": 8},
                                 "occupancy": {"fewest": 0.5, "most": 0.5}})"));
-  const auto text = run({"inspect", cubin});
+  const auto text = run({"inspect", clustered});
   CHECK_THAT(text.out, Contains("clustered(float*) keeps 8 of its 16 blocks per SM in clusters of 2, 50.0%"));
   // No declared cluster, no cluster record.
   const auto plain =
