@@ -1,9 +1,6 @@
 #include "commands/diff.hpp"
 
-#include <exception>
-#include <optional>
 #include <ostream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -23,18 +20,10 @@ exit_status run_diff(const occcalc::table& tables, const diff_options& options, 
   // thread), each saying what it has to say apart; the old side's notes and
   // error come first, as though it had been read first.
   background_store old_side(tables, options.old_input, options.read, options.read.overrides, in);
-  std::ostringstream new_said;
-  std::optional<kernel_store> after;
-  std::exception_ptr new_failed;
-  try {
-    after = read_kernel_store(tables, options.new_input, options.read, options.read.overrides, in, new_said);
-  } catch (...) {
-    new_failed = std::current_exception();
-  }
+  background_store new_side(tables, options.new_input, options.read, options.read.overrides, in);
   const kernel_store before = old_side.get(err);
-  err << new_said.str();
-  if (new_failed) std::rethrow_exception(new_failed);
-  if (filters_kernels(options.read) && before.empty() && after->empty()) {
+  const kernel_store after = new_side.get(err);
+  if (filters_kernels(options.read) && before.empty() && after.empty()) {
     // A filter that leaves nothing to compare is never "no regressions".
     const bool by_name = !options.read.kernel_pattern.empty();
     throw occcalc::input_error(by_name ? "kernel" : "arch",
@@ -43,7 +32,7 @@ exit_status run_diff(const occcalc::table& tables, const diff_options& options, 
   }
   const diff_report report{
       options.old_input, options.new_input,
-      compare_builds(tables, before, *after, options.read.overrides, options.thresholds, reading_workers(options.read)),
+      compare_builds(tables, before, after, options.read.overrides, options.thresholds, reading_workers(options.read)),
       options.fail_on_regression};
   if (!report.diff.ambiguities.empty()) {
     err << "occcalc: note: " << occcalc::detail::printable(ambiguity_note(report.diff.ambiguities)) << "\n";
