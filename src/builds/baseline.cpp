@@ -125,7 +125,7 @@ kernel_report report_at_own_launch(const occcalc::table& tables, const build_ker
   launch_overrides launch = given;
   launch.threads = k.own_threads;
   launch.dyn_smem_bytes = k.own_dyn_smem_bytes;
-  return report_kernel(tables, k.file, k.kernel, launch, triton_block_size);
+  return report_kernel(tables, k.file, k.kernel, launch, launch_source::triton);
 }
 
 kernel_store build_kernels_of(const std::vector<input_report>& reports, const std::vector<std::string>& inputs) {
@@ -138,7 +138,7 @@ kernel_store build_kernels_of(const std::vector<input_report>& reports, const st
 
 build_kernel build_kernel_of(const kernel_report& r) {
   build_kernel k{r.file, {}, r.kernel, std::nullopt, std::nullopt, {}};
-  if (r.block_size_from == triton_block_size) {
+  if (r.block_size_from == launch_source::triton) {
     k.own_threads = r.block_size;
     k.own_dyn_smem_bytes = r.dynamic_shared_memory_bytes;
     k.triton_config = r.triton_config;
@@ -190,7 +190,7 @@ kernel_figures figures_like(const occcalc::table& tables, const build_kernel& ol
   inspect::inspected_kernel kernel = old.kernel;
   kernel.resources.required_threads.reset();
   kernel.resources.max_threads.reset();
-  kernel_figures f = figures_of(report_kernel(tables, old.file, std::move(kernel), launch, "the new build"));
+  kernel_figures f = figures_of(report_kernel(tables, old.file, std::move(kernel), launch));
   set_declared_block_size(old.kernel.resources, f);
   return f;
 }

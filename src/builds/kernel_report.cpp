@@ -30,7 +30,7 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
   const auto& k = r.kernel.resources;
   if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("work-group size {} (from {}) exceeds the kernel's maximum of {} work-items",
-                                *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
+                                *r.block_size, spelling(r.block_size_from), inspect::volume(*k.max_threads));
     return;
   }
   const bool vgprs_stated = k.registers || k.arch_vgprs;
@@ -78,7 +78,7 @@ void report_amd_kernel(const occcalc::amd_target& target, const launch_overrides
         return;
       }
       r.block_size = suggested;
-      r.block_size_from = suggested_block_size;
+      r.block_size_from = launch_source::suggested;
     }
     r.evaluation = evaluate_amd(occcalc::resolve_amd_kernel(target, model, mode, kernel, *r.block_size));
     // What the target charges, as a code object would record it.
@@ -145,7 +145,7 @@ std::optional<std::pair<std::int64_t, const amd_query*>> compiler_waves(const ke
 
 std::optional<double> kernel_report::compiler_occupancy() const noexcept {
   const auto compiler = compiler_waves(*this);
-  if (!compiler || block_size_from != suggested_block_size || compiler->second->result.max_waves_per_simd <= 0) {
+  if (!compiler || block_size_from != launch_source::suggested || compiler->second->result.max_waves_per_simd <= 0) {
     return std::nullopt;
   }
   return std::min(
@@ -159,8 +159,8 @@ std::string kernel_report::compiler_difference() const {
   const auto ours = static_cast<std::int64_t>(r.waves_per_simd);
   if (ours == compiler->first) return {};
   return fmt::format("clang's remark says {} of {} waves per SIMD, occcalc {} at {} work-items ({}){}", compiler->first,
-                     r.max_waves_per_simd, ours, block_size.value_or(0), block_size_from,
-                     block_size_from == suggested_block_size
+                     r.max_waves_per_simd, ours, block_size.value_or(0), spelling(block_size_from),
+                     block_size_from == launch_source::suggested
                          ? ": the remarks do not record the flat work-group size the compiler's figure follows, so "
                            "the gate takes the compiler's; give --threads for occcalc's"
                          : "");
@@ -186,8 +186,7 @@ namespace {
 /// shared memory settled, nothing computed; `shared_problem` is why that
 /// figure cannot be right, or empty.
 kernel_report launch_of(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
-                        const launch_overrides& overrides, const std::string& threads_from,
-                        std::string& shared_problem) {
+                        const launch_overrides& overrides, launch_source threads_from, std::string& shared_problem) {
   kernel_report r{
       std::move(file), std::move(kernel), std::nullopt, {}, overrides.dyn_smem_bytes, std::nullopt, {}, false, {}};
   shared_problem = settle_static_shared_memory(tables, r.kernel.resources);
@@ -196,13 +195,13 @@ kernel_report launch_of(const occcalc::table& tables, std::string file, inspect:
   // with, so it wins over --threads and the policy.
   if (k.required_threads) {
     r.block_size = inspect::volume(*k.required_threads);
-    r.block_size_from = "required";
+    r.block_size_from = launch_source::required;
   } else if (overrides.threads) {
     r.block_size = *overrides.threads;
     r.block_size_from = threads_from;
   } else if (k.max_threads) {
     r.block_size = inspect::volume(*k.max_threads);
-    r.block_size_from = "launch bounds";
+    r.block_size_from = launch_source::launch_bounds;
   }
   return r;
 }
@@ -210,13 +209,13 @@ kernel_report launch_of(const occcalc::table& tables, std::string file, inspect:
 }  // namespace
 
 kernel_report report_launch(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
-                            const launch_overrides& overrides, const std::string& threads_from) {
+                            const launch_overrides& overrides, launch_source threads_from) {
   std::string shared_problem;
   return launch_of(tables, std::move(file), std::move(kernel), overrides, threads_from, shared_problem);
 }
 
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
-                            const launch_overrides& overrides, const std::string& threads_from) {
+                            const launch_overrides& overrides, launch_source threads_from) {
   std::string shared_problem;
   kernel_report r = launch_of(tables, std::move(file), std::move(kernel), overrides, threads_from, shared_problem);
   const auto& k = r.kernel.resources;
@@ -246,7 +245,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
     }
   } else if (r.block_size && k.max_threads && *r.block_size > inspect::volume(*k.max_threads)) {
     r.unavailable = fmt::format("block size {} (from {}) exceeds the kernel's launch bounds of {} threads per block",
-                                *r.block_size, r.block_size_from, inspect::volume(*k.max_threads));
+                                *r.block_size, spelling(r.block_size_from), inspect::volume(*k.max_threads));
   } else if (!k.registers) {
     r.unavailable = "the input does not record the register count";
   } else if (!shared_problem.empty()) {
@@ -277,7 +276,7 @@ kernel_report report_kernel(const occcalc::table& tables, std::string file, insp
         return r;
       }
       r.block_size = launch.threads_per_block = suggested;
-      r.block_size_from = suggested_block_size;
+      r.block_size_from = launch_source::suggested;
     }
     occcalc::resolved_request resolved = occcalc::resolve_launch(*arch, launch);
     // A declared cluster (__cluster_dims__, .reqnctapercluster, Triton's num_ctas), or the policy's for a

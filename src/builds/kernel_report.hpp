@@ -2,8 +2,11 @@
 // prints and `check` judges.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analysis/amd_query.hpp"
@@ -32,24 +35,44 @@ struct launch_overrides {
   std::optional<occcalc::amd_model> model;
 };
 
-/// `block_size_from` of a kernel that declares no block size and was given
-/// none: the size `occcalc suggest` picks for it.
-inline constexpr const char* suggested_block_size = "suggested";
+/// Where the block size a kernel is computed at comes from. `spelling`
+/// gives the names inspect's `block_size_from` and check's `judged_at`
+/// write: the schemas' contract.
+enum class launch_source : std::uint8_t {
+  /// No block size: none declared, none given, none found.
+  none,
+  /// `--threads`, or a launch given alike (`diff`'s new build's).
+  threads_option,
+  /// The policy's `threads`.
+  policy,
+  /// The kernel's required size (`.reqntid`, `reqd_work_group_size`).
+  required,
+  /// Its launch bounds' maximum (`.maxntid`), or a policy default clamped
+  /// to it.
+  launch_bounds,
+  /// Declared none and given none: the size `occcalc suggest` picks.
+  suggested,
+  /// A Triton cache's metadata: `num_warps` x the warp size, the launch
+  /// Triton's launcher makes.
+  triton,
+};
 
-/// `block_size_from` of a kernel from a Triton cache: its metadata's
-/// `num_warps` x the warp size, the launch Triton's launcher makes.
-inline constexpr const char* triton_block_size = "triton";
+/// Every source's spelling, in the enumeration's order (`none` is empty).
+inline constexpr std::array<std::string_view, 7> launch_source_spellings{
+    "", "--threads", "policy", "required", "launch bounds", "suggested", "triton"};
+
+constexpr std::string_view spelling(launch_source source) noexcept {
+  return launch_source_spellings[static_cast<std::size_t>(source)];
+}
 
 /// One kernel of one input, and its occupancy if it can be computed.
 struct kernel_report {
   /// The input file as given (`-` for standard input).
   std::string file;
   inspect::inspected_kernel kernel;
-  /// The block size occupancy was computed at, and where it came from:
-  /// `--threads`, `policy`, `required` (`.reqntid`), `launch bounds`
-  /// (`.maxntid`) or `suggested`.
+  /// The block size occupancy was computed at, and where it came from.
   std::optional<std::int64_t> block_size;
-  std::string block_size_from;
+  launch_source block_size_from = launch_source::none;
   /// The dynamic shared memory per block it was computed with (--dyn-smem,
   /// a Triton kernel's metadata); empty for none.
   std::optional<std::int64_t> dynamic_shared_memory_bytes;
@@ -154,12 +177,14 @@ launch_overrides parse_overrides(const occcalc::request& typed);
 /// bounds), else at its launch bounds' maximum, else at the block size
 /// `occcalc suggest` picks for it (`suggested`).
 kernel_report report_kernel(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
-                            const launch_overrides& overrides, const std::string& threads_from = "--threads");
+                            const launch_overrides& overrides,
+                            launch_source threads_from = launch_source::threads_option);
 
 /// `report_kernel`'s report without its occupancy: the kernel, its static
 /// shared memory settled, and the block size it declares or is given
 /// (none where `report_kernel` would search for one).
 kernel_report report_launch(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
-                            const launch_overrides& overrides, const std::string& threads_from = "--threads");
+                            const launch_overrides& overrides,
+                            launch_source threads_from = launch_source::threads_option);
 
 }  // namespace occcalc::cli

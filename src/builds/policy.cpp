@@ -227,7 +227,7 @@ void check_kernel(const policy& p, const applied_limits& applied, const kernel_r
   }
   if (l.require_declared_block_size.value_or(false) && !k.required_threads && !k.max_threads) {
     add("block_size",
-        report.block_size_from == suggested_block_size
+        report.block_size_from == launch_source::suggested
             ? fmt::format("declares no block size (__launch_bounds__ or a required size); its occupancy is at the "
                           "{} threads suggest picks",
                           *report.block_size)

@@ -231,7 +231,7 @@ std::size_t read_build(const occcalc::table& tables, const build_request& reques
         if (triton != nullptr) {
           overrides.threads = triton->block_size();
           overrides.dyn_smem_bytes = triton->shared_bytes;
-          from = triton_block_size;
+          from = launch_source::triton;
           // num_ctas > 1: Triton's launcher launches clusters of cluster_dims, or of num_ctas along x where
           // the metadata records none (Triton 3.6 records none).
           auto& declared = kernels[i].resources.cluster_dims;
@@ -248,7 +248,7 @@ std::size_t read_build(const occcalc::table& tables, const build_request& reques
         if (triton != nullptr) {
           run[j].triton_config = triton->config();
           // Triton's PTX requires the block size its metadata launches (.reqntid): the launch is Triton's.
-          if (run[j].block_size == triton->block_size()) run[j].block_size_from = triton_block_size;
+          if (run[j].block_size == triton->block_size()) run[j].block_size_from = launch_source::triton;
         }
       });
       sink.kernels(run);

@@ -48,7 +48,7 @@ struct read_result {
 
 /// The launch overrides a kernel is reported with, and where its block size
 /// comes from (`--threads`, `policy`).
-using block_size_for = std::function<std::pair<launch_overrides, std::string>(const inspect::inspected_kernel&)>;
+using block_size_for = std::function<std::pair<launch_overrides, launch_source>(const inspect::inspected_kernel&)>;
 
 /// Whether --kernel or --arch leaves some kernels out.
 bool filters_kernels(const build_request& request);

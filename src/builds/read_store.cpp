@@ -47,7 +47,7 @@ kernel_store store_of_build(const occcalc::table& tables, const std::string& pat
   const std::size_t failed = read_build(
       tables, one, in, err,
       [&](const inspect::inspected_kernel&) {
-        return std::pair<launch_overrides, std::string>{overrides, "--threads"};
+        return std::pair{overrides, launch_source::threads_option};
       },
       sink);
   if (failed > 0) throw occcalc::error(path + ": could not be read (see above)");

@@ -118,7 +118,7 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, record_fiel
   k.required_threads = dims(at<slot_of("required_threads")>);
   k.cluster_dims = dims(at<slot_of("cluster_dims")>);
   // A Triton kernel's launch is its metadata's, not the command's.
-  if (text_field(at<slot_of("block_size_from")>, false) == triton_block_size) {
+  if (text_field(at<slot_of("block_size_from")>, false) == spelling(launch_source::triton)) {
     b.own_threads = count(at<slot_of("block_size")>);
     b.own_dyn_smem_bytes = count(at<slot_of("dyn_smem_bytes")>);
     b.triton_config = text_field(at<slot_of("triton_config")>, false);

@@ -43,20 +43,20 @@ std::vector<std::string> unused_entries(const policy& p, const std::vector<char>
 /// sets one, but never beyond the kernel's launch bounds when it comes from
 /// the defaults (the kernel cannot launch so; a rule that names a kernel and
 /// a larger size is refused by `refuse_rules_beyond_bounds`).
-std::pair<launch_overrides, std::string> policy_launch(const applied_limits& applied,
-                                                       const inspect::inspected_kernel& k,
-                                                       const launch_overrides& given) {
+std::pair<launch_overrides, launch_source> policy_launch(const applied_limits& applied,
+                                                         const inspect::inspected_kernel& k,
+                                                         const launch_overrides& given) {
   launch_overrides o = given;
   if (applied.limits.dyn_smem_bytes) o.dyn_smem_bytes = applied.limits.dyn_smem_bytes;
   if (applied.limits.cluster) o.cluster = applied.limits.cluster;
-  if (!applied.limits.threads) return {o, "--threads"};
+  if (!applied.limits.threads) return {o, launch_source::threads_option};
   o.threads = applied.limits.threads;
   const auto& bounds = k.resources.max_threads;
   if (applied.threads_rule == defaults_label && bounds && *o.threads > inspect::volume(*bounds)) {
     o.threads = inspect::volume(*bounds);
-    return {o, "launch bounds"};
+    return {o, launch_source::launch_bounds};
   }
-  return {o, "policy"};
+  return {o, launch_source::policy};
 }
 
 /// The most kernels one message names before it counts the rest.
@@ -239,7 +239,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
                    [](const judged_size& a, const judged_size& b) { return a.kernels > b.kernels; });
   const std::size_t suggested = std::accumulate(
       outcome.judged_at.begin(), outcome.judged_at.end(), std::size_t{0},
-      [](std::size_t n, const judged_size& j) { return n + (j.from == suggested_block_size ? j.kernels : 0); });
+      [](std::size_t n, const judged_size& j) { return n + (j.from == launch_source::suggested ? j.kernels : 0); });
   if (suggested > 0) {
     const std::string unset = fmt::format("{} kernel{} declare no block size and the policy gives {} none", suggested,
                                           suggested == 1 ? "" : "s", suggested == 1 ? "it" : "them");

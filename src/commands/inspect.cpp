@@ -34,7 +34,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   const std::size_t failed = read_build(
       tables, command, in, err,
       [&](const inspect::inspected_kernel&) {
-        return std::pair<launch_overrides, std::string>{command.overrides, "--threads"};
+        return std::pair{command.overrides, launch_source::threads_option};
       },
       sink);
   printer->finish();

@@ -33,7 +33,7 @@ std::string verdict_line(const check_outcome& outcome) {
     const auto& j = outcome.judged_at[i];
     line += fmt::format("{}{}{} ({}) for {}", i == 0 ? "; judged at " : ", ",
                         j.threads ? std::to_string(*j.threads) : "no block size", i == 0 && j.threads ? " threads" : "",
-                        j.from.empty() ? "none" : j.from, j.kernels);
+                        j.from == launch_source::none ? "none" : spelling(j.from), j.kernels);
   }
   if (outcome.judged_at.size() > named) line += fmt::format(" and {} more sizes", outcome.judged_at.size() - named);
   return line;
@@ -50,7 +50,7 @@ std::string check_json(const check_outcome& outcome) {
     for (const auto& size : outcome.judged_at) {
       w.begin_object();
       w.member("threads", size.threads);
-      w.member("from", size.from);
+      w.member("from", spelling(size.from));
       w.member("kernels", size.kernels);
       w.end_object();
     }

@@ -19,9 +19,8 @@ namespace occcalc::cli {
 struct judged_size {
   /// Empty for kernels without an occupancy (an unknown architecture).
   std::optional<std::int64_t> threads;
-  /// `kernel_report::block_size_from`: policy, --threads, required, launch
-  /// bounds, triton or suggested.
-  std::string from;
+  /// `kernel_report::block_size_from`.
+  launch_source from = launch_source::none;
   std::size_t kernels = 0;
 };
 

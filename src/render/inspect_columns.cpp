@@ -36,11 +36,15 @@ std::string spill_text(const inspect::kernel_resources& k) {
 
 std::string block_text(const kernel_report& r) {
   if (!r.block_size) return "?";
-  if (r.block_size_from == "launch bounds") return fmt::format("{} (bounds)", *r.block_size);
-  if (r.block_size_from == suggested_block_size) return fmt::format("{} (suggest)", *r.block_size);
-  if (r.block_size_from == triton_block_size) return fmt::format("{} (triton)", *r.block_size);
-  if (r.block_size_from == "required") {
-    return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
+  switch (r.block_size_from) {
+    case launch_source::launch_bounds: return fmt::format("{} (bounds)", *r.block_size);
+    case launch_source::suggested: return fmt::format("{} (suggest)", *r.block_size);
+    case launch_source::triton: return fmt::format("{} (triton)", *r.block_size);
+    case launch_source::required:
+      return fmt::format("{} ({})", *r.block_size, r.kernel.resources.wave_size ? "reqd" : "reqntid");
+    case launch_source::none:
+    case launch_source::threads_option:
+    case launch_source::policy: break;
   }
   return std::to_string(*r.block_size);
 }

@@ -174,7 +174,7 @@ class json_printer final : public record_printer<std::monostate> {
     }
     if (r.block_size) {
       w.member("block_size", *r.block_size);
-      w.member("block_size_from", r.block_size_from);
+      w.member("block_size_from", spelling(r.block_size_from));
     }
     if (r.dynamic_shared_memory_bytes) w.member("dyn_smem_bytes", *r.dynamic_shared_memory_bytes);
     if (!r.triton_config.empty()) w.member("triton_config", r.triton_config);
@@ -224,7 +224,7 @@ class csv_printer final : public record_printer<std::monostate> {
         csv_optional(k.static_shared_memory_bytes), csv_optional(k.stack_frame_bytes), csv_optional(k.stack_size_bytes),
         csv_optional(k.local_memory_bytes), csv_optional(k.spill_store_bytes), csv_optional(k.spill_load_bytes),
         csv_optional(k.barriers), csv_dim3(k.max_threads), csv_dim3(k.required_threads), csv_dim3(k.cluster_dims),
-        csv_optional(r.block_size), r.block_size ? csv_field(r.block_size_from) : "",
+        csv_optional(r.block_size), r.block_size ? csv_field(spelling(r.block_size_from)) : "",
         result ? std::to_string(summary->groups_per_unit) : "", result ? std::to_string(summary->active_warps) : "",
         result ? fmt::format("{}", summary->occupancy()) : "", csv_field(result ? limiters_text(summary) : ""),
         csv_field(r.unavailable), csv_optional(k.agprs), csv_optional(k.sgprs), csv_optional(k.wave_size),

@@ -1,6 +1,10 @@
 // Analysis of inspected kernels: the shared-memory reserve the readers leave
-// in a section figure, taken out with the architecture table.
+// in a section figure, taken out with the architecture table; the launch
+// sources' spellings, held to the schema.
 #include "catch.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "builds/kernel_report.hpp"
 #include "test_tables.hpp"
@@ -65,4 +69,19 @@ TEST_CASE("settle_static_shared_memory takes the table's reserve out of section 
     occcalc::cli::settle_static_shared_memory(tables, k);
     CHECK(k.static_shared_memory_bytes == 5120);
   }
+}
+
+TEST_CASE("every launch source is spelled as the inspect schema's block_size_from allows", "[analysis]") {
+  std::ifstream in(std::string(OCCCALC_SOURCE_DIR) + "/schema/inspect.schema.json");
+  const auto schema = nlohmann::json::parse(in);
+  const auto allowed =
+      schema["$defs"]["kernel"]["properties"]["block_size_from"]["enum"].get<std::vector<std::string>>();
+  // `none` writes no block_size_from (a kernel without a block size has none).
+  std::vector<std::string> spelled;
+  for (const auto name : occcalc::cli::launch_source_spellings) {
+    if (!name.empty()) spelled.emplace_back(name);
+  }
+  CHECK(spelled == allowed);
+  CHECK(occcalc::cli::spelling(occcalc::cli::launch_source::launch_bounds) == "launch bounds");
+  CHECK(occcalc::cli::spelling(occcalc::cli::launch_source::none).empty());
 }

@@ -495,7 +495,7 @@ TEST_CASE(
           ++kernels;
           continue;
         }
-        REQUIRE(suggested.block_size_from == occcalc::cli::suggested_block_size);
+        REQUIRE(suggested.block_size_from == occcalc::cli::launch_source::suggested);
         CHECK(suggested.launch_occupancy() == from_object.launch_occupancy());
         CHECK(suggested.compiler_difference().empty() ==
               (suggested.amd()->result.waves_per_simd == static_cast<double>(*r.resources.compiler_waves_per_simd)));

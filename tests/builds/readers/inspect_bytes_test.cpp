@@ -237,14 +237,14 @@ TEST_CASE("inspect: a required block size and the cap .minnctapersm implies", "[
   CHECK(k.register_cap == 64);
   const auto report = occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], {});
   CHECK(report.block_size == 256);
-  CHECK(report.block_size_from == "required");
+  CHECK(report.block_size_from == occcalc::cli::launch_source::required);
   REQUIRE(report.nvidia());
   CHECK(report.nvidia()->result.blocks_per_sm == 8);  // 64 warps / 8 per block
   // The required size wins over --threads: the kernel launches with no other.
   const auto forced =
       occcalc::cli::report_kernel(occcalc::test::default_tables(), "f", in.kernels[0], threads_override(64));
   CHECK(forced.block_size == 256);
-  CHECK(forced.block_size_from == "required");
+  CHECK(forced.block_size_from == occcalc::cli::launch_source::required);
 }
 
 TEST_CASE("inspect: --threads beyond the launch bounds gives no occupancy", "[inspect]") {
