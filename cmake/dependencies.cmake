@@ -95,6 +95,16 @@ if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH OR OCCCALC_BU
   occcalc_require_c_library(zstd zstd.h zstd libzstd-dev)
   occcalc_require_c_library(lz4 lz4.h lz4 liblz4-dev)
   find_package(Threads REQUIRED)
+  # A saved inspect --json (diff's and check's baseline: 359 MB for 600,000
+  # kernels) is read with RapidJSON's SAX reader, header-only: five times
+  # nlohmann's lexer (docs/contributing.md).
+  find_path(OCCCALC_rapidjson_INCLUDE_DIR rapidjson/reader.h)
+  if(NOT OCCCALC_rapidjson_INCLUDE_DIR)
+    message(FATAL_ERROR "occcalc needs RapidJSON: install the Debian package rapidjson-dev "
+                        "(apt-get install rapidjson-dev)")
+  endif()
+  add_library(occcalc_dep::rapidjson INTERFACE IMPORTED)
+  set_target_properties(occcalc_dep::rapidjson PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${OCCCALC_rapidjson_INCLUDE_DIR})
 endif()
 if(OCCCALC_BUILD_CLI OR OCCCALC_BUILD_TESTS OR OCCCALC_BUILD_BENCH)
   # Kernel name patterns: RE2 matches in linear time, without recursion.

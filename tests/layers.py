@@ -20,6 +20,7 @@
   reads table files includes tables/load.hpp itself.
 - Only the files in NLOHMANN_FILES include nlohmann's whole header, itself
   or through the core's JSON readers (and those that read table files).
+- Only the files in RAPIDJSON_FILES include RapidJSON.
 
 Usage: layers.py SOURCE_DIR. Prints one line per breach; exit 1 if any.
 """
@@ -37,13 +38,19 @@ CLI11_FILES = ("cli/app.cpp", "cli/command_options.cpp", "cli/help_format.cpp", 
 # The src/ files that include nlohmann's whole header: the readers of JSON
 # (policy, saved inspect, Triton metadata, batch lines). Every JSON output
 # leaves through render/json_writer: nlohmann only reads. A file leaves this
-# list when it stops; none joins it.
+# list when it stops; none joins it but a part of one split out, included by
+# that one alone (saved_record_stream.hpp, saved_inspect.cpp's parser).
 NLOHMANN_FILES = {
-    "builds/policy.cpp", "builds/saved_inspect.cpp", "builds/triton.cpp", "commands/batch_line.cpp",
+    "builds/policy.cpp", "builds/saved_inspect.cpp", "builds/saved_record_stream.hpp", "builds/triton.cpp",
+    "commands/batch_line.cpp",
     # The writer's escaping of text that is not plain (invalid UTF-8 replaced),
     # and its bridge for values read from the input (a batch line's id).
     "render/json_string.cpp", "render/json_writer.cpp",
 }
+
+# The src/ files that include RapidJSON: the reader of a saved inspect
+# --json, hundreds of megabytes (docs/contributing.md, "Dependencies").
+RAPIDJSON_FILES = {"builds/saved_inspect.cpp", "builds/saved_record_stream.hpp"}
 
 # The core's JSON readers, which include nlohmann's whole header: only the
 # files of NLOHMANN_FILES and those that read table files may include them,
@@ -132,6 +139,8 @@ def main() -> int:
         if "nlohmann/json.hpp" in includes and rel.as_posix() not in NLOHMANN_FILES:
             problems.append(f"src/{rel}: includes nlohmann/json.hpp; write JSON with render/json_writer.hpp "
                             "(nlohmann/json_fwd.hpp declares its types)")
+        if any(t.startswith("rapidjson/") for t in includes) and rel.as_posix() not in RAPIDJSON_FILES:
+            problems.append(f"src/{rel}: only {', '.join(sorted(RAPIDJSON_FILES))} include RapidJSON")
         readers = [t for t in includes if t in JSON_READER_HEADERS]
         if readers and rel.as_posix() not in NLOHMANN_FILES | TABLE_FILE_READERS:
             problems.append(f"src/{rel}: includes {readers[0]}, which brings nlohmann's whole header; "

@@ -2,16 +2,20 @@
 
 #include <algorithm>
 #include <array>
-#include <bitset>
+#include <cctype>
+#include <cstdint>
 #include <functional>
 #include <iterator>
 #include <optional>
 
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "builds/passing_chars.hpp"
 #include "builds/saved_record_fields.hpp"
+#include "builds/saved_record_stream.hpp"
 #include "occcalc/error.hpp"
 #include "occcalc/request/request.hpp"
 #include "occcalc/tables/json_input.hpp"
@@ -32,10 +36,6 @@ constexpr std::size_t max_saved_inspect_bytes = std::size_t{4} << 30;
 constexpr std::size_t max_saved_text_bytes = std::size_t{1} << 20;
 
 using nlohmann::json;
-
-/// The members of a record `kernel_of` reads, each in its slot of
-/// `saved_record_fields`: null where the record has none.
-using record_fields = std::array<json, std::size(saved_record_fields)>;
 
 /// One record of a saved inspect, as a build's kernel: every raw figure it
 /// holds (its texts moved out of `record`). Throws `table_error` naming the
@@ -126,205 +126,20 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, record_fiel
   return b;
 }
 
-/// SAX events of a saved inspect, each record of `kernels` read as it
-/// comes: a library's records are never one document, and a record is never
-/// a tree. A member `kernel_of` reads goes to its slot (a container, such as
-/// a dimension, built there); the others (the occupancy, worked out again)
-/// are skipped, as strictly as they would be built. The rest (the version,
-/// the inputs) builds `root`, whose `kernels` stays empty unless it holds
-/// what is not a record. Strict as tables are (`strict_json_builder`): a
-/// repeated key, nesting past `max_json_depth` and what JSON is not are
-/// refused, inside a record too.
-class record_stream {
- public:
-  using record_fn = std::function<void(record_fields&)>;
-  record_stream(json& root, record_fn on_record) : root_(root), on_record_(std::move(on_record)) {}
+/// How much of the text read `kernels_from_inspect_json` hands back at a time.
+constexpr std::size_t passed_window_bytes = std::size_t{16} << 20;
 
-  bool null() {
-    return scalar(nullptr, [](auto& to) { return to.null(); });
-  }
-  bool boolean(bool v) {
-    return scalar(v, [&](auto& to) { return to.boolean(v); });
-  }
-  bool number_integer(json::number_integer_t v) {
-    return scalar(v, [&](auto& to) { return to.number_integer(v); });
-  }
-  bool number_unsigned(json::number_unsigned_t v) {
-    return scalar(v, [&](auto& to) { return to.number_unsigned(v); });
-  }
-  bool number_float(json::number_float_t v, const json::string_t& s) {
-    return scalar(v, [&](auto& to) { return to.number_float(v, s); });
-  }
-  bool string(json::string_t& v) {
-    return scalar(std::move(v), [&](auto& to) { return to.string(v); });
-  }
-  bool binary(json::binary_t& v) {
-    return scalar(json::binary(v), [&](auto& to) { return to.binary(v); });
-  }
-  bool key(json::string_t& name) {
-    if (skip_level_ > 0) return skipped_key(name);
-    if (value_builder_) return value_builder_->key(name);
-    if (in_record_) return record_key(name);
-    if (depth_ == 1) in_kernels_key_ = name == "kernels";
-    return root_.key(name);
-  }
-  bool start_object(std::size_t n) {
-    if (skipping()) return skip_open();
-    if (in_record_ && !value_builder_) value_builder_.emplace(fields_[slot_]);
-    if (value_builder_) {
-      check_depth();
-      ++depth_;
-      return value_builder_->start_object(n);
-    }
-    if (depth_ == 2 && in_kernels_) {
-      // A record opens.
-      for (auto& f : fields_) f = nullptr;
-      present_.reset();
-      other_keys_.clear();
-      in_record_ = true;
-      ++depth_;
-      return true;
-    }
-    ++depth_;
-    return root_.start_object(n);
-  }
-  bool end_object() {
-    if (skip_level_ > 0) return skip_close();
-    if (value_builder_) return end_value([&] { return value_builder_->end_object(); });
-    if (in_record_) {
-      in_record_ = false;
-      --depth_;
-      on_record_(fields_);
-      return true;
-    }
-    const bool ok = root_.end_object();
-    --depth_;
-    return ok;
-  }
-  bool start_array(std::size_t n) {
-    if (skipping()) return skip_open();
-    if (in_record_ && !value_builder_) value_builder_.emplace(fields_[slot_]);
-    if (value_builder_) {
-      check_depth();
-      ++depth_;
-      return value_builder_->start_array(n);
-    }
-    if (++depth_ == 2) in_kernels_ = in_kernels_key_;
-    return root_.start_array(n);
-  }
-  bool end_array() {
-    if (skip_level_ > 0) return skip_close();
-    if (value_builder_) return end_value([&] { return value_builder_->end_array(); });
-    const bool ok = root_.end_array();
-    if (--depth_ == 1) in_kernels_ = false;
-    return ok;
-  }
-  bool parse_error(std::size_t at, const std::string& token, const nlohmann::detail::exception& e) {
-    return root_.parse_error(at, token, e);
-  }
-
- private:
-  /// The depth inside a record: the document, `kernels`, the record.
-  static constexpr int record_depth = 3;
-
-  /// A value that is not a container: dropped when skipped, to its slot as
-  /// a record's member, else to the builder it belongs to.
-  template <typename Value, typename Forward>
-  bool scalar(Value&& value, Forward&& forward) {
-    if (skipping()) return skipped();
-    if (value_builder_) return forward(*value_builder_);
-    if (in_record_) {
-      fields_[slot_] = json(std::forward<Value>(value));
-      return true;
-    }
-    return forward(root_);
-  }
-  /// A record's key: a member `kernel_of` reads takes its slot; another is
-  /// skipped. Either, given twice, is refused.
-  bool record_key(const std::string& name) {
-    if (const auto slot = saved_field_slot(name)) {
-      if (present_[*slot]) throw occcalc::detail::duplicate_json_key(name);
-      present_.set(*slot);
-      slot_ = *slot;
-      return true;
-    }
-    if (std::find(other_keys_.begin(), other_keys_.end(), name) != other_keys_.end()) {
-      throw occcalc::detail::duplicate_json_key(name);
-    }
-    other_keys_.push_back(name);
-    skip_value_ = true;
-    return true;
-  }
-  /// A member's value that is a container closes a level.
-  template <typename Close>
-  bool end_value(Close&& close) {
-    const bool ok = close();
-    if (--depth_ == record_depth) value_builder_.reset();
-    return ok;
-  }
-  /// Nesting within a record counts from the record, as a table's from its
-  /// document.
-  void check_depth() const {
-    if (depth_ - (record_depth - 1) >= occcalc::max_json_depth) throw occcalc::detail::too_deep_json();
-  }
-
-  /// Whether the value now read is a skipped member's or inside one.
-  bool skipping() const noexcept { return skip_value_ || skip_level_ > 0; }
-  /// A scalar of a skipped member: read and dropped.
-  bool skipped() noexcept {
-    skip_value_ = false;
-    return true;
-  }
-  /// An array or object of a skipped member opens: the depth a record
-  /// allows, and a level of keys that refuses a repeated one.
-  bool skip_open() {
-    check_depth();
-    skip_value_ = false;
-    ++depth_;
-    if (skip_keys_.size() == skip_level_) skip_keys_.emplace_back();
-    skip_keys_[skip_level_++].clear();
-    return true;
-  }
-  bool skip_close() noexcept {
-    --skip_level_;
-    --depth_;
-    return true;
-  }
-  bool skipped_key(const std::string& name) {
-    auto& seen = skip_keys_[skip_level_ - 1];
-    if (std::find(seen.begin(), seen.end(), name) != seen.end()) {
-      throw occcalc::detail::duplicate_json_key(name);
-    }
-    seen.push_back(name);
-    return true;
-  }
-
-  occcalc::detail::strict_json_builder root_;
-  record_fn on_record_;
-  /// The open record's members, which of them it has given, and the keys
-  /// of the members skipped.
-  record_fields fields_;
-  std::bitset<std::size(saved_record_fields)> present_;
-  std::vector<std::string> other_keys_;
-  bool in_record_ = false;
-  /// The slot of the member whose value comes next.
-  std::size_t slot_ = 0;
-  /// Builds a member's value that is a container, in its slot.
-  std::optional<occcalc::detail::strict_json_builder> value_builder_;
-  int depth_ = 0;
-  bool in_kernels_key_ = false;
-  bool in_kernels_ = false;
-  /// The next value is a record member `kernel_of` does not read.
-  bool skip_value_ = false;
-  /// The keys of each object open inside a skipped member (empty for an
-  /// array), reused from record to record.
-  std::vector<std::vector<std::string>> skip_keys_;
-  std::size_t skip_level_ = 0;
-};
-
-}  // namespace
-
-namespace {
+/// RapidJSON's refusal of `text`, where it stopped: its line and column.
+std::string parse_error_text(std::string_view text, const rapidjson::ParseResult& result) {
+  const std::string_view before = text.substr(0, std::min(result.Offset(), text.size()));
+  const auto line_start = before.rfind('\n');
+  const auto column = line_start == std::string_view::npos ? before.size() + 1 : before.size() - line_start;
+  std::string message = rapidjson::GetParseError_En(result.Code());
+  if (!message.empty() && message.back() == '.') message.pop_back();
+  if (!message.empty()) message[0] = static_cast<char>(std::tolower(static_cast<unsigned char>(message[0])));
+  return fmt::format("parse error at line {}, column {}: {}", std::count(before.begin(), before.end(), '\n') + 1,
+                     column, message);
+}
 
 /// `text` without the UTF-8 byte order mark an editor may save before JSON
 /// (RFC 8259 lets a parser ignore it).
@@ -365,6 +180,10 @@ kernel_store kernels_from_inspect_json(const std::string& origin, std::string_vi
   kernel_store out;
   std::size_t index = 0;
   bool version_checked = false;
+  rapidjson::MemoryStream stream(text.data(), text.size());
+  // The text the parser has gone past goes to `passed` a window at a time,
+  // as each record ends.
+  std::size_t window_start = 0;
   record_stream events(root, [&](record_fields& record) {
     if (!version_checked && root.is_object() && root.contains("schema_version")) {
       check_version(root["schema_version"]);
@@ -372,9 +191,18 @@ kernel_store kernels_from_inspect_json(const std::string& origin, std::string_vi
     }
     build_kernel b = kernel_of(origin, index++, record);
     if (filter.matches(b.kernel)) out.push_back(b);
+    if (passed && stream.Tell() - window_start >= passed_window_bytes) {
+      passed(text.substr(window_start, stream.Tell() - window_start));
+      window_start = stream.Tell();
+    }
   });
   try {
-    json::sax_parse(passing_chars(text.data(), &passed), passing_chars(text.data() + text.size(), nullptr), &events);
+    // UTF-8 is checked as nlohmann checks it for the tables; nesting stops
+    // at `max_json_depth` in the handler, so the recursion stays shallow.
+    rapidjson::Reader reader;
+    if (const auto result = reader.Parse<rapidjson::kParseValidateEncodingFlag>(stream, events); result.IsError()) {
+      fail(parse_error_text(text, result));
+    }
   } catch (const occcalc::table_error&) {
     throw;
   } catch (const occcalc::error& e) {

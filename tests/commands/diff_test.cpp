@@ -4,9 +4,11 @@
 // added, unchanged unchanged.
 #include "catch.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
@@ -110,6 +112,30 @@ TEST_CASE("diff: the members of a saved record that are not read are still held 
   const auto e = run({"diff", extra, old_build});
   CHECK(e.status == exit_status::ok);
   CHECK_THAT(e.out, Contains("0 regressed, 0 new, 0 removed, 0 improved, 0 changed otherwise, 3 unchanged"));
+}
+
+TEST_CASE("diff: a saved inspect that is not JSON is refused where it stops, by line and column", "[cli][diff]") {
+  const std::string saved = run({"inspect", old_build, "--json"}).out;
+  const auto refused = [&](const std::string& name, const std::string& text) {
+    const std::string path = occcalc::test::temp_file(name, text);
+    const auto r = run({"diff", path, old_build});
+    CHECK(r.status == exit_status::bad_input);
+    const std::string lead = "occcalc: error: " + path + ": ";
+    REQUIRE(r.err.rfind(lead, 0) == 0);
+    return r.err.substr(lead.size());
+  };
+  // Cut inside a record's second line: the string it stops in. The column
+  // counts bytes: the byte that is not UTF-8, the number too big.
+  const auto second_line = saved.find('\n') + 1;
+  CHECK(refused("cut.json", saved.substr(0, second_line + 20)) ==
+        "parse error at line 2, column 21: missing a closing quotation mark in string\n");
+  CHECK(refused("latin1.json", "{\"schema_version\": 8, \"kernels\": [{\"file\": \"caf\xe9\"}]}") ==
+        "parse error at line 1, column 48: invalid encoding in string\n");
+  CHECK(refused("two-roots.json", saved + "{}") ==
+        fmt::format("parse error at line {}, column 1: the document root must not be followed by other values\n",
+                    std::count(saved.begin(), saved.end(), '\n') + 1));
+  CHECK(refused("overflow.json", "{\"schema_version\": 8, \"kernels\": [1e400]}") ==
+        "parse error at line 1, column 35: number too big to be stored in double\n");
 }
 
 TEST_CASE("diff: the members of a saved record that are read are held to their kinds, each once", "[cli][diff]") {
