@@ -5,6 +5,7 @@
 #include <functional>
 #include <string_view>
 #include <tuple>
+#include <unordered_set>
 #include <utility>
 
 #include <fmt/format.h>
@@ -17,20 +18,6 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
   kernel_pairing out;
   std::vector<char> old_paired(before.size()), new_paired(after.size());
   using key = std::array<std::string_view, 3>;
-  /// One kernel still unpaired under one pass's key: sorted, a key's kernels
-  /// are one run, the old build's first. By the key's hash first: two
-  /// kernels' keys are compared in full only where their hashes are equal,
-  /// not along the prefix that a build's paths and names share.
-  struct keyed {
-    std::size_t hash;
-    key k;
-    bool is_new;
-    std::size_t index;
-    bool operator<(const keyed& o) const {
-      if (hash != o.hash) return hash < o.hash;
-      return std::tie(k, is_new, index) < std::tie(o.k, o.is_new, o.index);
-    }
-  };
   const auto hash_of = [](const key& k) {
     std::size_t h = 0;
     for (const auto part : k) h = h * 1000003 ^ std::hash<std::string_view>()(part);
@@ -42,28 +29,48 @@ kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& afte
   // sides, and hands every other key's kernels, old and new, to `rest`.
   // `key_of` may leave a kernel out of a pass (an empty optional).
   const auto pass = [&](auto&& key_of, auto&& rest) {
-    std::vector<keyed> kernels;
-    kernels.reserve(before.size() + after.size());
+    // Each kernel's key, the old build's first, and where each came from.
+    std::vector<key> keys;
+    std::vector<std::size_t> index_of;
     for (std::size_t i = 0; i < before.size(); ++i) {
       if (old_paired[i]) continue;
-      if (const std::optional<key> k = key_of(before.identity_of(i))) kernels.push_back({hash_of(*k), *k, false, i});
+      if (const std::optional<key> k = key_of(before.identity_of(i))) keys.push_back(*k), index_of.push_back(i);
     }
+    const std::size_t first_new = keys.size();
     for (std::size_t i = 0; i < after.size(); ++i) {
       if (new_paired[i]) continue;
-      if (const std::optional<key> k = key_of(after.identity_of(i))) kernels.push_back({hash_of(*k), *k, true, i});
+      if (const std::optional<key> k = key_of(after.identity_of(i))) keys.push_back(*k), index_of.push_back(i);
     }
-    std::sort(kernels.begin(), kernels.end());
+    // A kernel whose key's first part (its file, say) the other side never
+    // gives has no counterpart in this pass: left out, it costs no sorting
+    // (two builds read from different paths pair nothing by file).
+    std::array<std::unordered_set<std::string_view>, 2> firsts;
+    for (std::size_t at = 0; at < keys.size(); ++at) firsts[at >= first_new].insert(keys[at][0]);
+    // Sorted by the key's hash first, so that a key's kernels are one run,
+    // the old build's first: two keys are compared in full only where their
+    // hashes are equal, not along the prefix a build's paths and names share.
+    std::vector<std::pair<std::size_t, std::size_t>> order;  // (hash, place in keys)
+    order.reserve(keys.size());
+    for (std::size_t at = 0; at < keys.size(); ++at) {
+      if (firsts[at < first_new].count(keys[at][0]) != 0) order.emplace_back(hash_of(keys[at]), at);
+    }
+    std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+      if (a.first != b.first) return a.first < b.first;
+      if (keys[a.second] != keys[b.second]) return keys[a.second] < keys[b.second];
+      return a.second < b.second;
+    });
     std::vector<std::size_t> olds, news;
-    for (auto first = kernels.begin(); first != kernels.end();) {
-      const auto last = std::find_if(first, kernels.end(), [&](const keyed& x) { return x.k != first->k; });
+    for (auto first = order.begin(); first != order.end();) {
+      const key& k = keys[first->second];
+      const auto last = std::find_if(first, order.end(), [&](const auto& x) { return keys[x.second] != k; });
       olds.clear();
       news.clear();
-      for (auto x = first; x != last; ++x) (x->is_new ? news : olds).push_back(x->index);
+      for (auto x = first; x != last; ++x) (x->second >= first_new ? news : olds).push_back(index_of[x->second]);
       if (olds.size() == 1 && news.size() == 1) {
         out.pairs.emplace_back(olds[0], news[0]);
         old_paired[olds[0]] = new_paired[news[0]] = 1;
       } else {
-        rest(first->k, olds, news);
+        rest(k, olds, news);
       }
       first = last;
     }

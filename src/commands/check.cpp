@@ -7,6 +7,8 @@
 #include <numeric>
 #include <optional>
 #include <ostream>
+#include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include "builds/policy.hpp"
 #include "builds/read_build.hpp"
 #include "builds/read_store.hpp"
+#include "builds/readers/parallel.hpp"
 #include "io/text_file.hpp"
 #include "occcalc/error.hpp"
 #include "render/check_report.hpp"
@@ -186,22 +189,35 @@ void excuse_by_baseline(const occcalc::table& tables, const inspect_command& com
         [](const std::pair<std::size_t, const judged_kernel*>& k, std::size_t i) { return k.first < i; });
     if (kept != judged.kept_at.end() && kept->first == new_index) old_of.emplace(kept->second, old_index);
   }
+  // Each kept kernel's violations (a run of them) and its old copy, judged
+  // on every worker: each run is its own.
+  struct excusable {
+    std::vector<violation>::iterator first, last;
+    std::size_t old_index;
+  };
+  std::vector<excusable> runs;
   for (auto v = outcome.violations.begin(); v != outcome.violations.end();) {
     const judged_kernel* kernel = v->kernel;
     const auto end = std::find_if(v, outcome.violations.end(), [&](const violation& x) { return x.kernel != kernel; });
-    const auto old = old_of.find(kernel);
-    if (old != old_of.end()) {
-      const kernel_figures was = figures_like(tables, before[old->second], kernel->block_size,
-                                              kernel->dynamic_shared_memory_bytes, command.overrides);
-      const kernel_figures now = figures_of(*kernel);
-      if (regressions_of(was, now, {}).empty()) {
-        for (auto x = v; x != end; ++x) {
-          if (x->allowed_by == nullptr && comparable(was, now, x->check)) x->allowed_by = &outcome.baseline;
-        }
-      }
-    }
+    if (const auto old = old_of.find(kernel); old != old_of.end()) runs.push_back({v, end, old->second});
     v = end;
   }
+  constexpr std::size_t runs_per_slice = 4096;
+  inspect::parallel_for_slices<std::monostate>(runs.size(), runs_per_slice, reading_workers(command),
+                                               [&](std::size_t, std::size_t first, std::size_t end, std::monostate&) {
+                                                 for (std::size_t i = first; i < end; ++i) {
+                                                   const judged_kernel& kernel = *runs[i].first->kernel;
+                                                   const kernel_figures was = figures_like(
+                                                       tables, before[runs[i].old_index], kernel.block_size,
+                                                       kernel.dynamic_shared_memory_bytes, command.overrides);
+                                                   const kernel_figures now = figures_of(kernel);
+                                                   if (!regressions_of(was, now, {}).empty()) continue;
+                                                   for (auto x = runs[i].first; x != runs[i].last; ++x) {
+                                                     if (x->allowed_by == nullptr && comparable(was, now, x->check))
+                                                       x->allowed_by = &outcome.baseline;
+                                                   }
+                                                 }
+                                               });
 }
 
 }  // namespace
