@@ -121,10 +121,10 @@ void set_declared_block_size(const inspect::kernel_resources& k, kernel_figures&
 }  // namespace
 
 kernel_report report_at_own_launch(const occcalc::table& tables, const build_kernel& k, const launch_overrides& given) {
-  if (!k.own_threads) return report_kernel(tables, k.file, k.kernel, given);
+  if (!k.own_launch()) return report_kernel(tables, k.file, k.kernel, given);
   launch_overrides launch = given;
-  launch.threads = k.own_threads;
-  launch.dyn_smem_bytes = k.own_dyn_smem_bytes;
+  launch.threads = k.block_size;
+  launch.dyn_smem_bytes = k.dynamic_shared_memory_bytes;
   return report_kernel(tables, k.file, k.kernel, launch, launch_source::triton);
 }
 
@@ -137,10 +137,13 @@ kernel_store build_kernels_of(const std::vector<input_report>& reports, const st
 }
 
 build_kernel build_kernel_of(const kernel_report& r) {
-  build_kernel k{r.file, {}, r.kernel, std::nullopt, std::nullopt, {}};
+  build_kernel k;
+  k.file = r.file;
+  k.kernel = r.kernel;
   if (r.block_size_from == launch_source::triton) {
-    k.own_threads = r.block_size;
-    k.own_dyn_smem_bytes = r.dynamic_shared_memory_bytes;
+    k.block_size = r.block_size;
+    k.block_size_from = r.block_size_from;
+    k.dynamic_shared_memory_bytes = r.dynamic_shared_memory_bytes;
     k.triton_config = r.triton_config;
   }
   return k;
@@ -180,7 +183,7 @@ kernel_figures figures_like(const occcalc::table& tables, const build_kernel& ol
                             const std::optional<std::int64_t>& dyn_smem_bytes, const launch_overrides& given) {
   // A launch the input states (Triton's metadata) is part of the kernel:
   // a config whose shared memory doubled must not be judged at the new size.
-  if (old.own_threads) return figures_of(report_at_own_launch(tables, old, given));
+  if (old.own_launch()) return figures_of(report_at_own_launch(tables, old, given));
   // The old kernel's resources at today's launch: its own declared size
   // would choose another block size, so it is set aside for the occupancy
   // and shown apart.

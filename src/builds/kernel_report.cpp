@@ -187,8 +187,10 @@ namespace {
 /// figure cannot be right, or empty.
 kernel_report launch_of(const occcalc::table& tables, std::string file, inspect::inspected_kernel kernel,
                         const launch_overrides& overrides, launch_source threads_from, std::string& shared_problem) {
-  kernel_report r{
-      std::move(file), std::move(kernel), std::nullopt, {}, overrides.dyn_smem_bytes, std::nullopt, {}, false, {}};
+  kernel_report r;
+  r.file = std::move(file);
+  r.kernel = std::move(kernel);
+  r.dynamic_shared_memory_bytes = overrides.dyn_smem_bytes;
   shared_problem = settle_static_shared_memory(tables, r.kernel.resources);
   const auto& k = r.kernel.resources;
   // A required block size (.reqntid) is the only one the kernel launches

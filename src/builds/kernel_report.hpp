@@ -2,7 +2,6 @@
 // prints and `check` judges.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -12,6 +11,7 @@
 #include "analysis/amd_query.hpp"
 #include "analysis/evaluated.hpp"
 #include "analysis/nvidia_query.hpp"
+#include "builds/kernel_record.hpp"
 #include "builds/readers/inspect_bytes.hpp"
 #include "occcalc/common/summary.hpp"
 #include "occcalc/nvidia/arch.hpp"
@@ -35,47 +35,9 @@ struct launch_overrides {
   std::optional<occcalc::amd_model> model;
 };
 
-/// Where the block size a kernel is computed at comes from. `spelling`
-/// gives the names inspect's `block_size_from` and check's `judged_at`
-/// write: the schemas' contract.
-enum class launch_source : std::uint8_t {
-  /// No block size: none declared, none given, none found.
-  none,
-  /// `--threads`, or a launch given alike (`diff`'s new build's).
-  threads_option,
-  /// The policy's `threads`.
-  policy,
-  /// The kernel's required size (`.reqntid`, `reqd_work_group_size`).
-  required,
-  /// Its launch bounds' maximum (`.maxntid`), or a policy default clamped
-  /// to it.
-  launch_bounds,
-  /// Declared none and given none: the size `occcalc suggest` picks.
-  suggested,
-  /// A Triton cache's metadata: `num_warps` x the warp size, the launch
-  /// Triton's launcher makes.
-  triton,
-};
-
-/// Every source's spelling, in the enumeration's order (`none` is empty).
-inline constexpr std::array<std::string_view, 7> launch_source_spellings{
-    "", "--threads", "policy", "required", "launch bounds", "suggested", "triton"};
-
-constexpr std::string_view spelling(launch_source source) noexcept {
-  return launch_source_spellings[static_cast<std::size_t>(source)];
-}
-
-/// One kernel of one input, and its occupancy if it can be computed.
-struct kernel_report {
-  /// The input file as given (`-` for standard input).
-  std::string file;
-  inspect::inspected_kernel kernel;
-  /// The block size occupancy was computed at, and where it came from.
-  std::optional<std::int64_t> block_size;
-  launch_source block_size_from = launch_source::none;
-  /// The dynamic shared memory per block it was computed with (--dyn-smem,
-  /// a Triton kernel's metadata); empty for none.
-  std::optional<std::int64_t> dynamic_shared_memory_bytes;
+/// One kernel of one input, at its launch, and its occupancy if it can be
+/// computed.
+struct kernel_report : kernel_record {
   /// The calculator's result, NVIDIA's or an AMD model's (one variant: a
   /// library's tens of thousands of reports hold one result each, not room
   /// for both); empty when it cannot be computed, with the reason in
@@ -85,9 +47,6 @@ struct kernel_report {
   /// Whether the kernel's arch names an AMD target of the tables (so its
   /// figures are VGPRs, SGPRs, LDS and scratch), with or without a result.
   bool amd_target = false;
-  /// A Triton kernel's config (`triton_metadata::config()`): what pairs it
-  /// with its counterpart in another build; empty for other kernels.
-  std::string triton_config;
 
   bool has_occupancy() const noexcept { return evaluation.has_value(); }
   /// The NVIDIA result, or null.
@@ -112,23 +71,18 @@ struct kernel_report {
   std::string compiler_difference() const;
 };
 
-/// A kernel as `check` judged it, kept for its violations: its report
-/// without the result (848 of a report's 1,544 bytes), and the occupancy it
-/// was judged at.
-struct judged_kernel {
-  std::string file;
-  inspect::inspected_kernel kernel;
-  std::optional<std::int64_t> block_size;
-  std::optional<std::int64_t> dynamic_shared_memory_bytes;
+/// A kernel as `check` judged it, kept for its violations: its record
+/// without the result (a report's largest part), and the occupancy it was
+/// judged at.
+struct judged_kernel : kernel_record {
   std::optional<double> occupancy;
 
-  explicit judged_kernel(kernel_report&& r)
-      : file(std::move(r.file)),
-        kernel(std::move(r.kernel)),
-        block_size(r.block_size),
-        dynamic_shared_memory_bytes(r.dynamic_shared_memory_bytes),
-        occupancy(r.launch_occupancy()) {}
+  explicit judged_kernel(kernel_report&& r) : judged_kernel(r.launch_occupancy(), std::move(r)) {}
   std::optional<double> launch_occupancy() const noexcept { return occupancy; }
+
+ private:
+  judged_kernel(std::optional<double> judged_at, kernel_report&& r)
+      : kernel_record(std::move(r)), occupancy(judged_at) {}
 };
 
 /// One input's kernels, as read and reported.

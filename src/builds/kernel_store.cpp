@@ -41,8 +41,10 @@ constexpr std::optional<std::int64_t> kernel_resources::*counts[] = {
 };
 constexpr std::optional<inspect::dim3> kernel_resources::*dim_members[] = {
     &kernel_resources::max_threads, &kernel_resources::required_threads, &kernel_resources::cluster_dims};
-constexpr std::optional<std::int64_t> build_kernel::*launch[] = {&build_kernel::own_threads,
-                                                                 &build_kernel::own_dyn_smem_bytes};
+/// The launch a kernel's input states (`build_kernel::own_launch`), kept
+/// only where it does.
+constexpr std::optional<std::int64_t> build_kernel::*launch[] = {&build_kernel::block_size,
+                                                                 &build_kernel::dynamic_shared_memory_bytes};
 constexpr std::size_t count_bits = std::size(counts), dim_bits = std::size(dim_members),
                       launch_bits = std::size(launch);
 /// After the figures' bits: whether wgp_mode is known, and its value.
@@ -145,7 +147,7 @@ void kernel_store::push_back(const build_kernel& k) {
   std::uint64_t has = 0, bit = 1;
   for (const auto count : counts) has |= (r.*count ? bit : 0), bit <<= 1;
   for (const auto dim : dim_members) has |= (r.*dim ? bit : 0), bit <<= 1;
-  for (const auto figure : launch) has |= (k.*figure ? bit : 0), bit <<= 1;
+  for (const auto figure : launch) has |= (k.own_launch() && k.*figure ? bit : 0), bit <<= 1;
   if (r.wgp_mode) has |= wgp_known | (*r.wgp_mode ? wgp_on : 0);
   put(packed, has);
   put(packed, static_cast<std::uint64_t>(r.shared_memory_read_as));
@@ -157,7 +159,7 @@ void kernel_store::push_back(const build_kernel& k) {
     for (const auto n : *(r.*dim)) put(packed, zigzag(n));
   }
   for (const auto figure : launch) {
-    if (k.*figure) put(packed, zigzag(*(k.*figure)));
+    if (k.own_launch() && k.*figure) put(packed, zigzag(*(k.*figure)));
   }
   unsigned char* to = allocate(packed.size());
   std::memcpy(to, packed.data(), packed.size());
@@ -207,6 +209,7 @@ build_kernel kernel_store::operator[](std::size_t i) const {
     if (has & bit) k.*figure = in.signed_number();
     bit <<= 1;
   }
+  if (k.block_size) k.block_size_from = launch_source::triton;
   if (has & wgp_known) r.wgp_mode = (has & wgp_on) != 0;
   return k;
 }

@@ -10,27 +10,24 @@
 #include <string_view>
 #include <vector>
 
+#include "builds/kernel_record.hpp"
 #include "builds/readers/inspect_bytes.hpp"
 
 namespace occcalc::cli {
 
-/// One kernel of one build as a comparison reads it: its raw figures and
-/// where it came from.
-struct build_kernel {
-  /// The file it was read from, as reported (`build/lib/a.cubin`).
-  std::string file;
+/// One kernel of one build as a comparison reads it: its record, whose
+/// launch is set only where the input states its own (a Triton kernel's
+/// block size and dynamic shared memory, its metadata's: `block_size_from`
+/// is then `triton`, and that launch wins over the command's), and its
+/// file's path within its input.
+struct build_kernel : kernel_record {
   /// `file` relative to the input given on the command line that held it
   /// (`lib/a.cubin` under `build`); empty for a file given itself. What
   /// identifies the file across two builds in two directories.
   std::string relative_path;
-  inspect::inspected_kernel kernel;
-  /// The launch the input itself states, which wins over the command's: a
-  /// Triton kernel's block size and dynamic shared memory (its metadata).
-  std::optional<std::int64_t> own_threads, own_dyn_smem_bytes;
-  /// A Triton kernel's config (`kernel_report::triton_config`): pairs it with
-  /// the same config of another build, whatever directory Triton's hash put
-  /// either in.
-  std::string triton_config;
+
+  /// Whether the input states the kernel's launch (Triton's metadata).
+  bool own_launch() const noexcept { return block_size_from == launch_source::triton && block_size; }
 };
 
 /// `file` relative to the input among `inputs` that holds it (the longest

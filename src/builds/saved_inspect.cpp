@@ -119,8 +119,9 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, record_fiel
   k.cluster_dims = dims(at<slot_of("cluster_dims")>);
   // A Triton kernel's launch is its metadata's, not the command's.
   if (text_field(at<slot_of("block_size_from")>, false) == spelling(launch_source::triton)) {
-    b.own_threads = count(at<slot_of("block_size")>);
-    b.own_dyn_smem_bytes = count(at<slot_of("dyn_smem_bytes")>);
+    b.block_size = count(at<slot_of("block_size")>);
+    b.block_size_from = launch_source::triton;
+    b.dynamic_shared_memory_bytes = count(at<slot_of("dyn_smem_bytes")>);
     b.triton_config = text_field(at<slot_of("triton_config")>, false);
   }
   return b;

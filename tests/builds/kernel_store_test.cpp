@@ -17,8 +17,9 @@ build_kernel every_figure() {
   build_kernel k;
   k.file = "build/lib/a.cubin";
   k.triton_config = "num_warps=4";
-  k.own_threads = 128;
-  k.own_dyn_smem_bytes = 49152;
+  k.block_size = 128;
+  k.block_size_from = occcalc::cli::launch_source::triton;
+  k.dynamic_shared_memory_bytes = 49152;
   k.kernel.demangled = "void demo::scale<float>(float*)";
   auto& r = k.kernel.resources;
   r.name = "_ZN4demo5scaleIfEEvPT_";
@@ -66,8 +67,9 @@ TEST_CASE("kernel_store gives back every figure, and no figure it was not given"
   CHECK(k.file == full.file);
   CHECK(k.relative_path == "lib/a.cubin");
   CHECK(k.triton_config == full.triton_config);
-  CHECK(k.own_threads == 128);
-  CHECK(k.own_dyn_smem_bytes == 49152);
+  CHECK(k.block_size == 128);
+  CHECK(k.block_size_from == occcalc::cli::launch_source::triton);
+  CHECK(k.dynamic_shared_memory_bytes == 49152);
   CHECK(k.kernel.demangled == full.kernel.demangled);
   CHECK(r.name == want.name);
   CHECK(r.arch.name == "sm_90a");
@@ -102,8 +104,8 @@ TEST_CASE("kernel_store gives back every figure, and no figure it was not given"
   CHECK(br.arch.name == "gfx90a");
   CHECK(br.arch.vendor == occcalc::gpu_vendor::amd);
   CHECK(b.file.empty());
-  CHECK_FALSE(b.own_threads);
-  CHECK_FALSE(b.own_dyn_smem_bytes);
+  CHECK_FALSE(b.block_size);
+  CHECK_FALSE(b.dynamic_shared_memory_bytes);
   CHECK_FALSE(br.registers);
   CHECK_FALSE(br.static_shared_memory_bytes);
   CHECK_FALSE(br.max_threads);
@@ -142,4 +144,19 @@ TEST_CASE("relative_to_inputs: the path under the longest input that holds it", 
   CHECK(relative_to_inputs("builder/a.cubin", {"build"}) == "builder/a.cubin");
   CHECK(relative_to_inputs("/abs/a.cubin", {"/"}) == "abs/a.cubin");
   CHECK(relative_to_inputs("a.cubin", {}) == "a.cubin");
+}
+
+TEST_CASE("kernel_store keeps a kernel's launch only where its input states it", "[analysis][diff]") {
+  // The command's launch (--threads, the policy) is the command's: a
+  // comparison gives it again. A Triton kernel's is its metadata's.
+  kernel_store store(std::vector<std::string>{});
+  build_kernel given = every_figure();
+  given.block_size_from = occcalc::cli::launch_source::threads_option;
+  store.push_back(given);
+  store.push_back(every_figure());
+  CHECK_FALSE(store[0].block_size);
+  CHECK_FALSE(store[0].dynamic_shared_memory_bytes);
+  CHECK_FALSE(store[0].own_launch());
+  CHECK(store[1].own_launch());
+  CHECK(store[1].block_size == 128);
 }
