@@ -7,15 +7,15 @@
 #include <vector>
 
 #include "cli_runner.hpp"
+#include "files.hpp"
 
 using occcalc::cli::exit_status;
+using occcalc::test::log_fixture;
 using occcalc::test::run;
+using occcalc::test::strict;
 using occcalc::test::matchers::Contains;
 
 namespace {
-
-const std::string log_fixture = std::string(OCCCALC_FIXTURE_DIR) + "/kernels.sm_90.log";
-const std::string strict = std::string(OCCCALC_SOURCE_DIR) + "/tests/golden/strict-policy.json";
 
 struct command_line {
   std::vector<std::string> args;

@@ -16,6 +16,11 @@ inline const std::string fixture_dir = OCCCALC_FIXTURE_DIR;
 inline const std::string old_build = fixture_dir + "/diff_old.sm_80.cubin";
 inline const std::string new_build = fixture_dir + "/diff_new.sm_80.cubin";
 
+/// The ptxas log of kernels.cu for sm_90 the format tests read, and the
+/// strict policy they check it with (tests/golden).
+inline const std::string log_fixture = fixture_dir + "/kernels.sm_90.log";
+inline const std::string strict = std::string(OCCCALC_SOURCE_DIR) + "/tests/golden/strict-policy.json";
+
 /// Writes `text` to `name` in the tests' temporary directory and returns
 /// its path.
 inline std::string temp_file(const std::string& name, const std::string& text) {
