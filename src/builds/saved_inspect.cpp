@@ -4,12 +4,12 @@
 #include <array>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <iterator>
 #include <optional>
 
 #include <rapidjson/error/en.h>
-#include <rapidjson/memorystream.h>
 #include <rapidjson/reader.h>
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -130,6 +130,52 @@ build_kernel kernel_of(const std::string& origin, std::size_t index, record_fiel
 /// How much of the text read `kernels_from_inspect_json` hands back at a time.
 constexpr std::size_t passed_window_bytes = std::size_t{16} << 20;
 
+/// The text for RapidJSON's reader, read where it lies, each string it
+/// decodes written to a buffer of this stream's: the reader's "in situ"
+/// interface, with the output beside the text rather than over it. The
+/// reader's own string stack is never used: RapidJSON 1.1.0 grows it from a
+/// null pointer, which UBSan refuses (fixed upstream after 1.1.0).
+class decoding_stream {
+ public:
+  using Ch = char;
+  explicit decoding_stream(std::string_view text) noexcept
+      : begin_(text.data()), at_(text.data()), end_(text.data() + text.size()) {}
+  Ch Peek() const noexcept { return at_ == end_ ? '\0' : *at_; }
+  Ch Take() noexcept { return at_ == end_ ? '\0' : *at_++; }
+  std::size_t Tell() const noexcept { return static_cast<std::size_t>(at_ - begin_); }
+  /// A string starts at the read position: room for all of it before a byte
+  /// is written (it decodes to no more bytes than it spans, and a NUL).
+  Ch* PutBegin() {
+    const std::size_t room = string_span() + 1;
+    if (decoded_.size() < room) decoded_.resize(room);
+    put_ = decoded_.data();
+    return put_;
+  }
+  void Put(Ch c) noexcept { *put_++ = c; }
+  std::size_t PutEnd(const Ch* begin) const noexcept { return static_cast<std::size_t>(put_ - begin); }
+
+ private:
+  /// The bytes from the read position to the string's closing quote (one
+  /// no odd run of backslashes escapes), or to the end of the text.
+  std::size_t string_span() const noexcept {
+    for (const char* from = at_; from != end_;) {
+      const auto* quote = static_cast<const char*>(std::memchr(from, '"', static_cast<std::size_t>(end_ - from)));
+      if (quote == nullptr) break;
+      std::size_t backslashes = 0;
+      while (quote - backslashes > at_ && quote[-1 - static_cast<std::ptrdiff_t>(backslashes)] == '\\') ++backslashes;
+      if (backslashes % 2 == 0) return static_cast<std::size_t>(quote - at_);
+      from = quote + 1;
+    }
+    return static_cast<std::size_t>(end_ - at_);
+  }
+
+  const char* begin_;
+  const char* at_;
+  const char* end_;
+  std::vector<char> decoded_;
+  char* put_ = nullptr;
+};
+
 /// RapidJSON's refusal of `text`, where it stopped: its line and column.
 std::string parse_error_text(std::string_view text, const rapidjson::ParseResult& result) {
   const std::string_view before = text.substr(0, std::min(result.Offset(), text.size()));
@@ -181,7 +227,7 @@ kernel_store kernels_from_inspect_json(const std::string& origin, std::string_vi
   kernel_store out;
   std::size_t index = 0;
   bool version_checked = false;
-  rapidjson::MemoryStream stream(text.data(), text.size());
+  decoding_stream stream(text);
   // The text the parser has gone past goes to `passed` a window at a time,
   // as each record ends.
   std::size_t window_start = 0;
@@ -200,8 +246,11 @@ kernel_store kernels_from_inspect_json(const std::string& origin, std::string_vi
   try {
     // UTF-8 is checked as nlohmann checks it for the tables; nesting stops
     // at `max_json_depth` in the handler, so the recursion stays shallow.
+    // "In situ": each string goes to the stream's buffer (decoding_stream).
     rapidjson::Reader reader;
-    if (const auto result = reader.Parse<rapidjson::kParseValidateEncodingFlag>(stream, events); result.IsError()) {
+    if (const auto result =
+            reader.Parse<rapidjson::kParseInsituFlag | rapidjson::kParseValidateEncodingFlag>(stream, events);
+        result.IsError()) {
       fail(parse_error_text(text, result));
     }
   } catch (const occcalc::table_error&) {

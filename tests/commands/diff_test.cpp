@@ -138,6 +138,23 @@ TEST_CASE("diff: a saved inspect that is not JSON is refused where it stops, by 
         "parse error at line 1, column 35: number too big to be stored in double\n");
 }
 
+TEST_CASE("diff: a saved record's escaped text reads as the text it stands for", "[cli][diff]") {
+  auto j = nlohmann::json::parse(run({"inspect", old_build, "--json"}).out);
+  j["kernels"][0]["name"] = "a\\\"b\xc3\xa9\xf0\x9f\x98\x80 \\\\";
+  j["kernels"][0]["kernel"] = "_Z1k\\\"";
+  // The same records, one as UTF-8, one with every character past ASCII
+  // escaped (a surrogate pair for the emoji): the same kernels.
+  const std::string plain = occcalc::test::temp_file("utf8.json", j.dump());
+  const std::string escaped = occcalc::test::temp_file("escaped.json", j.dump(-1, ' ', true));
+  REQUIRE(escaped != plain);
+  const auto r = run({"diff", plain, escaped});
+  CHECK(r.status == exit_status::ok);
+  CHECK_THAT(r.out, Contains("0 regressed, 0 new, 0 removed, 0 improved, 0 changed otherwise, 3 unchanged"));
+  const auto against_build = run({"diff", escaped, old_build});
+  // Renamed, the kernel is new and removed: its name is the text decoded.
+  CHECK_THAT(against_build.out, Contains("removed   sm_80 a\\\"b\xc3\xa9\xf0\x9f\x98\x80 \\\\\n"));
+}
+
 TEST_CASE("diff: the members of a saved record that are read are held to their kinds, each once", "[cli][diff]") {
   // Each member is read into its slot as it comes, never into a tree: the
   // same refusals as a tree's, named in the order the record is read.
