@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string_view>
 #include <tuple>
 #include <unordered_set>
@@ -13,6 +15,24 @@
 #include "builds/baseline.hpp"
 
 namespace occcalc::cli {
+
+namespace {
+
+/// What tells two copies of a kernel apart when nothing else does: their
+/// raw figures, in one order, so equal builds pair equal copies.
+auto figures_key(const build_kernel& k) {
+  const auto& r = k.kernel.resources;
+  const auto volume = [](const std::optional<inspect::dim3>& d) -> std::optional<std::int64_t> {
+    if (!d) return std::nullopt;
+    return inspect::volume(*d);
+  };
+  return std::make_tuple(r.registers, r.static_shared_memory_bytes, r.stack_size_bytes, r.stack_frame_bytes,
+                         r.spill_store_bytes, r.spill_load_bytes, r.vgpr_spills, r.sgpr_spills, r.sgprs, r.agprs,
+                         volume(r.required_threads), volume(r.max_threads), r.barriers, r.register_cap, k.file,
+                         r.origin);
+}
+
+}  // namespace
 
 kernel_pairing pair_kernels(const kernel_store& before, const kernel_store& after) {
   kernel_pairing out;
