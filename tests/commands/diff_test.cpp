@@ -21,6 +21,21 @@ using occcalc::test::old_build;
 using occcalc::test::run;
 using occcalc::test::matchers::Contains;
 
+namespace {
+
+/// What diff says of `text` saved as `name` and diffed with the old build:
+/// a refusal (exit 2), its message without the lead naming the file.
+std::string refusal_of(const std::string& name, const std::string& text) {
+  const std::string path = occcalc::test::temp_file(name, text);
+  const auto r = run({"diff", path, old_build});
+  CHECK(r.status == exit_status::bad_input);
+  const std::string lead = "occcalc: error: " + path + ": ";
+  REQUIRE(r.err.rfind(lead, 0) == 0);
+  return r.err.substr(lead.size());
+}
+
+}  // namespace
+
 TEST_CASE("diff: each kernel's change, new and removed kernels, and the gate", "[cli][diff]") {
   const auto r = run({"diff", old_build, new_build});
   CHECK(r.status == exit_status::ok);
@@ -116,25 +131,17 @@ TEST_CASE("diff: the members of a saved record that are not read are still held 
 
 TEST_CASE("diff: a saved inspect that is not JSON is refused where it stops, by line and column", "[cli][diff]") {
   const std::string saved = run({"inspect", old_build, "--json"}).out;
-  const auto refused = [&](const std::string& name, const std::string& text) {
-    const std::string path = occcalc::test::temp_file(name, text);
-    const auto r = run({"diff", path, old_build});
-    CHECK(r.status == exit_status::bad_input);
-    const std::string lead = "occcalc: error: " + path + ": ";
-    REQUIRE(r.err.rfind(lead, 0) == 0);
-    return r.err.substr(lead.size());
-  };
   // Cut inside a record's second line: the string it stops in. The column
   // counts bytes: the byte that is not UTF-8, the number too big.
   const auto second_line = saved.find('\n') + 1;
-  CHECK(refused("cut.json", saved.substr(0, second_line + 20)) ==
+  CHECK(refusal_of("cut.json", saved.substr(0, second_line + 20)) ==
         "parse error at line 2, column 21: missing a closing quotation mark in string\n");
-  CHECK(refused("latin1.json", "{\"schema_version\": 8, \"kernels\": [{\"file\": \"caf\xe9\"}]}") ==
+  CHECK(refusal_of("latin1.json", "{\"schema_version\": 8, \"kernels\": [{\"file\": \"caf\xe9\"}]}") ==
         "parse error at line 1, column 48: invalid encoding in string\n");
-  CHECK(refused("two-roots.json", saved + "{}") ==
+  CHECK(refusal_of("two-roots.json", saved + "{}") ==
         fmt::format("parse error at line {}, column 1: the document root must not be followed by other values\n",
                     std::count(saved.begin(), saved.end(), '\n') + 1));
-  CHECK(refused("overflow.json", "{\"schema_version\": 8, \"kernels\": [1e400]}") ==
+  CHECK(refusal_of("overflow.json", "{\"schema_version\": 8, \"kernels\": [1e400]}") ==
         "parse error at line 1, column 35: number too big to be stored in double\n");
 }
 
@@ -164,12 +171,7 @@ TEST_CASE("diff: the members of a saved record that are read are held to their k
     const auto at = text.find(from);
     REQUIRE(at != std::string::npos);
     text.replace(at, from.size(), to);
-    const std::string path = occcalc::test::temp_file(name, text);
-    const auto r = run({"diff", path, old_build});
-    CHECK(r.status == exit_status::bad_input);
-    const std::string lead = "occcalc: error: " + path + ": ";
-    REQUIRE(r.err.rfind(lead, 0) == 0);
-    return r.err.substr(lead.size());
+    return refusal_of(name, text);
   };
   CHECK(refused("read-twice.json", "\"registers\":", "\"registers\": 3, \"registers\":") ==
         "duplicate key 'registers' in an object\n");
