@@ -114,32 +114,10 @@ kernel_report report_at_own_launch(const occcalc::table& tables, const build_ker
   return report_kernel(tables, k.file, k.kernel, launch, launch_source::triton);
 }
 
-kernel_store build_kernels_of(const std::vector<input_report>& reports, const std::vector<std::string>& inputs) {
-  kernel_store out(inputs);
-  for (const auto& input : reports) {
-    for (const auto& r : input.kernels) out.push_back(build_kernel_of(r));
-  }
-  return out;
-}
-
-build_kernel build_kernel_of(const kernel_report& r) {
-  build_kernel k;
-  k.file = r.file;
-  k.kernel = r.kernel;
-  if (r.block_size_from == launch_source::triton) {
-    k.block_size = r.block_size;
-    k.block_size_from = r.block_size_from;
-    k.dynamic_shared_memory_bytes = r.dynamic_shared_memory_bytes;
-    k.triton_config = r.triton_config;
-  }
-  return k;
-}
-
 namespace {
 
-/// The figures of a kernel reported (`kernel_report`) or judged (`judged_kernel`).
-template <typename Report>
-kernel_figures figures_from(const Report& r) {
+/// The figures of a kernel at its launch, where it gets `occupancy`.
+kernel_figures figures_from(const kernel_record& r, std::optional<double> occupancy) {
   const auto& k = r.kernel.resources;
   kernel_figures f;
   f.kernel = k.name;
@@ -153,16 +131,16 @@ kernel_figures figures_from(const Report& r) {
   set_declared_block_size(k, f);
   f.block_size = r.block_size;
   f.dyn_smem_bytes = r.dynamic_shared_memory_bytes;
-  f.occupancy = r.launch_occupancy();
+  f.occupancy = occupancy;
   f.cluster_dims = k.cluster_dims;
   return f;
 }
 
 }  // namespace
 
-kernel_figures figures_of(const kernel_report& r) { return figures_from(r); }
+kernel_figures figures_of(const kernel_report& r) { return figures_from(r, r.launch_occupancy()); }
 
-kernel_figures figures_of(const judged_kernel& k) { return figures_from(k); }
+kernel_figures figures_of(const judged_kernel& k) { return figures_from(k, k.occupancy); }
 
 kernel_figures figures_like(const occcalc::table& tables, const build_kernel& old,
                             const std::optional<std::int64_t>& block_size,

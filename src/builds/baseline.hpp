@@ -19,13 +19,6 @@ namespace occcalc::cli {
 /// states one, else at `given`.
 kernel_report report_at_own_launch(const occcalc::table& tables, const build_kernel& k, const launch_overrides& given);
 
-/// The kernels of `reports`, read from `inputs` (the paths given).
-kernel_store build_kernels_of(const std::vector<input_report>& reports, const std::vector<std::string>& inputs);
-
-/// A report's kernel as a build holds it: its raw figures, and a Triton
-/// kernel's own launch.
-build_kernel build_kernel_of(const kernel_report& r);
-
 /// The figures of one kernel that a comparison shows, at one launch; each
 /// empty where unknown.
 struct kernel_figures {

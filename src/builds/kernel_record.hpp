@@ -61,6 +61,10 @@ struct kernel_record {
   /// with its counterpart in another build, whatever directory Triton's hash
   /// put either in; empty for other kernels.
   std::string triton_config;
+
+  /// Whether the launch is the one its input states (Triton's metadata),
+  /// which wins over the command's.
+  bool own_launch() const noexcept { return block_size_from == launch_source::triton && block_size; }
 };
 
 }  // namespace occcalc::cli

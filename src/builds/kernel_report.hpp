@@ -85,7 +85,8 @@ struct judged_kernel : kernel_record {
       : kernel_record(std::move(r)), occupancy(judged_at) {}
 };
 
-/// One input's kernels, as read and reported.
+/// One input as read: what it is and what its reader passed over; its
+/// kernels' reports follow it to the sink.
 struct input_report {
   std::string file;
   std::string kind;
@@ -94,11 +95,10 @@ struct input_report {
   std::size_t duplicate_entries = 0;
   std::size_t skipped_members = 0;
   inspect::unread_remarks unread;
-  std::vector<kernel_report> kernels;
 };
 
 /// Where reports go as they are made, in input order: each input's heading
-/// (`kernels` left empty) with the number of its kernels to come, then
+/// with the number of its kernels to come, then
 /// those kernels' reports in runs. A library's tens of thousands of reports
 /// need not all be held at once: a sink that writes each run as it comes
 /// keeps one run.

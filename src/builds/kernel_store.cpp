@@ -43,8 +43,8 @@ constexpr std::optional<inspect::dim3> kernel_resources::*dim_members[] = {
     &kernel_resources::max_threads, &kernel_resources::required_threads, &kernel_resources::cluster_dims};
 /// The launch a kernel's input states (`build_kernel::own_launch`), kept
 /// only where it does.
-constexpr std::optional<std::int64_t> build_kernel::*launch[] = {&build_kernel::block_size,
-                                                                 &build_kernel::dynamic_shared_memory_bytes};
+constexpr std::optional<std::int64_t> kernel_record::*launch[] = {&kernel_record::block_size,
+                                                                  &kernel_record::dynamic_shared_memory_bytes};
 constexpr std::size_t count_bits = std::size(counts), dim_bits = std::size(dim_members),
                       launch_bits = std::size(launch);
 /// After the figures' bits: whether wgp_mode is known, and its value.
@@ -131,8 +131,9 @@ unsigned char* kernel_store::allocate(std::size_t bytes) {
 
 // Packed: the architecture's index, the names, which figures it has, then
 // each of them.
-void kernel_store::push_back(const build_kernel& k) {
+void kernel_store::push_back(const kernel_record& k) {
   const auto& r = k.kernel.resources;
+  const bool triton = k.block_size_from == launch_source::triton;
   const auto arch = std::find_if(archs_.begin(), archs_.end(), [&](const occcalc::gpu_target& a) {
     return a.name == r.arch.name && a.vendor == r.arch.vendor && a.sm == r.arch.sm;
   });
@@ -141,7 +142,7 @@ void kernel_store::push_back(const build_kernel& k) {
   if (arch == archs_.end()) archs_.push_back(r.arch);
   for (const std::string_view text :
        {std::string_view(k.file), std::string_view(r.name), std::string_view(k.kernel.demangled),
-        std::string_view(r.origin), std::string_view(k.triton_config)}) {
+        std::string_view(r.origin), triton ? std::string_view(k.triton_config) : std::string_view()}) {
     put_text(packed, text);
   }
   std::uint64_t has = 0, bit = 1;

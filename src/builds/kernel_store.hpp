@@ -25,9 +25,6 @@ struct build_kernel : kernel_record {
   /// (`lib/a.cubin` under `build`); empty for a file given itself. What
   /// identifies the file across two builds in two directories.
   std::string relative_path;
-
-  /// Whether the input states the kernel's launch (Triton's metadata).
-  bool own_launch() const noexcept { return block_size_from == launch_source::triton && block_size; }
 };
 
 /// `file` relative to the input among `inputs` that holds it (the longest
@@ -48,8 +45,11 @@ class kernel_store {
   /// Sets the inputs the relative paths are taken against (a saved inspect
   /// may state them after its kernels).
   void set_inputs(std::vector<std::string> inputs) { inputs_ = std::move(inputs); }
-  /// Adds a copy of `k`; its `relative_path` is the store's to work out.
-  void push_back(const build_kernel& k);
+  /// Adds a copy of `k`'s raw figures (a `build_kernel`'s `relative_path`
+  /// is the store's to work out). Its launch is kept only where its input
+  /// states it (`own_launch`), and a Triton config only with a Triton launch:
+  /// a comparison gives the command's launch again.
+  void push_back(const kernel_record& k);
   std::size_t size() const noexcept { return kernels_.size(); }
   bool empty() const noexcept { return kernels_.empty(); }
   /// The `i`th kernel, unpacked.

@@ -18,7 +18,6 @@
 #include "builds/kernel_matcher.hpp"
 #include "builds/readers/identify.hpp"
 #include "builds/readers/mapped_file.hpp"
-#include "builds/readers/page_advice.hpp"
 #include "builds/readers/parallel.hpp"
 #include "builds/triton.hpp"
 #include "io/cpus.hpp"
@@ -137,52 +136,20 @@ std::optional<triton_metadata> triton_metadata_beside(const std::string& path, F
   return is_regular_file(metadata) ? read_triton_file(metadata, fail) : std::nullopt;
 }
 
-/// Keeps every report, in `reports`.
-class kept_reports : public report_sink {
- public:
-  explicit kept_reports(std::vector<input_report>& reports) : reports_(reports) {}
-
-  void input(const input_report& heading, std::size_t kernel_count) override {
-    reports_.push_back(heading);
-    auto& kernels = reports_.back().kernels;
-    kernels.reserve(kernel_count);
-    inspect::prefer_huge_pages(kernels.data(), kernel_count * sizeof(kernel_report));
-  }
-
-  void kernels(std::vector<kernel_report>& run) override {
-    auto& kernels = reports_.back().kernels;
-    std::move(run.begin(), run.end(), std::back_inserter(kernels));
-  }
-
- private:
-  std::vector<input_report>& reports_;
-};
-
 }  // namespace
 
 bool filters_kernels(const build_request& request) { return !request.kernel_pattern.empty() || !request.arch.empty(); }
 
 unsigned reading_workers(const build_request& request) { return request.jobs > 0 ? request.jobs : usable_cpus(); }
 
-void require_matches(const build_request& request, const read_result& result) {
-  if (!filters_kernels(request) || result.failed > 0) return;
-  const bool any = std::any_of(result.reports.begin(), result.reports.end(),
-                               [](const input_report& r) { return !r.kernels.empty(); });
-  if (any) return;
+void require_matches(const build_request& request) {
+  if (!filters_kernels(request)) return;
   const std::string inputs = fmt::format("{} input{}", request.inputs.size(), request.inputs.size() == 1 ? "" : "s");
   if (!request.kernel_pattern.empty()) {
     throw occcalc::input_error("kernel", fmt::format("'{}' matches no kernel{} in the {}", request.kernel_pattern,
                                                      request.arch.empty() ? "" : " for " + request.arch, inputs));
   }
   throw occcalc::input_error("arch", fmt::format("'{}' matches no kernel in the {}", request.arch, inputs));
-}
-
-read_result read_build(const occcalc::table& tables, const build_request& request, std::istream& in, std::ostream& err,
-                       const block_size_for& threads_for) {
-  read_result result;
-  kept_reports sink(result.reports);
-  result.failed = read_build(tables, request, in, err, threads_for, sink);
-  return result;
 }
 
 std::size_t read_build(const occcalc::table& tables, const build_request& request, std::istream& in, std::ostream& err,
@@ -212,14 +179,8 @@ std::size_t read_build(const occcalc::table& tables, const build_request& reques
       if (selected[i]) chosen.push_back(i);
     }
     if (chosen.empty() && unless_none) return false;
-    sink.input({path,
-                inspected.kind,
-                inspected.skipped_entries,
-                inspected.lto_entries,
-                inspected.duplicate_entries,
-                inspected.skipped_members,
-                inspected.unread,
-                {}},
+    sink.input({path, inspected.kind, inspected.skipped_entries, inspected.lto_entries, inspected.duplicate_entries,
+                inspected.skipped_members, inspected.unread},
                chosen.size());
     std::vector<kernel_report> run;
     for (std::size_t first = 0; first < chosen.size(); first += report_run_kernels) {

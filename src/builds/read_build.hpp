@@ -36,16 +36,6 @@ struct build_request {
   std::optional<inspect::byte_view> contents;
 };
 
-/// What reading the inputs gave.
-struct read_result {
-  /// One per explicit input, and one per file of a directory that holds
-  /// kernels.
-  std::vector<input_report> reports;
-  /// Inputs (or files, or directories) that could not be read; each had
-  /// its error line.
-  std::size_t failed = 0;
-};
-
 /// The launch overrides a kernel is reported with, and where its block size
 /// comes from (`--threads`, `policy`).
 using block_size_for = std::function<std::pair<launch_overrides, launch_source>(const inspect::inspected_kernel&)>;
@@ -53,10 +43,11 @@ using block_size_for = std::function<std::pair<launch_overrides, launch_source>(
 /// Whether --kernel or --arch leaves some kernels out.
 bool filters_kernels(const build_request& request);
 
-/// Throws `occcalc::input_error` (field `kernel` or `arch`) when --kernel or
-/// --arch left no kernel of any input, every input read: its own error, not
-/// a pass over nothing nor "an input could not be read".
-void require_matches(const build_request& request, const read_result& result);
+/// For a read that gave no kernel, every input read: throws
+/// `occcalc::input_error` (field `kernel` or `arch`) when --kernel or --arch
+/// left them all out, its own error, not a pass over nothing nor "an input
+/// could not be read".
+void require_matches(const build_request& request);
 
 /// Threads to read, report and print with: --jobs, else the CPUs this
 /// process may use (its affinity and cgroup quota), not the machine's.
@@ -70,10 +61,5 @@ unsigned reading_workers(const build_request& request);
 /// counted (`verbose` lists it). Returns the inputs that could not be read.
 std::size_t read_build(const occcalc::table& tables, const build_request& request, std::istream& in, std::ostream& err,
                        const block_size_for& threads_for, report_sink& sink);
-
-/// `read_build` into memory, every report kept: for the commands that
-/// judge or compare the kernels once all are read (`check`, `diff`).
-read_result read_build(const occcalc::table& tables, const build_request& request, std::istream& in, std::ostream& err,
-                       const block_size_for& threads_for);
 
 }  // namespace occcalc::cli

@@ -130,7 +130,7 @@ class judging_sink final : public report_sink {
     } else {
       outcome.judged_at.push_back({k.block_size, k.block_size_from, 1});
     }
-    if (keep_store_) store.push_back(build_kernel_of(k));
+    if (keep_store_) store.push_back(k);
     if (!found_.empty()) {
       kept.emplace_back(std::move(k));
       for (auto& v : found_) {
@@ -239,16 +239,15 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
     baseline.emplace(tables, command.baseline, command, command.overrides, in);
   }
   judging_sink judged(p, command);
-  read_result result;
-  result.failed = read_build(
+  std::size_t failed = read_build(
       tables, command, in, err,
       [&](const inspect::inspected_kernel& k) { return policy_launch(limits_for(p, k), k, command.overrides); },
       judged);
-  if (judged.kernels_read == 0) require_matches(command, result);
+  if (judged.kernels_read == 0 && failed == 0) require_matches(command);
   judged.refuse_rules_beyond_bounds(command.policy_file);
   for (const auto& file : judged.without_kernels) {
     err << fmt::format("occcalc: error: {}: no GPU kernels to check\n", occcalc::detail::printable(file));
-    ++result.failed;
+    ++failed;
   }
   check_outcome& outcome = judged.outcome;
   std::stable_sort(outcome.judged_at.begin(), outcome.judged_at.end(),
@@ -269,7 +268,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
                                     : read_kernel_store(tables, command.baseline, command, command.overrides, in, err);
     excuse_by_baseline(tables, command, before, err, judged);
   }
-  outcome.unreadable_inputs = result.failed;
+  outcome.unreadable_inputs = failed;
   // With --kernel or --arch, entries for the kernels left out are not stale.
   if (!filters_kernels(command))
     outcome.unused_policy_entries = unused_entries(p, judged.rule_used, outcome.violations);
@@ -286,7 +285,7 @@ exit_status run_check(const occcalc::table& tables, const inspect_command& comma
       }
     }
   }
-  if (result.failed > 0) return exit_status::bad_input;  // never a pass over what could not be read
+  if (failed > 0) return exit_status::bad_input;  // never a pass over what could not be read
   return outcome.failed() == 0 ? exit_status::ok : exit_status::gate_failed;
 }
 

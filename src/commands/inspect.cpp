@@ -46,7 +46,7 @@ exit_status run_inspect(const occcalc::table& tables, const inspect_command& com
   }
   if (failed > 0) return exit_status::bad_input;
   // A filter that matched nothing anywhere is said, as check says it.
-  if (sink.kernels_printed == 0) require_matches(command, {});
+  if (sink.kernels_printed == 0) require_matches(command);
   return exit_status::ok;
 }
 

@@ -148,7 +148,8 @@ TEST_CASE("relative_to_inputs: the path under the longest input that holds it", 
 
 TEST_CASE("kernel_store keeps a kernel's launch only where its input states it", "[analysis][diff]") {
   // The command's launch (--threads, the policy) is the command's: a
-  // comparison gives it again. A Triton kernel's is its metadata's.
+  // comparison gives it again. A Triton kernel's is its metadata's, and
+  // with it its config.
   kernel_store store(std::vector<std::string>{});
   build_kernel given = every_figure();
   given.block_size_from = occcalc::cli::launch_source::threads_option;
@@ -157,6 +158,8 @@ TEST_CASE("kernel_store keeps a kernel's launch only where its input states it",
   CHECK_FALSE(store[0].block_size);
   CHECK_FALSE(store[0].dynamic_shared_memory_bytes);
   CHECK_FALSE(store[0].own_launch());
+  CHECK(store.identity_of(0).triton_config.empty());
   CHECK(store[1].own_launch());
   CHECK(store[1].block_size == 128);
+  CHECK(store.identity_of(1).triton_config == "num_warps=4");
 }
